@@ -1,0 +1,32 @@
+package io.logbloom.chunks;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * A flat key → bytes store: the local filesystem by default, S3 when configured. Chunks, index
+ * files and blooms are all objects. Implementations are thread-safe; a put is atomic (readers see
+ * the whole object or none).
+ */
+public interface ObjectStore extends AutoCloseable {
+    /** Stores {@code data} under {@code key}, replacing any previous object, atomically. */
+    void put(String key, byte[] data) throws IOException;
+
+    /** The whole object; throws {@link ObjectNotFoundException} when absent. */
+    byte[] get(String key) throws IOException;
+
+    /** {@code length} bytes from {@code offset}; throws {@link ObjectNotFoundException} when absent. */
+    byte[] getRange(String key, long offset, int length) throws IOException;
+
+    /** Whether an object exists under {@code key}. */
+    boolean exists(String key) throws IOException;
+
+    /** Keys starting with {@code prefix}, sorted. */
+    List<String> list(String prefix) throws IOException;
+
+    /** Removes the object; no error when absent. */
+    void delete(String key) throws IOException;
+
+    @Override
+    default void close() throws IOException {}
+}
