@@ -1,0 +1,371 @@
+package io.logbloom.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The whole server configuration, one record per YAML section with Loki-like snake_case keys (see
+ * {@code api/README-section.md} for the annotated file). {@link #parse} expands {@code ${VAR}} /
+ * {@code ${VAR:-default}} references, fills every missing key with its documented default and
+ * rejects unknown keys naming their path. Immutable and thread-safe.
+ *
+ * @param server     {@code server:} listen address, port and request size bound
+ * @param authEnabled {@code auth_enabled:} when true a push or query without {@code X-Scope-OrgID} gets 401
+ * @param storage    {@code storage:} object store backend
+ * @param wal        {@code wal:} write-ahead log
+ * @param ingester   {@code ingester:} chunk building and flushing
+ * @param limits     {@code limits:} per-tenant validation and limits (Loki's limits_config defaults)
+ * @param bloom      {@code bloom:} series blooms built at flush time
+ * @param querier    {@code querier:} read path
+ */
+public record LogbloomConfig(
+        Server server, boolean authEnabled, Storage storage, Wal wal, Ingester ingester, Limits limits,
+        Bloom bloom, Querier querier) {
+
+    /** Loki's default port. */
+    public static final int DEFAULT_PORT = 3100;
+
+    public LogbloomConfig {
+        Objects.requireNonNull(server, "server is null");
+        Objects.requireNonNull(storage, "storage is null");
+        Objects.requireNonNull(wal, "wal is null");
+        Objects.requireNonNull(ingester, "ingester is null");
+        Objects.requireNonNull(limits, "limits is null");
+        Objects.requireNonNull(bloom, "bloom is null");
+        Objects.requireNonNull(querier, "querier is null");
+    }
+
+    /** Every key at its default: filesystem store under {@code ./data}, 127.0.0.1:3100, auth off. */
+    public static LogbloomConfig defaults() {
+        return parse("", Map.of());
+    }
+
+    /** Reads and parses a YAML file; errors name the file and the key path. */
+    public static LogbloomConfig load(Path file, Map<String, String> environment) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read config file " + file + ": " + e.getMessage(), e);
+        }
+        try {
+            return parse(text, environment);
+        } catch (ConfigException e) {
+            throw new ConfigException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses YAML text (empty text means all defaults) after expanding environment references. */
+    public static LogbloomConfig parse(String yaml, Map<String, String> environment) {
+        String expanded = new EnvExpander(environment).expand(yaml);
+        JsonNode tree;
+        try {
+            tree = new ObjectMapper(new YAMLFactory()).readTree(expanded);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException("config is not valid YAML: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()), e);
+        }
+        ConfigNode root = new ConfigNode(tree, "");
+        LogbloomConfig config = new LogbloomConfig(
+                Server.from(root.section("server")),
+                root.bool("auth_enabled", false),
+                Storage.from(root.section("storage")),
+                Wal.from(root.section("wal")),
+                Ingester.from(root.section("ingester")),
+                Limits.from(root.section("limits")),
+                Bloom.from(root.section("bloom")),
+                Querier.from(root.section("querier")));
+        root.rejectUnknownKeys();
+        return config;
+    }
+
+    /** This config with command-line overrides applied (null means "not given"); flags win over the file. */
+    public LogbloomConfig withOverrides(Integer port, String bindAddress, Path dataDirectory) {
+        Server s = new Server(bindAddress != null ? bindAddress : server.httpListenAddress(),
+                port != null ? port : server.httpListenPort(), server.maxRecvMsgSizeBytes());
+        Storage st = dataDirectory == null ? storage
+                : new Storage(storage.backend(), dataDirectory, storage.s3());
+        return new LogbloomConfig(s, authEnabled, st, wal, ingester, limits, bloom, querier);
+    }
+
+    /** The WAL directory: {@code wal.directory} when set, else {@code <storage.filesystem.directory>/wal}. */
+    public Path walDirectory() {
+        return wal.directory() != null ? wal.directory() : storage.filesystemDirectory().resolve("wal");
+    }
+
+    /**
+     * {@code server:} where to listen and how large a push body may be.
+     *
+     * @param maxRecvMsgSizeBytes {@code max_recv_msg_size}: bound on a request body, both as received and
+     *                            after gzip inflation (so a gzip bomb cannot exhaust memory); Loki's
+     *                            distributor default is 100MB
+     */
+    public record Server(String httpListenAddress, int httpListenPort, long maxRecvMsgSizeBytes) {
+        public Server {
+            Objects.requireNonNull(httpListenAddress, "httpListenAddress is null");
+            if (httpListenAddress.isBlank()) {
+                throw new ConfigException("server.http_listen_address is empty");
+            }
+            if (httpListenPort < 0 || httpListenPort > 65535) {
+                throw new ConfigException("server.http_listen_port must be in 0..65535, got " + httpListenPort);
+            }
+            if (maxRecvMsgSizeBytes <= 0 || maxRecvMsgSizeBytes > Integer.MAX_VALUE - 8) {
+                throw new ConfigException("server.max_recv_msg_size must be in 1B..2GB, got " + maxRecvMsgSizeBytes);
+            }
+        }
+
+        static Server from(ConfigNode n) {
+            Server s = new Server(n.string("http_listen_address", "127.0.0.1"),
+                    n.integer("http_listen_port", DEFAULT_PORT), n.bytes("max_recv_msg_size", 100L << 20));
+            n.rejectUnknownKeys();
+            return s;
+        }
+    }
+
+    /** Object store backends. */
+    public enum Backend { FILESYSTEM, S3 }
+
+    /** {@code storage:} the object store holding chunks, index files and blooms. */
+    public record Storage(Backend backend, Path filesystemDirectory, S3 s3) {
+        public Storage {
+            Objects.requireNonNull(backend, "backend is null");
+            Objects.requireNonNull(filesystemDirectory, "filesystemDirectory is null");
+            Objects.requireNonNull(s3, "s3 is null");
+            if (backend == Backend.S3 && s3.bucket().isEmpty()) {
+                throw new ConfigException("storage.s3.bucket must be set when storage.backend is s3");
+            }
+        }
+
+        static Storage from(ConfigNode n) {
+            String backendName = n.string("backend", "filesystem");
+            Backend backend = switch (backendName.toLowerCase(Locale.ROOT)) {
+                case "filesystem" -> Backend.FILESYSTEM;
+                case "s3" -> Backend.S3;
+                default -> throw new ConfigException("config storage.backend: unknown backend '" + backendName
+                        + "' (expected filesystem or s3)");
+            };
+            ConfigNode fs = n.section("filesystem");
+            Path directory = Path.of(fs.string("directory", "./data"));
+            fs.rejectUnknownKeys();
+            S3 s3 = S3.from(n.section("s3"));
+            n.rejectUnknownKeys();
+            return new Storage(backend, directory, s3);
+        }
+    }
+
+    /**
+     * {@code storage.s3:} an S3-compatible bucket; empty endpoint means AWS, empty keys mean the default
+     * credentials chain.
+     */
+    public record S3(String endpoint, String bucket, String region, String accessKeyId, String secretAccessKey,
+            boolean forcePathStyle) {
+        public S3 {
+            Objects.requireNonNull(endpoint, "endpoint is null");
+            Objects.requireNonNull(bucket, "bucket is null");
+            Objects.requireNonNull(region, "region is null");
+            Objects.requireNonNull(accessKeyId, "accessKeyId is null");
+            Objects.requireNonNull(secretAccessKey, "secretAccessKey is null");
+            if (accessKeyId.isEmpty() != secretAccessKey.isEmpty()) {
+                throw new ConfigException("storage.s3.access_key_id and storage.s3.secret_access_key must be set together");
+            }
+        }
+
+        static S3 from(ConfigNode n) {
+            S3 s3 = new S3(n.string("endpoint", ""), n.string("bucket", ""), n.string("region", "us-east-1"),
+                    n.string("access_key_id", ""), n.string("secret_access_key", ""),
+                    n.bool("force_path_style", true));
+            n.rejectUnknownKeys();
+            return s3;
+        }
+
+        /** Hides the secret so the record can be logged or served by {@code /config}. */
+        @Override
+        public String toString() {
+            return "S3[endpoint=" + endpoint + ", bucket=" + bucket + ", region=" + region + ", accessKeyId="
+                    + accessKeyId + ", secretAccessKey=" + (secretAccessKey.isEmpty() ? "" : "<hidden>")
+                    + ", forcePathStyle=" + forcePathStyle + "]";
+        }
+    }
+
+    /** When the WAL is fsynced. */
+    public enum FsyncPolicy { PER_REQUEST, INTERVAL }
+
+    /**
+     * {@code wal:} the write-ahead log.
+     *
+     * @param directory null means {@code <storage.filesystem.directory>/wal}
+     */
+    public record Wal(Path directory, FsyncPolicy fsync) {
+        public Wal {
+            Objects.requireNonNull(fsync, "fsync is null");
+        }
+
+        static Wal from(ConfigNode n) {
+            String dir = n.string("directory", null);
+            String fsyncName = n.string("fsync", "per_request");
+            FsyncPolicy fsync = switch (fsyncName.toLowerCase(Locale.ROOT)) {
+                case "per_request" -> FsyncPolicy.PER_REQUEST;
+                case "interval" -> FsyncPolicy.INTERVAL;
+                default -> throw new ConfigException("config wal.fsync: unknown policy '" + fsyncName
+                        + "' (expected per_request or interval)");
+            };
+            n.rejectUnknownKeys();
+            return new Wal(dir == null || dir.isEmpty() ? null : Path.of(dir), fsync);
+        }
+    }
+
+    /** {@code ingester:} chunk sizes, encoding and flush timing (Loki's ingester keys and defaults). */
+    public record Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
+            Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod) {
+        public Ingester {
+            positive("ingester.chunk_block_size", chunkBlockSizeBytes);
+            positive("ingester.chunk_target_size", chunkTargetSizeBytes);
+            Objects.requireNonNull(chunkEncoding, "chunkEncoding is null");
+            if (!java.util.Set.of("snappy", "gzip", "zstd", "none").contains(chunkEncoding)) {
+                throw new ConfigException("ingester.chunk_encoding: unknown encoding '" + chunkEncoding
+                        + "' (expected snappy, gzip, zstd or none)");
+            }
+            positive("ingester.chunk_idle_period", chunkIdlePeriod);
+            positive("ingester.max_chunk_age", maxChunkAge);
+            positive("ingester.flush_check_period", flushCheckPeriod);
+        }
+
+        static Ingester from(ConfigNode n) {
+            Ingester i = new Ingester(n.bytes("chunk_block_size", 256L << 10),
+                    n.bytes("chunk_target_size", 1536L << 10),
+                    n.string("chunk_encoding", "snappy").toLowerCase(Locale.ROOT),
+                    n.duration("chunk_idle_period", Duration.ofMinutes(30)),
+                    n.duration("max_chunk_age", Duration.ofHours(2)),
+                    n.duration("flush_check_period", Duration.ofSeconds(10)));
+            n.rejectUnknownKeys();
+            return i;
+        }
+    }
+
+    /**
+     * {@code limits:} per-tenant limits with Loki's limits_config names and defaults; 0 disables
+     * {@code max_new_series_per_hour}, {@code max_new_series_per_day} and {@code max_query_bytes_read}.
+     */
+    public record Limits(double ingestionRateMb, double ingestionBurstSizeMb, long maxLineSizeBytes,
+            int maxLabelNamesPerSeries, int maxLabelNameLength, int maxLabelValueLength, boolean rejectOldSamples,
+            Duration rejectOldSamplesMaxAge, Duration creationGracePeriod, int maxGlobalStreamsPerUser,
+            int maxNewSeriesPerHour, int maxNewSeriesPerDay, boolean unorderedWrites, int maxEntriesLimitPerQuery,
+            int maxQuerySeries, Duration queryTimeout, long maxQueryBytesRead) {
+        public Limits {
+            if (!(ingestionRateMb > 0)) {
+                throw new ConfigException("limits.ingestion_rate_mb must be > 0, got " + ingestionRateMb);
+            }
+            if (!(ingestionBurstSizeMb > 0)) {
+                throw new ConfigException("limits.ingestion_burst_size_mb must be > 0, got " + ingestionBurstSizeMb);
+            }
+            positive("limits.max_line_size", maxLineSizeBytes);
+            positive("limits.max_label_names_per_series", maxLabelNamesPerSeries);
+            positive("limits.max_label_name_length", maxLabelNameLength);
+            positive("limits.max_label_value_length", maxLabelValueLength);
+            positive("limits.reject_old_samples_max_age", rejectOldSamplesMaxAge);
+            notNegative("limits.creation_grace_period", creationGracePeriod);
+            positive("limits.max_global_streams_per_user", maxGlobalStreamsPerUser);
+            notNegative("limits.max_new_series_per_hour", maxNewSeriesPerHour);
+            notNegative("limits.max_new_series_per_day", maxNewSeriesPerDay);
+            positive("limits.max_entries_limit_per_query", maxEntriesLimitPerQuery);
+            positive("limits.max_query_series", maxQuerySeries);
+            positive("limits.query_timeout", queryTimeout);
+            notNegative("limits.max_query_bytes_read", maxQueryBytesRead);
+        }
+
+        static Limits from(ConfigNode n) {
+            Limits l = new Limits(n.decimal("ingestion_rate_mb", 4), n.decimal("ingestion_burst_size_mb", 6),
+                    n.bytes("max_line_size", 256L << 10), n.integer("max_label_names_per_series", 15),
+                    n.integer("max_label_name_length", 1024), n.integer("max_label_value_length", 2048),
+                    n.bool("reject_old_samples", true),
+                    n.duration("reject_old_samples_max_age", Duration.ofDays(7)),
+                    n.duration("creation_grace_period", Duration.ofMinutes(10)),
+                    n.integer("max_global_streams_per_user", 5000), n.integer("max_new_series_per_hour", 0),
+                    n.integer("max_new_series_per_day", 0), n.bool("unordered_writes", true),
+                    n.integer("max_entries_limit_per_query", 5000), n.integer("max_query_series", 500),
+                    n.duration("query_timeout", Duration.ofMinutes(1)), n.bytes("max_query_bytes_read", 0));
+            n.rejectUnknownKeys();
+            return l;
+        }
+    }
+
+    /** {@code bloom:} the series blooms written at flush (Loki/Valkey sizing knobs, n-gram mode off by default). */
+    public record Bloom(boolean enabled, double errorRate, int expansion, double tightening,
+            long maxSizePerSeriesBytes, int ngramLength, int ngramSkip, boolean ngramEnabled) {
+        public Bloom {
+            if (!(errorRate > 0 && errorRate < 1)) {
+                throw new ConfigException("bloom.error_rate must be in (0, 1), got " + errorRate);
+            }
+            if (expansion < 1) {
+                throw new ConfigException("bloom.expansion must be >= 1, got " + expansion);
+            }
+            if (!(tightening > 0 && tightening < 1)) {
+                throw new ConfigException("bloom.tightening must be in (0, 1), got " + tightening);
+            }
+            positive("bloom.max_size_per_series", maxSizePerSeriesBytes);
+            positive("bloom.ngram_length", ngramLength);
+            notNegative("bloom.ngram_skip", ngramSkip);
+        }
+
+        static Bloom from(ConfigNode n) {
+            Bloom b = new Bloom(n.bool("enabled", true), n.decimal("error_rate", 0.01), n.integer("expansion", 2),
+                    n.decimal("tightening", 0.5), n.bytes("max_size_per_series", 64L << 20),
+                    n.integer("ngram_length", 4), n.integer("ngram_skip", 0), n.bool("ngram_enabled", false));
+            n.rejectUnknownKeys();
+            return b;
+        }
+    }
+
+    /** {@code querier:} bloom use, fetch parallelism and cache sizes of the read path. */
+    public record Querier(boolean bloomsEnabled, int maxConcurrentFetches, long chunkCacheSizeBytes,
+            long bloomCacheSizeBytes) {
+        public Querier {
+            positive("querier.max_concurrent_fetches", maxConcurrentFetches);
+            notNegative("querier.chunk_cache_size", chunkCacheSizeBytes);
+            notNegative("querier.bloom_cache_size", bloomCacheSizeBytes);
+        }
+
+        static Querier from(ConfigNode n) {
+            Querier q = new Querier(n.bool("blooms_enabled", true), n.integer("max_concurrent_fetches", 8),
+                    n.bytes("chunk_cache_size", 256L << 20), n.bytes("bloom_cache_size", 128L << 20));
+            n.rejectUnknownKeys();
+            return q;
+        }
+    }
+
+    private static void positive(String key, long value) {
+        if (value <= 0) {
+            throw new ConfigException(key + " must be > 0, got " + value);
+        }
+    }
+
+    private static void notNegative(String key, long value) {
+        if (value < 0) {
+            throw new ConfigException(key + " must be >= 0, got " + value);
+        }
+    }
+
+    private static void positive(String key, Duration value) {
+        Objects.requireNonNull(value, key + " is null");
+        if (value.isZero() || value.isNegative()) {
+            throw new ConfigException(key + " must be > 0, got " + value);
+        }
+    }
+
+    private static void notNegative(String key, Duration value) {
+        Objects.requireNonNull(value, key + " is null");
+        if (value.isNegative()) {
+            throw new ConfigException(key + " must be >= 0, got " + value);
+        }
+    }
+}

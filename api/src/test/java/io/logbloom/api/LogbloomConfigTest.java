@@ -1,0 +1,154 @@
+package io.logbloom.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+final class LogbloomConfigTest {
+    @Test
+    void defaults_matchLokiAndDocumentedValues() {
+        LogbloomConfig c = LogbloomConfig.defaults();
+        assertThat(c.server()).isEqualTo(new LogbloomConfig.Server("127.0.0.1", 3100, 100L << 20));
+        assertThat(c.authEnabled()).isFalse();
+        assertThat(c.storage().backend()).isEqualTo(LogbloomConfig.Backend.FILESYSTEM);
+        assertThat(c.storage().filesystemDirectory()).isEqualTo(Path.of("./data"));
+        assertThat(c.storage().s3()).isEqualTo(new LogbloomConfig.S3("", "", "us-east-1", "", "", true));
+        assertThat(c.wal()).isEqualTo(new LogbloomConfig.Wal(null, LogbloomConfig.FsyncPolicy.PER_REQUEST));
+        assertThat(c.walDirectory()).isEqualTo(Path.of("./data/wal"));
+        assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(256 << 10, 1536 << 10, "snappy",
+                Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofSeconds(10)));
+        assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(4, 6, 256 << 10, 15, 1024, 2048, true,
+                Duration.ofDays(7), Duration.ofMinutes(10), 5000, 0, 0, true, 5000, 500, Duration.ofMinutes(1), 0));
+        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.01, 2, 0.5, 64L << 20, 4, 0, false));
+        assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, 256L << 20, 128L << 20));
+    }
+
+    @Test
+    void parse_everyKey_mapped() {
+        String yaml = """
+                server: { http_listen_address: 0.0.0.0, http_listen_port: 3200, max_recv_msg_size: 8MB }
+                auth_enabled: true
+                storage:
+                  backend: s3
+                  filesystem: { directory: /var/lib/logbloom }
+                  s3: { endpoint: "http://127.0.0.1:9000", bucket: logs, region: eu-west-1, access_key_id: ak,
+                        secret_access_key: sk, force_path_style: false }
+                wal: { directory: /wal, fsync: interval }
+                ingester: { chunk_block_size: 64KB, chunk_target_size: 1.5MB, chunk_encoding: zstd,
+                            chunk_idle_period: 1h30m, max_chunk_age: 3h, flush_check_period: 500ms }
+                limits: { ingestion_rate_mb: 8.5, ingestion_burst_size_mb: 12, max_line_size: 1MB,
+                          max_label_names_per_series: 30, max_label_name_length: 100, max_label_value_length: 200,
+                          reject_old_samples: false, reject_old_samples_max_age: 1w, creation_grace_period: 5m,
+                          max_global_streams_per_user: 10, max_new_series_per_hour: 7, max_new_series_per_day: 70,
+                          unordered_writes: false, max_entries_limit_per_query: 100, max_query_series: 50,
+                          query_timeout: 2m, max_query_bytes_read: 1GB }
+                bloom: { enabled: false, error_rate: 0.001, expansion: 4, tightening: 0.8, max_size_per_series: 1MB,
+                         ngram_length: 3, ngram_skip: 1, ngram_enabled: true }
+                querier: { blooms_enabled: false, max_concurrent_fetches: 2, chunk_cache_size: 1MB, bloom_cache_size: 2MB }
+                """;
+        LogbloomConfig c = LogbloomConfig.parse(yaml, Map.of());
+        assertThat(c.server()).isEqualTo(new LogbloomConfig.Server("0.0.0.0", 3200, 8L << 20));
+        assertThat(c.authEnabled()).isTrue();
+        assertThat(c.storage()).isEqualTo(new LogbloomConfig.Storage(LogbloomConfig.Backend.S3,
+                Path.of("/var/lib/logbloom"),
+                new LogbloomConfig.S3("http://127.0.0.1:9000", "logs", "eu-west-1", "ak", "sk", false)));
+        assertThat(c.walDirectory()).isEqualTo(Path.of("/wal"));
+        assertThat(c.wal().fsync()).isEqualTo(LogbloomConfig.FsyncPolicy.INTERVAL);
+        assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(64 << 10, (long) (1.5 * (1 << 20)), "zstd",
+                Duration.ofMinutes(90), Duration.ofHours(3), Duration.ofMillis(500)));
+        assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(8.5, 12, 1 << 20, 30, 100, 200, false,
+                Duration.ofDays(7), Duration.ofMinutes(5), 10, 7, 70, false, 100, 50, Duration.ofMinutes(2), 1L << 30));
+        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(false, 0.001, 4, 0.8, 1 << 20, 3, 1, true));
+        assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(false, 2, 1 << 20, 2 << 20));
+        assertThat(c.storage().s3().toString()).doesNotContain("sk");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "serverx: {}|config serverx: unknown key",
+            "server: { port: 1 }|config server.port: unknown key",
+            "storage: { s3: { bucket_name: b } }|config storage.s3.bucket_name: unknown key",
+            "limits: { max_line_size: 12XB }|config limits.max_line_size: invalid size unit 'XB'",
+            "limits: { query_timeout: 5 minutes }|config limits.query_timeout: invalid duration '5 minutes'",
+            "limits: { max_query_series: many }|config limits.max_query_series: expected an integer, got 'many'",
+            "auth_enabled: maybe|config auth_enabled: expected true or false, got 'maybe'",
+            "server: { http_listen_port: 70000 }|server.http_listen_port must be in 0..65535, got 70000",
+            "storage: { backend: gcs }|config storage.backend: unknown backend 'gcs'",
+            "storage: { backend: s3 }|storage.s3.bucket must be set when storage.backend is s3",
+            "wal: { fsync: never }|config wal.fsync: unknown policy 'never'",
+            "ingester: { chunk_encoding: lz4 }|ingester.chunk_encoding: unknown encoding 'lz4'",
+            "bloom: { error_rate: 1.5 }|bloom.error_rate must be in (0, 1), got 1.5",
+            "server: 3100|config server: expected a mapping of keys, got '3100'",
+            "server: [|config is not valid YAML",
+    })
+    void parse_badInput_namesKeyPathAndValue(String yaml, String message) {
+        assertThatThrownBy(() -> LogbloomConfig.parse(yaml, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(message);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1024,1024", "1KB,1024", "1k,1024", "256KB,262144", "1.5MB,1572864", "2GiB,2147483648", "10 B,10"})
+    void parseBytes_units(String text, long bytes) {
+        assertThat(ConfigNode.parseBytes(text)).isEqualTo(bytes);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"30s,PT30S", "1h30m,PT1H30M", "1.5h,PT1H30M", "250ms,PT0.25S", "1w,PT168H", "2d,PT48H", "0,PT0S",
+            "168h,PT168H"})
+    void parseDuration_units(String text, String iso) {
+        assertThat(ConfigNode.parseDuration(text)).isEqualTo(Duration.parse(iso));
+    }
+
+    @Test
+    void parseDuration_garbage_rejected() {
+        assertThatThrownBy(() -> ConfigNode.parseDuration("1h-5m")).hasMessageContaining("invalid duration '1h-5m'");
+        assertThatThrownBy(() -> ConfigNode.parseDuration("")).hasMessageContaining("invalid duration");
+        assertThatThrownBy(() -> ConfigNode.parseDuration("10")).hasMessageContaining("invalid duration '10'");
+    }
+
+    @Test
+    void parse_envReferences_expanded() {
+        String yaml = """
+                server: { http_listen_port: ${PORT}, http_listen_address: "${BIND:-0.0.0.0}" }
+                storage: { filesystem: { directory: "${DATA:-/tmp/x}" }, s3: { access_key_id: k, secret_access_key: "a$$b" } }
+                """;
+        LogbloomConfig c = LogbloomConfig.parse(yaml, Map.of("PORT", "4100", "DATA", ""));
+        assertThat(c.server().httpListenPort()).isEqualTo(4100);
+        assertThat(c.server().httpListenAddress()).isEqualTo("0.0.0.0");
+        assertThat(c.storage().filesystemDirectory()).isEqualTo(Path.of("/tmp/x"));
+        assertThat(c.storage().s3().secretAccessKey()).isEqualTo("a$b");
+    }
+
+    @Test
+    void expand_unsetVariable_namesItAndLine() {
+        assertThatThrownBy(() -> new EnvExpander(Map.of()).expand("a: 1\nb: ${NOPE}\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("config line 2: environment variable NOPE is not set (use ${NOPE:-default} to give a default)");
+        assertThatThrownBy(() -> new EnvExpander(Map.of()).expand("b: ${1X}"))
+                .hasMessageContaining("invalid environment variable name '1X'");
+        assertThatThrownBy(() -> new EnvExpander(Map.of()).expand("b: ${X\n}"))
+                .hasMessageContaining("unterminated environment reference");
+        assertThat(new EnvExpander(Map.of()).expand("cost: $5 and $HOME")).isEqualTo("cost: $5 and $HOME");
+    }
+
+    @Test
+    void withOverrides_flagsWinAndWalFollowsData() {
+        LogbloomConfig file = LogbloomConfig.parse("server: { http_listen_port: 9 }", Map.of());
+        LogbloomConfig c = file.withOverrides(0, "0.0.0.0", Path.of("/d"));
+        assertThat(c.server().httpListenPort()).isZero();
+        assertThat(c.server().httpListenAddress()).isEqualTo("0.0.0.0");
+        assertThat(c.storage().filesystemDirectory()).isEqualTo(Path.of("/d"));
+        assertThat(c.walDirectory()).isEqualTo(Path.of("/d/wal"));
+        LogbloomConfig explicitWal = LogbloomConfig.parse("wal: { directory: /w }", Map.of())
+                .withOverrides(null, null, Path.of("/d"));
+        assertThat(explicitWal.walDirectory()).isEqualTo(Path.of("/w"));
+        assertThat(file.withOverrides(null, null, null)).isEqualTo(file);
+    }
+}
