@@ -1,0 +1,252 @@
+package io.logbloom.index;
+
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.Labels;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.ToLongFunction;
+
+/**
+ * The lookup structure shared by the head index and opened index files: a series table (id →
+ * labels + chunk refs sorted by time), a fingerprint map (fingerprint → series ids, so colliding
+ * label sets stay distinct), and postings (label name → value → ascending series ids).
+ *
+ * <p>Selection follows Prometheus' {@code PostingsForMatchers} idea as Loki uses it: a matcher that
+ * does not match "" intersects the candidates with the union of the postings of the values it
+ * matches; a matcher that does match "" removes from the candidates the union of the postings of the
+ * values it does not match, so series lacking the label survive. Sets are {@link BitSet}s over series
+ * ids, which is compact and fast for the tens of thousands of series a tenant period holds.
+ *
+ * <p>Not thread-safe: {@link HeadIndex} guards each instance with a lock; index files never mutate
+ * theirs after construction.
+ */
+final class SeriesPostings {
+    /** Order of refs inside a series: by start, then end, then checksum, so output is deterministic. */
+    static final Comparator<ChunkRef> REF_ORDER = Comparator.comparingLong(ChunkRef::fromNanos)
+            .thenComparingLong(ChunkRef::throughNanos)
+            .thenComparingInt(ChunkRef::checksum)
+            .thenComparingLong(ChunkRef::fingerprint)
+            .thenComparingInt(ChunkRef::sizeBytes)
+            .thenComparingInt(ChunkRef::entries);
+
+    /** One series: its labels and its chunk refs sorted by {@link #REF_ORDER}, without duplicates. */
+    static final class Series {
+        final Labels labels;
+        final ArrayList<ChunkRef> refs;
+
+        Series(Labels labels, List<ChunkRef> sortedRefs) {
+            this.labels = labels;
+            this.refs = new ArrayList<>(sortedRefs);
+        }
+
+        /** Inserts {@code ref} at its sorted place; returns false when it is already present. */
+        boolean addRef(ChunkRef ref) {
+            int at = Collections.binarySearch(refs, ref, REF_ORDER);
+            if (at >= 0) {
+                return false;
+            }
+            refs.add(-at - 1, ref);
+            return true;
+        }
+
+        boolean hasDataIn(long fromNanos, long throughNanos) {
+            for (ChunkRef ref : refs) {
+                if (ref.fromNanos() >= throughNanos) {
+                    return false;
+                }
+                if (ref.overlaps(fromNanos, throughNanos)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        List<ChunkRef> refsIn(long fromNanos, long throughNanos) {
+            List<ChunkRef> out = new ArrayList<>();
+            for (ChunkRef ref : refs) {
+                if (ref.fromNanos() >= throughNanos) {
+                    break;
+                }
+                if (ref.overlaps(fromNanos, throughNanos)) {
+                    out.add(ref);
+                }
+            }
+            return out;
+        }
+    }
+
+    private final ArrayList<Series> series = new ArrayList<>();
+    private final Map<Long, int[]> idsByFingerprint = new HashMap<>();
+    private final Map<String, TreeMap<String, IntList>> postings = new HashMap<>();
+
+    private final ToLongFunction<Labels> fingerprints;
+
+    /** Creates an empty structure keyed by {@code fingerprints} (normally {@link Labels#fingerprint}). */
+    SeriesPostings(ToLongFunction<Labels> fingerprints) {
+        this.fingerprints = fingerprints;
+    }
+
+    /** Number of series (ids are 0 .. size-1). */
+    int size() {
+        return series.size();
+    }
+
+    Series series(int id) {
+        return series.get(id);
+    }
+
+    /** The id of {@code labels}, or -1 when absent; distinct label sets with equal fingerprints differ. */
+    int idOf(Labels labels) {
+        int[] ids = idsByFingerprint.get(fingerprints.applyAsLong(labels));
+        if (ids != null) {
+            for (int id : ids) {
+                if (series.get(id).labels.equals(labels)) {
+                    return id;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Adds a new series (caller checked it is absent) and indexes its labels; returns its id. */
+    int addSeries(Labels labels, List<ChunkRef> sortedRefs) {
+        int id = series.size();
+        series.add(new Series(labels, sortedRefs));
+        idsByFingerprint.merge(fingerprints.applyAsLong(labels), new int[] {id}, (old, added) -> {
+            int[] merged = Arrays.copyOf(old, old.length + 1);
+            merged[old.length] = id;
+            return merged;
+        });
+        for (var label : labels.list()) {
+            postings.computeIfAbsent(label.name(), n -> new TreeMap<>())
+                    .computeIfAbsent(label.value(), v -> new IntList())
+                    .add(id);
+        }
+        return id;
+    }
+
+    /** Indexes the series ids of one postings list read from a file (ids ascending, already validated). */
+    void putPostings(String name, String value, IntList ids) {
+        postings.computeIfAbsent(name, n -> new TreeMap<>()).put(value, ids);
+    }
+
+    /** Adds a series without touching postings, for index files whose postings are read separately. */
+    int addSeriesWithoutPostings(Labels labels, List<ChunkRef> sortedRefs) {
+        int id = series.size();
+        series.add(new Series(labels, sortedRefs));
+        idsByFingerprint.merge(fingerprints.applyAsLong(labels), new int[] {id}, (old, added) -> {
+            int[] merged = Arrays.copyOf(old, old.length + 1);
+            merged[old.length] = id;
+            return merged;
+        });
+        return id;
+    }
+
+    /** Postings for iteration by the file writer: name → value → ids, names and values sorted. */
+    TreeMap<String, TreeMap<String, IntList>> sortedPostings() {
+        return new TreeMap<>(postings);
+    }
+
+    /** Ids of series satisfying all matchers (all series for an empty list). */
+    BitSet select(List<LabelMatcher> matchers) {
+        BitSet candidates = new BitSet(series.size());
+        candidates.set(0, series.size());
+        for (LabelMatcher matcher : matchers) {
+            if (candidates.isEmpty()) {
+                break;
+            }
+            NavigableMap<String, IntList> values = postings.get(matcher.name());
+            if (values == null) {
+                values = Collections.emptyNavigableMap();
+            }
+            if (matcher.matchesEmpty()) {
+                candidates.andNot(union(values, matcher, false));
+            } else if (matcher.type() == LabelMatcher.MatchType.EQUAL) {
+                IntList ids = values.get(matcher.value());
+                BitSet only = new BitSet();
+                if (ids != null) {
+                    ids.setAll(only);
+                }
+                candidates.and(only);
+            } else {
+                candidates.and(union(values, matcher, true));
+            }
+        }
+        return candidates;
+    }
+
+    private static BitSet union(NavigableMap<String, IntList> values, LabelMatcher matcher, boolean matching) {
+        BitSet out = new BitSet();
+        for (Map.Entry<String, IntList> e : values.entrySet()) {
+            if (matcher.matches(e.getKey()) == matching) {
+                e.getValue().setAll(out);
+            }
+        }
+        return out;
+    }
+
+    List<SeriesChunks> chunks(List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
+        BitSet ids = select(matchers);
+        List<SeriesChunks> out = new ArrayList<>();
+        for (int id = ids.nextSetBit(0); id >= 0; id = ids.nextSetBit(id + 1)) {
+            Series s = series.get(id);
+            List<ChunkRef> refs = s.refsIn(fromNanos, throughNanos);
+            if (!refs.isEmpty()) {
+                out.add(new SeriesChunks(s.labels, refs));
+            }
+        }
+        out.sort(Comparator.comparing(SeriesChunks::labels));
+        return out;
+    }
+
+    List<Labels> series(List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
+        BitSet ids = select(matchers);
+        List<Labels> out = new ArrayList<>();
+        for (int id = ids.nextSetBit(0); id >= 0; id = ids.nextSetBit(id + 1)) {
+            Series s = series.get(id);
+            if (s.hasDataIn(fromNanos, throughNanos)) {
+                out.add(s.labels);
+            }
+        }
+        Collections.sort(out);
+        return out;
+    }
+
+    List<String> labelNames(List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
+        BitSet ids = select(matchers);
+        TreeSet<String> names = new TreeSet<>();
+        for (int id = ids.nextSetBit(0); id >= 0; id = ids.nextSetBit(id + 1)) {
+            Series s = series.get(id);
+            if (s.hasDataIn(fromNanos, throughNanos)) {
+                names.addAll(s.labels.names());
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    List<String> labelValues(String name, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
+        TreeMap<String, IntList> values = postings.get(name);
+        if (values == null) {
+            return List.of();
+        }
+        BitSet ids = select(matchers);
+        TreeSet<String> out = new TreeSet<>();
+        for (int id = ids.nextSetBit(0); id >= 0; id = ids.nextSetBit(id + 1)) {
+            Series s = series.get(id);
+            String value = s.labels.get(name);
+            if (value != null && !out.contains(value) && s.hasDataIn(fromNanos, throughNanos)) {
+                out.add(value);
+            }
+        }
+        return List.copyOf(out);
+    }
+}
