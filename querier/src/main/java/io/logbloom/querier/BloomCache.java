@@ -1,0 +1,59 @@
+package io.logbloom.querier;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Series blooms by (tenant, fingerprint, period), bounded by their size. Unlike chunks, a series
+ * bloom object is rewritten after each flush that touches the series, so a cached copy can be
+ * older than the index. That is still safe: a bloom only gains tokens and covered chunks, so an
+ * old copy never claims a chunk it has not seen (it just covers fewer chunks and skips less). The
+ * querier calls {@link #reload} when a chunk is missing from the covered set, once per query and
+ * key, to pick up newer coverage. Missing blooms are cached as empty, with the same reload rule.
+ * Thread-safe.
+ */
+final class BloomCache {
+    /** Weight of a cached "no bloom" answer. */
+    private static final int EMPTY_WEIGHT = 64;
+
+    record Key(String tenant, long fingerprint, long period) {
+        Key {
+            Objects.requireNonNull(tenant, "tenant is null");
+        }
+    }
+
+    private final SeriesBloomSource source;
+    private final Cache<Key, Optional<SeriesBloomView>> cache;
+
+    BloomCache(SeriesBloomSource source, long maxBytes) {
+        this.source = Objects.requireNonNull(source, "source is null");
+        this.cache = maxBytes == 0 ? null : Caffeine.newBuilder()
+                .maximumWeight(maxBytes)
+                .weigher((Key k, Optional<SeriesBloomView> v) ->
+                        ChunkCache.saturate(v.map(SeriesBloomView::sizeBytes).orElse((long) EMPTY_WEIGHT)))
+                .build();
+    }
+
+    /** The bloom, from the cache when present. */
+    Optional<SeriesBloomView> get(Key key) throws IOException {
+        if (cache != null) {
+            Optional<SeriesBloomView> cached = cache.getIfPresent(key);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        return reload(key);
+    }
+
+    /** The bloom read from the source now, replacing any cached copy. */
+    Optional<SeriesBloomView> reload(Key key) throws IOException {
+        Optional<SeriesBloomView> loaded = source.load(key.tenant(), key.fingerprint(), key.period());
+        if (cache != null) {
+            cache.put(key, loaded);
+        }
+        return loaded;
+    }
+}

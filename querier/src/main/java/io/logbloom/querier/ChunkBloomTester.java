@@ -1,0 +1,121 @@
+package io.logbloom.querier;
+
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.Labels;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Decides per chunk whether it may contain a match, from its series bloom.
+ *
+ * <p>The rule (shared contract with the ingest tokenizer): a chunk may be skipped only when its
+ * object key is in the bloom's covered set AND the bloom says "definitely absent" for the
+ * chunk-scoped tokens the query requires. Every other situation answers "may match": no bloom,
+ * chunk not covered (the filter was full, or the bloom predates the chunk), a metadata test on a
+ * key that is also a stream label of the series (the label filter could be satisfied by the stream
+ * label, which is not tokenized), a literal test when the bloom has no n-grams, or an n-gram
+ * alignment without any complete n-gram. A bloom can only ever say "maybe"; this class can only
+ * turn a definite "absent" into a skip, so results are the same with blooms on and off.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ChunkBloomTester {
+    private final BloomTokenScheme scheme;
+
+    ChunkBloomTester(BloomTokenScheme scheme) {
+        this.scheme = Objects.requireNonNull(scheme, "scheme is null");
+    }
+
+    /** Whether the query can ever skip a chunk (false for a pure MatchAll tree). */
+    static boolean isTestable(BloomQuery query) {
+        return query != null && testable(query);
+    }
+
+    private static boolean testable(BloomQuery query) {
+        if (query instanceof BloomQuery.MatchAll) {
+            return false;
+        }
+        if (query instanceof BloomQuery.And and) {
+            return and.parts().stream().anyMatch(ChunkBloomTester::testable);
+        }
+        if (query instanceof BloomQuery.Or or) {
+            return !or.parts().isEmpty() && or.parts().stream().allMatch(ChunkBloomTester::testable);
+        }
+        return true;
+    }
+
+    /** Whether the chunk may contain a match; false means it is safe to skip. */
+    boolean mayMatch(BloomQuery query, Labels series, ChunkRef ref, SeriesBloomView bloom) {
+        if (bloom == null || !bloom.covers(ref.objectKey())) {
+            return true;
+        }
+        return eval(query, series, ref, bloom);
+    }
+
+    private boolean eval(BloomQuery query, Labels series, ChunkRef ref, SeriesBloomView bloom) {
+        if (query instanceof BloomQuery.MatchAll) {
+            return true;
+        }
+        if (query instanceof BloomQuery.MetadataEquals eq) {
+            if (series.get(eq.key()) != null) {
+                return true;
+            }
+            return bloom.mightContain(scheme.chunkScopedHash(ref, eq.key() + "=" + eq.value()));
+        }
+        if (query instanceof BloomQuery.MetadataExists exists) {
+            if (series.get(exists.key()) != null) {
+                return true;
+            }
+            return bloom.mightContain(scheme.chunkScopedHash(ref, exists.key()));
+        }
+        if (query instanceof BloomQuery.LineContains contains) {
+            return literalMayMatch(contains.literal(), ref, bloom);
+        }
+        if (query instanceof BloomQuery.And and) {
+            for (BloomQuery part : and.parts()) {
+                if (!eval(part, series, ref, bloom)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (query instanceof BloomQuery.Or or) {
+            if (or.parts().isEmpty()) {
+                return true;
+            }
+            for (BloomQuery part : or.parts()) {
+                if (eval(part, series, ref, bloom)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        throw new IllegalStateException("BUG: unknown bloom query node " + query);
+    }
+
+    private boolean literalMayMatch(String literal, ChunkRef ref, SeriesBloomView bloom) {
+        if (!bloom.ngramEnabled()) {
+            return true;
+        }
+        List<List<String>> alignments = scheme.ngramAlignments(literal, bloom.ngramLength(), bloom.ngramSkip());
+        if (alignments.isEmpty()) {
+            return true;
+        }
+        for (List<String> grams : alignments) {
+            if (grams.isEmpty()) {
+                return true;
+            }
+            boolean all = true;
+            for (String gram : grams) {
+                if (!bloom.mightContain(scheme.chunkScopedHash(ref, gram))) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,233 @@
+package io.logbloom.querier;
+
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.chunks.ObjectStore;
+import io.logbloom.index.IndexReader;
+import io.logbloom.index.LabelMatcher;
+import io.logbloom.index.SeriesChunks;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The read path: label and series lookups, and the storage side of queries (index → bloom test per
+ * chunk → bounded parallel fetch through the chunk cache → merge with unflushed entries). LogQL
+ * evaluation sits on top.
+ *
+ * <p>Thread-safe: many queries run at once; each has its own {@link QueryContext}. Owns the fetch
+ * pool, shut down by {@link #close()}.
+ */
+public final class Querier implements AutoCloseable {
+    private final QuerierConfig config;
+    private final IndexReader index;
+    private final UnflushedSource unflushed;
+    private final Clock clock;
+    private final QuerierMetrics metrics;
+    private final ExecutorService fetchPool;
+    private final StoreReader reader;
+
+    /** Wires the read path; starts the fetch pool of {@code config.maxConcurrentFetches()} threads. */
+    public Querier(QuerierConfig config, ObjectStore store, IndexReader index, SeriesBloomSource blooms,
+            BloomTokenScheme tokenScheme, ChunkDecoder decoder, UnflushedSource unflushed, Clock clock,
+            PrometheusRegistry registry) {
+        this.config = Objects.requireNonNull(config, "config is null");
+        this.index = Objects.requireNonNull(index, "index is null");
+        this.unflushed = Objects.requireNonNull(unflushed, "unflushed is null");
+        this.clock = Objects.requireNonNull(clock, "clock is null");
+        this.metrics = new QuerierMetrics(Objects.requireNonNull(registry, "registry is null"));
+        this.fetchPool = Executors.newFixedThreadPool(config.maxConcurrentFetches(), daemonThreads());
+        this.reader = new StoreReader(config, store, index, unflushed,
+                new BloomCache(blooms, config.bloomCacheBytes()), new ChunkBloomTester(tokenScheme),
+                new ChunkCache(config.chunkCacheBytes()), decoder, fetchPool);
+    }
+
+    private static ThreadFactory daemonThreads() {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, "logbloom-chunk-fetch-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** The configuration in force. */
+    public QuerierConfig config() {
+        return config;
+    }
+
+    /** The metrics this querier records (also used by the HTTP routes for request latency). */
+    public QuerierMetrics metrics() {
+        return metrics;
+    }
+
+    /** Starts a query context for {@code tenant}; blooms apply only if both config and {@code bloomsRequested} allow. */
+    public QueryContext newContext(String tenant, boolean bloomsRequested) {
+        return new QueryContext(tenant, config.bloomsEnabled() && bloomsRequested, clock, config.queryTimeout());
+    }
+
+    /** Records a finished query's chunk counts in the metrics. */
+    public void finish(QueryStatistics stats) {
+        metrics.record(stats);
+    }
+
+    /**
+     * Opens every series matching {@code matchers} over [fromNanos, throughNanos); entries come
+     * lazily in the direction asked, chunks the bloom query excludes are never fetched.
+     */
+    public List<SeriesEntries> select(QueryContext ctx, List<LabelMatcher> matchers, long fromNanos,
+            long throughNanos, boolean forward, BloomQuery bloomQuery) throws IOException {
+        List<StoreReader.SeriesStream> streams = reader.select(ctx, matchers, fromNanos, throughNanos, forward,
+                bloomQuery == null ? BloomQuery.matchAll() : bloomQuery);
+        List<SeriesEntries> out = new ArrayList<>(streams.size());
+        for (StoreReader.SeriesStream s : streams) {
+            out.add(new SeriesEntries(s.labels(), s.entries()));
+        }
+        return out;
+    }
+
+    /** Label names of matching series with data in the range (flushed or in memory), sorted. */
+    public List<String> labelNames(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
+            throws IOException {
+        TreeSet<String> names = new TreeSet<>(index.labelNames(tenant, matchers, fromNanos, throughNanos));
+        for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
+            if (!s.entries().isEmpty()) {
+                names.addAll(s.labels().names());
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    /** Values of label {@code name} over matching series with data in the range, sorted. */
+    public List<String> labelValues(String tenant, String name, List<LabelMatcher> matchers, long fromNanos,
+            long throughNanos) throws IOException {
+        TreeSet<String> values = new TreeSet<>(index.labelValues(tenant, name, matchers, fromNanos, throughNanos));
+        for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
+            String v = s.labels().get(name);
+            if (v != null && !s.entries().isEmpty()) {
+                values.add(v);
+            }
+        }
+        return List.copyOf(values);
+    }
+
+    /** Label sets of series matching any of the matcher groups, sorted and distinct. */
+    public List<Labels> series(String tenant, List<List<LabelMatcher>> groups, long fromNanos, long throughNanos)
+            throws IOException {
+        TreeSet<Labels> all = new TreeSet<>();
+        for (List<LabelMatcher> matchers : groups) {
+            all.addAll(index.series(tenant, matchers, fromNanos, throughNanos));
+            for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
+                if (!s.entries().isEmpty()) {
+                    all.add(s.labels());
+                }
+            }
+        }
+        return List.copyOf(all);
+    }
+
+    /**
+     * Streams, chunks, entries and bytes matching {@code matchers} in the range. Bytes of flushed
+     * chunks are their encoded sizes (the index keeps no decoded size); in-memory entries count
+     * their line and metadata bytes.
+     */
+    public IndexStats indexStats(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
+            throws IOException {
+        Map<Labels, long[]> perSeries = perSeriesTotals(tenant, matchers, fromNanos, throughNanos);
+        long chunks = 0;
+        long entries = 0;
+        long bytes = 0;
+        for (long[] t : perSeries.values()) {
+            chunks += t[0];
+            entries += t[1];
+            bytes += t[2];
+        }
+        return new IndexStats(perSeries.size(), chunks, entries, bytes);
+    }
+
+    /**
+     * Bytes per group of series, largest first, at most {@code limit} groups (Loki's volume). Groups
+     * are the values of {@code targetLabels}, or of the selector's label names when that is empty;
+     * with {@code aggregateBySeries} every series is its own group.
+     */
+    public List<SeriesVolume> volume(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos,
+            List<String> targetLabels, boolean aggregateBySeries, int limit) throws IOException {
+        List<String> groupBy = targetLabels.isEmpty()
+                ? matchers.stream().map(LabelMatcher::name).distinct().toList()
+                : targetLabels;
+        Map<Map<String, String>, Long> groups = new HashMap<>();
+        for (Map.Entry<Labels, long[]> e : perSeriesTotals(tenant, matchers, fromNanos, throughNanos).entrySet()) {
+            Map<String, String> key = new TreeMap<>();
+            if (aggregateBySeries && targetLabels.isEmpty()) {
+                for (Label l : e.getKey().list()) {
+                    key.put(l.name(), l.value());
+                }
+            } else {
+                for (String name : groupBy) {
+                    String v = e.getKey().get(name);
+                    if (v != null) {
+                        key.put(name, v);
+                    }
+                }
+            }
+            groups.merge(key, e.getValue()[2], Long::sum);
+        }
+        List<SeriesVolume> out = new ArrayList<>();
+        groups.forEach((k, v) -> out.add(new SeriesVolume(k, v)));
+        out.sort((a, b) -> b.bytes() != a.bytes() ? Long.compare(b.bytes(), a.bytes())
+                : a.labels().toString().compareTo(b.labels().toString()));
+        return out.size() > limit ? List.copyOf(out.subList(0, limit)) : List.copyOf(out);
+    }
+
+    private Map<Labels, long[]> perSeriesTotals(String tenant, List<LabelMatcher> matchers, long fromNanos,
+            long throughNanos) throws IOException {
+        Map<Labels, long[]> perSeries = new LinkedHashMap<>();
+        for (SeriesChunks sc : index.chunks(tenant, matchers, fromNanos, throughNanos)) {
+            long[] t = perSeries.computeIfAbsent(sc.labels(), k -> new long[3]);
+            for (ChunkRef ref : sc.chunks()) {
+                if (ref.overlaps(fromNanos, throughNanos)) {
+                    t[0]++;
+                    t[1] += ref.entries();
+                    t[2] += ref.sizeBytes();
+                }
+            }
+        }
+        for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
+            List<LogEntry> inRange = s.entries().stream()
+                    .filter(e -> e.timestampNanos() >= fromNanos && e.timestampNanos() < throughNanos).toList();
+            if (inRange.isEmpty()) {
+                continue;
+            }
+            long[] t = perSeries.computeIfAbsent(s.labels(), k -> new long[3]);
+            t[1] += inRange.size();
+            t[2] += StoreReader.entryBytes(inRange);
+        }
+        return perSeries;
+    }
+
+    /** Stops the fetch pool. */
+    @Override
+    public void close() {
+        fetchPool.shutdownNow();
+        try {
+            fetchPool.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

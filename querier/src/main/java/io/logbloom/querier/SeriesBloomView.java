@@ -1,0 +1,26 @@
+package io.logbloom.querier;
+
+/**
+ * What the querier needs from one series bloom (one tenant, series and 24h period): which chunks it
+ * covers, membership of a chunk-scoped token hash, and the tokenizer settings it was built with.
+ * Implementations must be safe for concurrent reads.
+ */
+public interface SeriesBloomView {
+    /** Whether every token of the chunk stored under {@code objectKey} was added to this bloom. */
+    boolean covers(String objectKey);
+
+    /** False only when {@code hash} was definitely never added. */
+    boolean mightContain(long hash);
+
+    /** Whether line n-grams were indexed. */
+    boolean ngramEnabled();
+
+    /** The n-gram length used when {@link #ngramEnabled()}. */
+    int ngramLength();
+
+    /** The n-gram skip used when {@link #ngramEnabled()}. */
+    int ngramSkip();
+
+    /** Approximate heap footprint, used to weigh the bloom cache. */
+    long sizeBytes();
+}

@@ -1,0 +1,130 @@
+package io.logbloom.querier;
+
+import io.logbloom.chunks.LogEntry;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The entries of one series in time order (either direction), merged lazily from its chunks and
+ * the ingester's in-memory entries, with identical entries (same timestamp and line) dropped.
+ *
+ * <p>Design: segments (a chunk, or the in-memory run) are ordered by the time they can first
+ * contribute — ascending start when reading forward, descending end when reading backward. A
+ * segment is loaded only when the buffer is empty or its range reaches the buffer's next entry,
+ * so a consumer that stops early (a satisfied limit) never fetches the chunks beyond. Chunks of a
+ * series may overlap in time (unordered writes); the priority buffer merges them. Loading one
+ * segment starts fetches for the next {@code prefetch} ones on the shared bounded pool. Ties are
+ * broken by line, then metadata, so the output is a total order and is the same whichever
+ * chunks were skipped by blooms: a skipped chunk holds no match, and order does not depend on it.
+ *
+ * <p>Not thread-safe: one consumer.
+ */
+final class SeriesReader implements Iterator<LogEntry> {
+    /** One source of entries with its time bounds. */
+    record Segment(long minNanos, long maxNanos, Supplier<CompletableFuture<List<LogEntry>>> loader) {}
+
+    static final Comparator<LogEntry> FORWARD = Comparator.comparingLong(LogEntry::timestampNanos)
+            .thenComparing(LogEntry::line)
+            .thenComparing(e -> e.metadata().toString());
+    static final Comparator<LogEntry> BACKWARD = Comparator.comparingLong(LogEntry::timestampNanos).reversed()
+            .thenComparing(LogEntry::line)
+            .thenComparing(e -> e.metadata().toString());
+
+    private final List<Segment> segments;
+    private final boolean forward;
+    private final int prefetch;
+    private final QueryContext ctx;
+    private final PriorityQueue<LogEntry> buffer;
+    private final List<CompletableFuture<List<LogEntry>>> started;
+    private int nextSegment;
+    private LogEntry pending;
+    private LogEntry last;
+
+    SeriesReader(List<Segment> segments, boolean forward, int prefetch, QueryContext ctx) {
+        List<Segment> sorted = new ArrayList<>(segments);
+        sorted.sort(forward
+                ? Comparator.comparingLong(Segment::minNanos)
+                : Comparator.comparingLong(Segment::maxNanos).reversed());
+        this.segments = sorted;
+        this.forward = forward;
+        this.prefetch = Math.max(0, prefetch);
+        this.ctx = ctx;
+        this.buffer = new PriorityQueue<>(forward ? FORWARD : BACKWARD);
+        this.started = new ArrayList<>(sorted.size());
+        for (int i = 0; i < sorted.size(); i++) {
+            started.add(null);
+        }
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (pending == null) {
+            LogEntry candidate = pollNext();
+            if (candidate == null) {
+                return false;
+            }
+            if (last != null && last.timestampNanos() == candidate.timestampNanos()
+                    && last.line().equals(candidate.line())) {
+                ctx.stats.totalDuplicates.increment();
+                continue;
+            }
+            pending = candidate;
+        }
+        return true;
+    }
+
+    @Override
+    public LogEntry next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        last = pending;
+        pending = null;
+        return last;
+    }
+
+    private LogEntry pollNext() {
+        while (nextSegment < segments.size() && (buffer.isEmpty() || reaches(segments.get(nextSegment), buffer.peek()))) {
+            buffer.addAll(load(nextSegment++));
+        }
+        return buffer.poll();
+    }
+
+    private boolean reaches(Segment segment, LogEntry head) {
+        return forward ? segment.minNanos() <= head.timestampNanos() : segment.maxNanos() >= head.timestampNanos();
+    }
+
+    private List<LogEntry> load(int index) {
+        int end = Math.min(segments.size(), index + 1 + prefetch);
+        for (int i = index; i < end; i++) {
+            if (started.get(i) == null) {
+                started.set(i, segments.get(i).loader().get());
+            }
+        }
+        CompletableFuture<List<LogEntry>> future = started.get(index);
+        started.set(index, null);
+        try {
+            return future.get(ctx.remainingMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw ctx.timeout();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QuerierException(QuerierErrorCode.TIMEOUT, "query interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof QuerierException q) {
+                throw q;
+            }
+            throw new QuerierException(QuerierErrorCode.STORAGE, "cannot read chunk: " + cause.getMessage(), cause);
+        }
+    }
+}

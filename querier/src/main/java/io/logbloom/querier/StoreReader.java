@@ -1,0 +1,257 @@
+package io.logbloom.querier;
+
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.chunks.ObjectStore;
+import io.logbloom.index.IndexReader;
+import io.logbloom.index.LabelMatcher;
+import io.logbloom.index.SeriesChunks;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Plans and opens the read of one selector: index lookup (head + persisted), bloom test of every
+ * chunk ref, then one lazy {@link SeriesReader} per series over the surviving chunks and the
+ * ingester's unflushed entries. Chunk bytes come through the byte-bounded {@link ChunkCache} from
+ * the {@link ObjectStore}, fetched on the shared bounded pool.
+ *
+ * <p>Thread-safe: holds only thread-safe collaborators.
+ */
+final class StoreReader {
+    /** Length of a bloom period: 24h UTC, as the tokenizer buckets chunks by their from-time. */
+    static final long PERIOD_NANOS = 86_400_000_000_000L;
+
+    /** One series ready to be read. */
+    record SeriesStream(Labels labels, SeriesReader entries) {}
+
+    private final QuerierConfig config;
+    private final ObjectStore store;
+    private final IndexReader index;
+    private final UnflushedSource unflushed;
+    private final BloomCache blooms;
+    private final ChunkBloomTester tester;
+    private final ChunkCache chunks;
+    private final ChunkDecoder decoder;
+    private final ExecutorService fetchPool;
+
+    StoreReader(QuerierConfig config, ObjectStore store, IndexReader index, UnflushedSource unflushed,
+            BloomCache blooms, ChunkBloomTester tester, ChunkCache chunks, ChunkDecoder decoder,
+            ExecutorService fetchPool) {
+        this.config = Objects.requireNonNull(config, "config is null");
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.index = Objects.requireNonNull(index, "index is null");
+        this.unflushed = Objects.requireNonNull(unflushed, "unflushed is null");
+        this.blooms = Objects.requireNonNull(blooms, "blooms is null");
+        this.tester = Objects.requireNonNull(tester, "tester is null");
+        this.chunks = Objects.requireNonNull(chunks, "chunks is null");
+        this.decoder = Objects.requireNonNull(decoder, "decoder is null");
+        this.fetchPool = Objects.requireNonNull(fetchPool, "fetchPool is null");
+    }
+
+    /** Opens every matching series over [fromNanos, throughNanos), sorted by labels. */
+    List<SeriesStream> select(QueryContext ctx, List<LabelMatcher> matchers, long fromNanos, long throughNanos,
+            boolean forward, BloomQuery bloomQuery) throws IOException {
+        long indexStart = System.nanoTime();
+        List<SeriesChunks> indexed = index.chunks(ctx.tenant(), matchers, fromNanos, throughNanos);
+        List<UnflushedSource.Stream> memory = unflushed.unflushed(ctx.tenant(), matchers, fromNanos, throughNanos);
+        ctx.stats.indexTimeNanos.add(System.nanoTime() - indexStart);
+
+        Map<Labels, List<ChunkRef>> refsBySeries = new TreeMap<>();
+        for (SeriesChunks series : indexed) {
+            List<ChunkRef> refs = refsBySeries.computeIfAbsent(series.labels(), k -> new ArrayList<>());
+            for (ChunkRef ref : series.chunks()) {
+                if (ref.overlaps(fromNanos, throughNanos)) {
+                    refs.add(ref);
+                }
+            }
+        }
+        Map<Labels, List<LogEntry>> memoryBySeries = new HashMap<>();
+        for (UnflushedSource.Stream stream : memory) {
+            List<LogEntry> inRange = new ArrayList<>(stream.entries().size());
+            for (LogEntry e : stream.entries()) {
+                if (e.timestampNanos() >= fromNanos && e.timestampNanos() < throughNanos) {
+                    inRange.add(e);
+                }
+            }
+            if (!inRange.isEmpty()) {
+                memoryBySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>()).addAll(inRange);
+                refsBySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>());
+            }
+        }
+
+        Map<Labels, List<ChunkRef>> survivors = bloomFilter(ctx, refsBySeries, bloomQuery);
+        checkBytesLimit(survivors);
+
+        List<SeriesStream> streams = new ArrayList<>(survivors.size());
+        for (Map.Entry<Labels, List<ChunkRef>> e : survivors.entrySet()) {
+            List<SeriesReader.Segment> segments = new ArrayList<>();
+            for (ChunkRef ref : e.getValue()) {
+                segments.add(new SeriesReader.Segment(ref.fromNanos(), ref.throughNanos(),
+                        () -> fetch(ctx, ref, fromNanos, throughNanos)));
+            }
+            List<LogEntry> mem = memoryBySeries.get(e.getKey());
+            if (mem != null) {
+                segments.add(memorySegment(ctx, mem));
+            }
+            if (segments.isEmpty()) {
+                continue;
+            }
+            streams.add(new SeriesStream(e.getKey(),
+                    new SeriesReader(segments, forward, config.maxConcurrentFetches(), ctx)));
+        }
+        return streams;
+    }
+
+    private Map<Labels, List<ChunkRef>> bloomFilter(QueryContext ctx, Map<Labels, List<ChunkRef>> refsBySeries,
+            BloomQuery bloomQuery) throws IOException {
+        long total = 0;
+        for (List<ChunkRef> refs : refsBySeries.values()) {
+            total += refs.size();
+        }
+        ctx.stats.totalChunksRef.add(total);
+        boolean testing = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
+        if (!testing) {
+            ctx.stats.postFilterChunks.add(total);
+            return refsBySeries;
+        }
+        ctx.stats.usedBloomFilters.set(true);
+        long start = System.nanoTime();
+        Map<Labels, List<ChunkRef>> survivors = new TreeMap<>();
+        Map<BloomCache.Key, Optional<SeriesBloomView>> loaded = new HashMap<>();
+        Set<BloomCache.Key> reloaded = new HashSet<>();
+        long kept = 0;
+        for (Map.Entry<Labels, List<ChunkRef>> e : refsBySeries.entrySet()) {
+            List<ChunkRef> keep = new ArrayList<>();
+            for (ChunkRef ref : e.getValue()) {
+                BloomCache.Key key = new BloomCache.Key(ctx.tenant(), ref.fingerprint(),
+                        Math.floorDiv(ref.fromNanos(), PERIOD_NANOS));
+                Optional<SeriesBloomView> bloom = loaded.get(key);
+                if (bloom == null) {
+                    bloom = blooms.get(key);
+                    loaded.put(key, bloom);
+                    ctx.stats.bloomsLoaded.increment();
+                }
+                if ((bloom.isEmpty() || !bloom.get().covers(ref.objectKey())) && reloaded.add(key)) {
+                    bloom = blooms.reload(key);
+                    loaded.put(key, bloom);
+                }
+                if (tester.mayMatch(bloomQuery, e.getKey(), ref, bloom.orElse(null))) {
+                    keep.add(ref);
+                }
+            }
+            kept += keep.size();
+            survivors.put(e.getKey(), keep);
+        }
+        ctx.stats.postFilterChunks.add(kept);
+        ctx.stats.chunksSkipped.add(total - kept);
+        ctx.stats.bloomFilterTimeNanos.add(System.nanoTime() - start);
+        return survivors;
+    }
+
+    private void checkBytesLimit(Map<Labels, List<ChunkRef>> survivors) {
+        long limit = config.maxQueryBytesRead();
+        if (limit == 0) {
+            return;
+        }
+        long bytes = 0;
+        for (List<ChunkRef> refs : survivors.values()) {
+            for (ChunkRef ref : refs) {
+                bytes += ref.sizeBytes();
+            }
+        }
+        if (bytes > limit) {
+            throw new QuerierException(QuerierErrorCode.LIMIT_EXCEEDED, String.format(Locale.ROOT,
+                    "the query would read too many bytes (query: %s, limit: %s); consider adding more specific "
+                            + "stream selectors or reduce the time range of the query",
+                    humanBytes(bytes), humanBytes(limit)));
+        }
+    }
+
+    private SeriesReader.Segment memorySegment(QueryContext ctx, List<LogEntry> entries) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (LogEntry entry : entries) {
+            min = Math.min(min, entry.timestampNanos());
+            max = Math.max(max, entry.timestampNanos());
+        }
+        return new SeriesReader.Segment(min, max, () -> {
+            ctx.stats.headChunkLines.add(entries.size());
+            ctx.stats.headChunkBytes.add(entryBytes(entries));
+            return CompletableFuture.completedFuture(entries);
+        });
+    }
+
+    private CompletableFuture<List<LogEntry>> fetch(QueryContext ctx, ChunkRef ref, long fromNanos, long throughNanos) {
+        CompletableFuture<List<LogEntry>> future = CompletableFuture.supplyAsync(() -> {
+            try {
+                return read(ctx, ref, fromNanos, throughNanos);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read chunk " + ref.objectKey() + ": " + e.getMessage(), e);
+            }
+        }, fetchPool);
+        ctx.track(future);
+        return future;
+    }
+
+    private List<LogEntry> read(QueryContext ctx, ChunkRef ref, long fromNanos, long throughNanos) throws IOException {
+        long start = System.nanoTime();
+        String key = ref.objectKey();
+        byte[] bytes = chunks.get(key);
+        if (bytes != null) {
+            ctx.stats.chunksFromCache.increment();
+        } else {
+            bytes = store.get(key);
+            chunks.put(key, bytes);
+        }
+        ctx.stats.chunksDownloadTimeNanos.add(System.nanoTime() - start);
+        ctx.stats.chunksFetched.increment();
+        ctx.stats.compressedBytes.add(bytes.length);
+        List<LogEntry> decoded = decoder.decode(ref, bytes, fromNanos, throughNanos);
+        List<LogEntry> inRange = new ArrayList<>(decoded.size());
+        for (LogEntry entry : decoded) {
+            if (entry.timestampNanos() >= fromNanos && entry.timestampNanos() < throughNanos) {
+                inRange.add(entry);
+            }
+        }
+        ctx.stats.decompressedLines.add(inRange.size());
+        ctx.stats.decompressedBytes.add(entryBytes(inRange));
+        return inRange;
+    }
+
+    static long entryBytes(List<LogEntry> entries) {
+        long bytes = 0;
+        for (LogEntry entry : entries) {
+            bytes += entry.line().length();
+            for (Label label : entry.metadata()) {
+                bytes += label.name().length() + label.value().length();
+            }
+        }
+        return bytes;
+    }
+
+    /** SI byte size as Go's humanize.Bytes prints it, e.g. {@code 1.2 GB}. */
+    static String humanBytes(long bytes) {
+        if (bytes < 10) {
+            return bytes + " B";
+        }
+        String[] units = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+        int exp = (int) Math.floor(Math.log(bytes) / Math.log(1000));
+        double value = bytes / Math.pow(1000, exp);
+        String fmt = value < 10 ? "%.1f %s" : "%.0f %s";
+        return String.format(Locale.ROOT, fmt, value, units[exp]);
+    }
+}

@@ -1,0 +1,279 @@
+package io.logbloom.querier;
+
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.chunks.ObjectNotFoundException;
+import io.logbloom.chunks.ObjectStore;
+import io.logbloom.index.IndexReader;
+import io.logbloom.index.LabelMatcher;
+import io.logbloom.index.SeriesChunks;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Hand-written fakes of the querier's collaborators: store, index, chunk codec, blooms, token scheme. */
+final class QuerierFakes {
+    private QuerierFakes() {}
+
+    /** In-memory object store counting gets. */
+    static final class MemoryStore implements ObjectStore {
+        final Map<String, byte[]> objects = new ConcurrentHashMap<>();
+        final AtomicInteger gets = new AtomicInteger();
+
+        @Override
+        public void put(String key, byte[] data) {
+            objects.put(key, data.clone());
+        }
+
+        @Override
+        public byte[] get(String key) throws IOException {
+            gets.incrementAndGet();
+            byte[] b = objects.get(key);
+            if (b == null) {
+                throw new ObjectNotFoundException(key);
+            }
+            return b.clone();
+        }
+
+        @Override
+        public byte[] getRange(String key, long offset, int length) throws IOException {
+            return Arrays.copyOfRange(get(key), (int) offset, (int) offset + length);
+        }
+
+        @Override
+        public boolean exists(String key) {
+            return objects.containsKey(key);
+        }
+
+        @Override
+        public List<String> list(String prefix) {
+            return objects.keySet().stream().filter(k -> k.startsWith(prefix)).sorted().toList();
+        }
+
+        @Override
+        public void delete(String key) {
+            objects.remove(key);
+        }
+    }
+
+    /** Text chunk codec: one entry per line, {@code ts \t line \t k=v,k=v}. */
+    static byte[] encode(List<LogEntry> entries) {
+        StringBuilder sb = new StringBuilder();
+        for (LogEntry e : entries) {
+            sb.append(e.timestampNanos()).append('\t').append(e.line()).append('\t');
+            for (int i = 0; i < e.metadata().size(); i++) {
+                sb.append(i > 0 ? "," : "").append(e.metadata().get(i).name()).append('=')
+                        .append(e.metadata().get(i).value());
+            }
+            sb.append('\n');
+        }
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    static final ChunkDecoder DECODER = (ref, bytes, from, through) -> {
+        List<LogEntry> out = new ArrayList<>();
+        for (String row : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
+            if (row.isEmpty()) {
+                continue;
+            }
+            String[] parts = row.split("\t", -1);
+            List<Label> md = new ArrayList<>();
+            if (!parts[2].isEmpty()) {
+                for (String kv : parts[2].split(",")) {
+                    String[] p = kv.split("=", 2);
+                    md.add(new Label(p[0], p[1]));
+                }
+            }
+            long ts = Long.parseLong(parts[0]);
+            if (ts >= from && ts < through) {
+                out.add(new LogEntry(ts, parts[1], md));
+            }
+        }
+        out.sort(SeriesReader.FORWARD);
+        return out;
+    };
+
+    /** Exact token scheme: hash of key and token strings; n-grams over code points. */
+    static final BloomTokenScheme SCHEME = new BloomTokenScheme() {
+        @Override
+        public long chunkScopedHash(ChunkRef ref, String token) {
+            return ((long) ref.objectKey().hashCode() << 32) ^ token.hashCode();
+        }
+
+        @Override
+        public List<List<String>> ngramAlignments(String literal, int n, int skip) {
+            int[] cps = literal.codePoints().toArray();
+            List<List<String>> out = new ArrayList<>();
+            for (int align = 0; align <= skip; align++) {
+                List<String> grams = new ArrayList<>();
+                for (int i = align; i + n <= cps.length; i += skip + 1) {
+                    grams.add(new String(cps, i, n));
+                }
+                out.add(grams);
+            }
+            return out;
+        }
+    };
+
+    /** Exact (no false positives) bloom over a hash set. */
+    static final class SetBloom implements SeriesBloomView {
+        final Set<Long> hashes = ConcurrentHashMap.newKeySet();
+        final Set<String> covered = ConcurrentHashMap.newKeySet();
+        final int ngram;
+
+        SetBloom(int ngram) {
+            this.ngram = ngram;
+        }
+
+        @Override
+        public boolean covers(String objectKey) {
+            return covered.contains(objectKey);
+        }
+
+        @Override
+        public boolean mightContain(long hash) {
+            return hashes.contains(hash);
+        }
+
+        @Override
+        public boolean ngramEnabled() {
+            return ngram > 0;
+        }
+
+        @Override
+        public int ngramLength() {
+            return ngram;
+        }
+
+        @Override
+        public int ngramSkip() {
+            return 0;
+        }
+
+        @Override
+        public long sizeBytes() {
+            return 16L * hashes.size() + 100;
+        }
+    }
+
+    /** A tiny storage: index, store and blooms written like the ingester would. */
+    static final class Storage implements IndexReader, SeriesBloomSource, UnflushedSource {
+        final MemoryStore store = new MemoryStore();
+        final Map<Labels, List<ChunkRef>> chunks = new TreeMap<>();
+        final Map<String, SetBloom> blooms = new HashMap<>();
+        final Map<Labels, List<LogEntry>> memory = new TreeMap<>();
+        final String memoryTenant = "t1";
+        final int ngram;
+        final AtomicInteger bloomLoads = new AtomicInteger();
+
+        Storage(int ngram) {
+            this.ngram = ngram;
+        }
+
+        /** Flushes {@code entries} of {@code labels} as one chunk, tokenized into the series bloom. */
+        ChunkRef flush(String tenant, Labels labels, List<LogEntry> entries) {
+            byte[] bytes = encode(entries);
+            long from = entries.stream().mapToLong(LogEntry::timestampNanos).min().orElseThrow();
+            long through = entries.stream().mapToLong(LogEntry::timestampNanos).max().orElseThrow();
+            ChunkRef ref = new ChunkRef(tenant, labels.fingerprint(), from, through,
+                    Arrays.hashCode(bytes), bytes.length, entries.size());
+            store.put(ref.objectKey(), bytes);
+            chunks.computeIfAbsent(labels, k -> new ArrayList<>()).add(ref);
+            SetBloom bloom = blooms.computeIfAbsent(
+                    tenant + "/" + labels.fingerprint() + "/" + Math.floorDiv(from, StoreReader.PERIOD_NANOS),
+                    k -> new SetBloom(ngram));
+            for (LogEntry e : entries) {
+                for (Label md : e.metadata()) {
+                    bloom.hashes.add(SCHEME.chunkScopedHash(ref, md.name()));
+                    bloom.hashes.add(SCHEME.chunkScopedHash(ref, md.name() + "=" + md.value()));
+                }
+                if (ngram > 0) {
+                    for (String g : SCHEME.ngramAlignments(e.line(), ngram, 0).get(0)) {
+                        bloom.hashes.add(SCHEME.chunkScopedHash(ref, g));
+                    }
+                }
+            }
+            bloom.covered.add(ref.objectKey());
+            return ref;
+        }
+
+        @Override
+        public Optional<SeriesBloomView> load(String tenant, long fingerprint, long periodNumber) {
+            bloomLoads.incrementAndGet();
+            return Optional.ofNullable(blooms.get(tenant + "/" + fingerprint + "/" + periodNumber));
+        }
+
+        private static boolean matches(Labels labels, List<LabelMatcher> matchers) {
+            return matchers.stream().allMatch(m -> m.matches(labels));
+        }
+
+        @Override
+        public List<SeriesChunks> chunks(String tenant, List<LabelMatcher> matchers, long from, long through) {
+            List<SeriesChunks> out = new ArrayList<>();
+            chunks.forEach((labels, refs) -> {
+                List<ChunkRef> in = refs.stream()
+                        .filter(r -> r.tenant().equals(tenant) && r.overlaps(from, through)).toList();
+                if (!in.isEmpty() && matches(labels, matchers)) {
+                    out.add(new SeriesChunks(labels, in));
+                }
+            });
+            return out;
+        }
+
+        @Override
+        public List<Labels> series(String tenant, List<LabelMatcher> matchers, long from, long through) {
+            return chunks(tenant, matchers, from, through).stream().map(SeriesChunks::labels).toList();
+        }
+
+        @Override
+        public List<String> labelNames(String tenant, List<LabelMatcher> matchers, long from, long through) {
+            Set<String> names = new TreeSet<>();
+            series(tenant, matchers, from, through).forEach(l -> names.addAll(l.names()));
+            return List.copyOf(names);
+        }
+
+        @Override
+        public List<String> labelValues(String tenant, String name, List<LabelMatcher> matchers, long from,
+                long through) {
+            Set<String> values = new TreeSet<>();
+            series(tenant, matchers, from, through).forEach(l -> {
+                if (l.get(name) != null) {
+                    values.add(l.get(name));
+                }
+            });
+            return List.copyOf(values);
+        }
+
+        @Override
+        public List<Stream> unflushed(String tenant, List<LabelMatcher> matchers, long from, long through) {
+            List<Stream> out = new ArrayList<>();
+            if (!tenant.equals(memoryTenant)) {
+                return out;
+            }
+            memory.forEach((labels, entries) -> {
+                if (matches(labels, matchers)) {
+                    out.add(new Stream(labels, entries.stream()
+                            .filter(e -> e.timestampNanos() >= from && e.timestampNanos() < through).toList()));
+                }
+            });
+            return out;
+        }
+    }
+
+    static Set<Long> none() {
+        return new HashSet<>();
+    }
+}
