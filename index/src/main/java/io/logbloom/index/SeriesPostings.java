@@ -205,7 +205,7 @@ final class SeriesPostings {
             }
         }
         out.sort(Comparator.comparing(SeriesChunks::labels));
-        return out;
+        return List.copyOf(out);
     }
 
     List<Labels> series(List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
@@ -218,7 +218,7 @@ final class SeriesPostings {
             }
         }
         Collections.sort(out);
-        return out;
+        return List.copyOf(out);
     }
 
     List<String> labelNames(List<LabelMatcher> matchers, long fromNanos, long throughNanos) {

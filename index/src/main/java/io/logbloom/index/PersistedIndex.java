@@ -1,0 +1,112 @@
+package io.logbloom.index;
+
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The index files in the object store, read as one index: a lookup lists the files of every period
+ * overlapping [from, through) under {@code index/<tenant>/<period>/}, opens them through the
+ * {@link IndexFileCache}, and unions their answers (a chunk ref indexed in several periods or files
+ * appears once). A corrupted file fails the lookup with {@link IndexFormatException}: a partial
+ * answer would silently drop logs. Listing is not cached, so files written by other processes are
+ * seen at once. Thread-safe.
+ */
+public final class PersistedIndex implements IndexReader {
+    /**
+     * Above this many periods a lookup lists the tenant's whole prefix once instead of once per period
+     * (a 0..max range would otherwise mean billions of list calls); 64 days of daily periods still
+     * list per period, which keeps each listing small.
+     */
+    static final int MAX_PERIOD_LISTINGS = 64;
+
+    private final ObjectStore store;
+    private final IndexConfig config;
+    private final IndexFileCache cache;
+
+    /** Reads index files from {@code store}, laid out per {@code config}, opened through {@code cache}. */
+    public PersistedIndex(ObjectStore store, IndexConfig config, IndexFileCache cache) {
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.config = Objects.requireNonNull(config, "config is null");
+        this.cache = Objects.requireNonNull(cache, "cache is null");
+    }
+
+    /** The keys of {@code tenant}'s index files whose periods overlap [fromNanos, throughNanos), sorted. */
+    public List<String> fileKeys(String tenant, long fromNanos, long throughNanos) throws IOException {
+        Selectors.validateLookup(tenant, List.of(), fromNanos, throughNanos);
+        if (throughNanos == fromNanos) {
+            return List.of();
+        }
+        long first = config.periodNumber(fromNanos);
+        long last = config.periodNumber(throughNanos - 1);
+        List<String> keys = new ArrayList<>();
+        String tenantPrefix = IndexKeys.tenantPrefix(tenant);
+        if (last - first >= MAX_PERIOD_LISTINGS || last - first < 0) {
+            for (String key : store.list(tenantPrefix)) {
+                Long period = IndexKeys.periodOf(key, tenantPrefix);
+                if (period != null && period >= first && period <= last) {
+                    keys.add(key);
+                }
+            }
+        } else {
+            for (long p = first; p <= last; p++) {
+                for (String key : store.list(IndexKeys.periodPrefix(tenant, p))) {
+                    if (IndexKeys.periodOf(key, tenantPrefix) != null) {
+                        keys.add(key);
+                    }
+                }
+            }
+        }
+        keys.sort(null);
+        return keys;
+    }
+
+    private List<IndexFileReader> files(String tenant, long fromNanos, long throughNanos) throws IOException {
+        String tenantPrefix = IndexKeys.tenantPrefix(tenant);
+        List<IndexFileReader> files = new ArrayList<>();
+        for (String key : fileKeys(tenant, fromNanos, throughNanos)) {
+            IndexFileReader file = cache.open(key);
+            long period = IndexKeys.periodOf(key, tenantPrefix);
+            if (!file.tenant().equals(tenant) || file.periodNumber() != period) {
+                throw new IndexFormatException("index file " + key + " holds tenant '" + file.tenant() + "' period "
+                        + file.periodNumber() + ", not tenant '" + tenant + "' period " + period);
+            }
+            files.add(file);
+        }
+        return files;
+    }
+
+    @Override
+    public List<SeriesChunks> chunks(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
+            throws IOException {
+        Selectors.validateLookup(tenant, matchers, fromNanos, throughNanos);
+        return IndexUnion.chunks(files(tenant, fromNanos, throughNanos), tenant, matchers, fromNanos, throughNanos);
+    }
+
+    @Override
+    public List<Labels> series(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
+            throws IOException {
+        Selectors.validateLookup(tenant, matchers, fromNanos, throughNanos);
+        return IndexUnion.series(files(tenant, fromNanos, throughNanos), tenant, matchers, fromNanos, throughNanos);
+    }
+
+    @Override
+    public List<String> labelNames(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
+            throws IOException {
+        Selectors.validateLookup(tenant, matchers, fromNanos, throughNanos);
+        return IndexUnion.labelNames(files(tenant, fromNanos, throughNanos), tenant, matchers, fromNanos,
+                throughNanos);
+    }
+
+    @Override
+    public List<String> labelValues(String tenant, String name, List<LabelMatcher> matchers, long fromNanos,
+            long throughNanos) throws IOException {
+        Objects.requireNonNull(name, "name is null");
+        Selectors.validateLookup(tenant, matchers, fromNanos, throughNanos);
+        return IndexUnion.labelValues(files(tenant, fromNanos, throughNanos), tenant, name, matchers, fromNanos,
+                throughNanos);
+    }
+}

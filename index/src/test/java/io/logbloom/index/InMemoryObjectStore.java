@@ -1,0 +1,61 @@
+package io.logbloom.index;
+
+import io.logbloom.chunks.ObjectNotFoundException;
+import io.logbloom.chunks.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A hand-written in-memory {@link ObjectStore} fake that counts gets and lists. Thread-safe. */
+final class InMemoryObjectStore implements ObjectStore {
+    private final ConcurrentSkipListMap<String, byte[]> objects = new ConcurrentSkipListMap<>();
+    final AtomicInteger gets = new AtomicInteger();
+    final AtomicInteger lists = new AtomicInteger();
+
+    @Override
+    public void put(String key, byte[] data) {
+        objects.put(key, data.clone());
+    }
+
+    @Override
+    public byte[] get(String key) throws IOException {
+        gets.incrementAndGet();
+        byte[] data = objects.get(key);
+        if (data == null) {
+            throw new ObjectNotFoundException(key);
+        }
+        return data.clone();
+    }
+
+    @Override
+    public byte[] getRange(String key, long offset, int length) throws IOException {
+        byte[] data = get(key);
+        return Arrays.copyOfRange(data, (int) offset, (int) Math.min(data.length, offset + length));
+    }
+
+    @Override
+    public boolean exists(String key) {
+        return objects.containsKey(key);
+    }
+
+    @Override
+    public List<String> list(String prefix) {
+        lists.incrementAndGet();
+        List<String> keys = new ArrayList<>();
+        for (String key : objects.tailMap(prefix).keySet()) {
+            if (!key.startsWith(prefix)) {
+                break;
+            }
+            keys.add(key);
+        }
+        return keys;
+    }
+
+    @Override
+    public void delete(String key) {
+        objects.remove(key);
+    }
+}
