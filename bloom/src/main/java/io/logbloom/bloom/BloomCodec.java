@@ -23,14 +23,15 @@ import java.util.zip.CRC32C;
  *  38  8  maxSizeBytes           int64
  *  46  4  subFilterCount n ≥ 1   int32
  *  50  4  CRC32C of bytes 0..49
- * n sub-filter blocks, oldest first (36 + 8·k·w bytes each)
+ * n sub-filter blocks, oldest first (40 + 8·k·w bytes each)
  *  +0  8  capacity               int64
  *  +8  8  errorRate              float64
  * +16  4  hashes k               int32
  * +20  4  wordsPerPartition w    int32
  * +24  8  itemsInserted          int64
- * +32  8·k·w  bit words          int64 each, partition after partition
- *  +.. 4  CRC32C of the block's preceding bytes
+ * +32  4  CRC32C of +0..+31 (checked before the shape is trusted to find the words)
+ * +36  8·k·w  bit words          int64 each, partition after partition
+ *  +.. 4  CRC32C of the words
  * </pre>
  *
  * Nothing may follow the last block. Stateless and thread-safe; encoding reads the words
@@ -52,7 +53,7 @@ final class BloomCodec {
     static byte[] encode(BloomConfig config, PartitionedBloomFilter[] filters) {
         long total = HEADER_BYTES;
         for (PartitionedBloomFilter filter : filters) {
-            total += SUB_FILTER_FIXED_BYTES + (long) filter.wordCount() * Long.BYTES + CRC_BYTES;
+            total += SUB_FILTER_FIXED_BYTES + CRC_BYTES + (long) filter.wordCount() * Long.BYTES + CRC_BYTES;
         }
         if (total > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("BUG: filter of " + total + " bytes exceeds a byte array");
@@ -76,11 +77,13 @@ final class BloomCodec {
             out.putInt(layout.hashes());
             out.putInt(layout.wordsPerPartition());
             out.putLong(filter.itemsInserted());
+            putCrc(out, start);
+            int wordsStart = out.position();
             int words = filter.wordCount();
             for (int i = 0; i < words; i++) {
                 out.putLong(filter.word(i));
             }
-            putCrc(out, start);
+            putCrc(out, wordsStart);
         }
         return out.array();
     }
@@ -125,7 +128,8 @@ final class BloomCodec {
         int offset = HEADER_BYTES;
         for (int i = 0; i < count; i++) {
             String block = "sub-filter " + i;
-            need(in, offset, SUB_FILTER_FIXED_BYTES, block + " fields");
+            need(in, offset, SUB_FILTER_FIXED_BYTES + CRC_BYTES, block + " fields");
+            checkCrc(in, offset, SUB_FILTER_FIXED_BYTES, block + " fields");
             int hashes = in.getInt(offset + 16);
             int wordsPerPartition = in.getInt(offset + 20);
             long words = (long) hashes * wordsPerPartition;
@@ -133,11 +137,12 @@ final class BloomCodec {
                 throw new BloomFormatException("invalid " + block + " shape at offset " + (offset + 16) + ": "
                         + hashes + " hashes of " + wordsPerPartition + " words");
             }
-            long blockBytes = SUB_FILTER_FIXED_BYTES + words * Long.BYTES + CRC_BYTES;
+            int wordsStart = offset + SUB_FILTER_FIXED_BYTES + CRC_BYTES;
+            long blockBytes = SUB_FILTER_FIXED_BYTES + CRC_BYTES + words * Long.BYTES + CRC_BYTES;
             need(in, offset, blockBytes, block);
-            checkCrc(in, offset, (int) blockBytes - CRC_BYTES, block);
+            checkCrc(in, wordsStart, (int) words * Long.BYTES, block + " words");
             long[] data = new long[(int) words];
-            in.position(offset + SUB_FILTER_FIXED_BYTES);
+            in.position(wordsStart);
             in.asLongBuffer().get(data);
             try {
                 PartitionLayout layout = new PartitionLayout(
