@@ -1,0 +1,88 @@
+package io.logbloom.chunks;
+
+import java.util.Arrays;
+
+/** A growable little-endian byte buffer with LEB128 varints, used by the chunk writers. Not thread-safe. */
+final class ByteSink {
+    private byte[] buffer;
+    private int size;
+
+    ByteSink(int initialCapacity) {
+        buffer = new byte[Math.max(16, initialCapacity)];
+    }
+
+    int size() {
+        return size;
+    }
+
+    byte[] array() {
+        return buffer;
+    }
+
+    byte[] toByteArray() {
+        return Arrays.copyOf(buffer, size);
+    }
+
+    void reset() {
+        size = 0;
+    }
+
+    private void ensure(int extra) {
+        if (size + extra > buffer.length) {
+            long wanted = Math.max((long) buffer.length * 2, (long) size + extra);
+            if (wanted > Integer.MAX_VALUE - 16) {
+                throw new IllegalStateException("buffer would exceed 2 GiB: " + wanted);
+            }
+            buffer = Arrays.copyOf(buffer, (int) wanted);
+        }
+    }
+
+    void writeByte(int b) {
+        ensure(1);
+        buffer[size++] = (byte) b;
+    }
+
+    void writeInt(int v) {
+        ensure(4);
+        for (int i = 0; i < 4; i++) {
+            buffer[size++] = (byte) (v >>> (8 * i));
+        }
+    }
+
+    void writeLong(long v) {
+        ensure(8);
+        for (int i = 0; i < 8; i++) {
+            buffer[size++] = (byte) (v >>> (8 * i));
+        }
+    }
+
+    /** Unsigned LEB128 of all 64 bits. */
+    void writeUvarint(long v) {
+        ensure(10);
+        while ((v & ~0x7FL) != 0) {
+            buffer[size++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buffer[size++] = (byte) v;
+    }
+
+    void writeBytes(byte[] bytes, int offset, int length) {
+        ensure(length);
+        System.arraycopy(bytes, offset, buffer, size, length);
+        size += length;
+    }
+
+    /** Writes the UTF-8 bytes of {@code s} prefixed with their length as a uvarint. */
+    void writeString(String s) {
+        int utf8 = Utf8.length(s);
+        writeUvarint(utf8);
+        ensure(utf8);
+        size = Utf8.encode(s, buffer, size);
+    }
+
+    void setInt(int position, int v) {
+        for (int i = 0; i < 4; i++) {
+            buffer[position + i] = (byte) (v >>> (8 * i));
+        }
+    }
+}

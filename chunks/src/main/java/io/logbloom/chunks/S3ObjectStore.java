@@ -1,0 +1,189 @@
+package io.logbloom.chunks;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * An {@link ObjectStore} on S3 or any S3-compatible server (MinIO, s3proxy) through AWS SDK v2 with
+ * the JDK URL-connection HTTP client. Objects are written with one PutObject (atomic on S3; our
+ * objects stay far below the 5 GiB single-put limit, so no multipart). Missing keys map to
+ * {@link ObjectNotFoundException}; other SDK failures become IOExceptions naming the operation, key
+ * and bucket. Keys are validated by {@link ObjectKeys} and prefixed with {@link S3Config#prefix()}.
+ *
+ * <p>Thread-safe: the SDK client is thread-safe and this class has no other mutable state.
+ */
+public final class S3ObjectStore implements ObjectStore {
+    /** S3 answers 416 for a range starting at or past the end of the object. */
+    private static final int HTTP_RANGE_NOT_SATISFIABLE = 416;
+    private static final int HTTP_NOT_FOUND = 404;
+
+    private final S3Config config;
+    private final S3Client client;
+
+    /** A store connected as {@code config} says; the bucket is not checked until the first call. */
+    public S3ObjectStore(S3Config config) {
+        this.config = Objects.requireNonNull(config, "config is null");
+        AwsCredentialsProvider credentials = config.accessKey() == null
+                ? DefaultCredentialsProvider.create()
+                : StaticCredentialsProvider.create(AwsBasicCredentials.create(config.accessKey(), config.secretKey()));
+        S3ClientBuilder builder = S3Client.builder()
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .region(Region.of(config.region()))
+                .credentialsProvider(credentials)
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(config.pathStyleAccess()).build());
+        if (config.endpoint() != null) {
+            builder.endpointOverride(config.endpoint());
+        }
+        this.client = builder.build();
+    }
+
+    private String fullKey(String key) {
+        ObjectKeys.validate(key);
+        return config.prefix() + key;
+    }
+
+    private IOException failure(String operation, String key, SdkException e) {
+        return new IOException("S3 " + operation + " of '" + key + "' in bucket '" + config.bucket() + "' failed: "
+                + e.getMessage(), e);
+    }
+
+    @Override
+    public void put(String key, byte[] data) throws IOException {
+        Objects.requireNonNull(data, "data is null");
+        String full = fullKey(key);
+        try {
+            client.putObject(b -> b.bucket(config.bucket()).key(full).contentLength((long) data.length),
+                    RequestBody.fromBytes(data));
+        } catch (SdkException e) {
+            throw failure("put", key, e);
+        }
+    }
+
+    @Override
+    public byte[] get(String key) throws IOException {
+        String full = fullKey(key);
+        try {
+            return client.getObjectAsBytes(b -> b.bucket(config.bucket()).key(full)).asByteArray();
+        } catch (NoSuchKeyException e) {
+            throw new ObjectNotFoundException(key);
+        } catch (S3Exception e) {
+            if (e.statusCode() == HTTP_NOT_FOUND) {
+                throw new ObjectNotFoundException(key);
+            }
+            throw failure("get", key, e);
+        } catch (SdkException e) {
+            throw failure("get", key, e);
+        }
+    }
+
+    @Override
+    public byte[] getRange(String key, long offset, int length) throws IOException {
+        FileSystemObjectStore.checkRange(offset, length);
+        String full = fullKey(key);
+        if (length == 0) {
+            if (!exists(key)) {
+                throw new ObjectNotFoundException(key);
+            }
+            return new byte[0];
+        }
+        String range = "bytes=" + offset + "-" + (offset + length - 1);
+        try {
+            ResponseBytes<GetObjectResponse> bytes =
+                    client.getObjectAsBytes(b -> b.bucket(config.bucket()).key(full).range(range));
+            byte[] data = bytes.asByteArray();
+            if (data.length > length) {
+                throw new IOException("S3 range " + range + " of '" + key + "' returned " + data.length + " bytes");
+            }
+            return data;
+        } catch (NoSuchKeyException e) {
+            throw new ObjectNotFoundException(key);
+        } catch (S3Exception e) {
+            if (e.statusCode() == HTTP_NOT_FOUND) {
+                throw new ObjectNotFoundException(key);
+            }
+            if (e.statusCode() == HTTP_RANGE_NOT_SATISFIABLE) {
+                return new byte[0];
+            }
+            throw failure("ranged get", key, e);
+        } catch (SdkException e) {
+            throw failure("ranged get", key, e);
+        }
+    }
+
+    @Override
+    public boolean exists(String key) throws IOException {
+        String full = fullKey(key);
+        try {
+            client.headObject(b -> b.bucket(config.bucket()).key(full));
+            return true;
+        } catch (NoSuchKeyException e) {
+            return false;
+        } catch (S3Exception e) {
+            if (e.statusCode() == HTTP_NOT_FOUND) {
+                return false;
+            }
+            throw failure("head", key, e);
+        } catch (SdkException e) {
+            throw failure("head", key, e);
+        }
+    }
+
+    @Override
+    public List<String> list(String prefix) throws IOException {
+        ObjectKeys.validatePrefix(prefix);
+        List<String> keys = new ArrayList<>();
+        ListObjectsV2Request request =
+                ListObjectsV2Request.builder().bucket(config.bucket()).prefix(config.prefix() + prefix).build();
+        try {
+            for (S3Object object : client.listObjectsV2Paginator(request).contents()) {
+                keys.add(object.key().substring(config.prefix().length()));
+            }
+        } catch (SdkException e) {
+            throw failure("list", prefix, e);
+        }
+        Collections.sort(keys);
+        return keys;
+    }
+
+    @Override
+    public void delete(String key) throws IOException {
+        String full = fullKey(key);
+        try {
+            client.deleteObject(b -> b.bucket(config.bucket()).key(full));
+        } catch (NoSuchKeyException e) {
+            // absent is fine: delete is idempotent
+        } catch (SdkException e) {
+            throw failure("delete", key, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    @Override
+    public String toString() {
+        return "S3ObjectStore[" + config + "]";
+    }
+}

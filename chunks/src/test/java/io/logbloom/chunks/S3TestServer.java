@@ -1,0 +1,109 @@
+package io.logbloom.chunks;
+
+import java.net.URI;
+import java.util.Properties;
+import java.util.UUID;
+import org.eclipse.jetty.util.component.AbstractLifeCycle;
+import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.S3Proxy;
+import org.jclouds.ContextBuilder;
+import org.jclouds.blobstore.BlobStoreContext;
+
+/**
+ * A real S3 protocol server for tests: s3proxy over jclouds' in-memory "transient" blob store, in
+ * process, on 127.0.0.1 and a free port, with AWS v4 signatures checked against fixed credentials and
+ * one bucket created. Exported in the chunks test-jar so other modules' tests reuse it:
+ *
+ * <pre>{@code
+ * try (S3TestServer s3 = S3TestServer.start()) {
+ *     ObjectStore store = new S3ObjectStore(s3.config());
+ * }
+ * }</pre>
+ *
+ * Thread-safe once started (s3proxy serves requests concurrently).
+ */
+public final class S3TestServer implements AutoCloseable {
+    /** The access key the server accepts. */
+    public static final String ACCESS_KEY = "logbloom-test-access";
+    /** The secret key the server accepts. */
+    public static final String SECRET_KEY = "logbloom-test-secret";
+    /** The region clients sign for. */
+    public static final String REGION = "us-east-1";
+    /** How long to wait for Jetty to start before giving up. */
+    private static final long START_TIMEOUT_MILLIS = 30_000;
+
+    private final S3Proxy proxy;
+    private final BlobStoreContext context;
+    private final URI endpoint;
+    private final String bucket;
+
+    private S3TestServer(S3Proxy proxy, BlobStoreContext context, URI endpoint, String bucket) {
+        this.proxy = proxy;
+        this.context = context;
+        this.endpoint = endpoint;
+        this.bucket = bucket;
+    }
+
+    /** Starts a server with a fresh, empty bucket. */
+    public static S3TestServer start() throws Exception {
+        Properties properties = new Properties();
+        BlobStoreContext context = ContextBuilder.newBuilder("transient")
+                .credentials(ACCESS_KEY, SECRET_KEY)
+                .overrides(properties)
+                .build(BlobStoreContext.class);
+        S3Proxy proxy = S3Proxy.builder()
+                .blobStore(context.getBlobStore())
+                .endpoint(URI.create("http://127.0.0.1:0"))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .jettyMaxThreads(16)
+                .build();
+        try {
+            proxy.start();
+            long deadline = System.currentTimeMillis() + START_TIMEOUT_MILLIS;
+            while (!AbstractLifeCycle.STARTED.equals(proxy.getState())) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("s3proxy did not start within " + START_TIMEOUT_MILLIS + " ms: "
+                            + proxy.getState());
+                }
+                Thread.sleep(10);
+            }
+            String bucket = "logbloom-" + UUID.randomUUID().toString().substring(0, 8);
+            context.getBlobStore().createContainerInLocation(null, bucket);
+            return new S3TestServer(proxy, context, URI.create("http://127.0.0.1:" + proxy.getPort()), bucket);
+        } catch (Exception | Error e) {
+            proxy.stop();
+            context.close();
+            throw e;
+        }
+    }
+
+    /** The server's URI, e.g. {@code http://127.0.0.1:40123}. */
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    /** The bucket created for this server. */
+    public String bucket() {
+        return bucket;
+    }
+
+    /** A store configuration for this server (path-style, static credentials, no key prefix). */
+    public S3Config config() {
+        return config("");
+    }
+
+    /** A store configuration for this server with a key prefix (ending in '/'). */
+    public S3Config config(String prefix) {
+        return new S3Config(endpoint, bucket, REGION, ACCESS_KEY, SECRET_KEY, true, prefix);
+    }
+
+    /** Stops the server; its data is gone. */
+    @Override
+    public void close() throws Exception {
+        try {
+            proxy.stop();
+        } finally {
+            context.close();
+        }
+    }
+}
