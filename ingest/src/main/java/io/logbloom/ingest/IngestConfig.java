@@ -1,0 +1,72 @@
+package io.logbloom.ingest;
+
+import io.logbloom.bloom.BloomConfig;
+import io.logbloom.chunks.ChunkConfig;
+import io.logbloom.index.IndexConfig;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Everything the {@link Ingester} needs, one record per component. The api maps the YAML sections
+ * {@code limits}, {@code wal}, {@code ingester} (flush + chunk) and {@code bloom} (tokenizer + bloom
+ * sizing) onto it. Immutable.
+ *
+ * @param limits per-tenant validation and limits
+ * @param wal write-ahead log
+ * @param flush chunk closing and flush retries
+ * @param chunk chunk block/target size and encoding
+ * @param tokenizer what goes into series blooms
+ * @param bloom sizing of each series bloom (error rate, expansion, tightening, max size per series)
+ * @param index period and cache of the persisted index
+ */
+public record IngestConfig(LimitsConfig limits, WalConfig wal, FlushConfig flush, ChunkConfig chunk,
+        BloomTokenizerConfig tokenizer, BloomConfig bloom, IndexConfig index) {
+    public IngestConfig {
+        Objects.requireNonNull(limits, "limits is null");
+        Objects.requireNonNull(wal, "wal is null");
+        Objects.requireNonNull(flush, "flush is null");
+        Objects.requireNonNull(chunk, "chunk is null");
+        Objects.requireNonNull(tokenizer, "tokenizer is null");
+        Objects.requireNonNull(bloom, "bloom is null");
+        Objects.requireNonNull(index, "index is null");
+        if (index.periodNanos() != SeriesBloomStore.PERIOD_NANOS) {
+            throw new IllegalArgumentException("index period must be 24h like the series bloom period: " + index.period());
+        }
+    }
+
+    /** Loki's defaults everywhere, WAL in {@code walDir}. */
+    public static IngestConfig defaults(Path walDir) {
+        return new IngestConfig(LimitsConfig.defaults(), WalConfig.defaults(walDir), FlushConfig.defaults(),
+                ChunkConfig.defaults(), BloomTokenizerConfig.defaults(), BloomConfig.defaults(), IndexConfig.defaults());
+    }
+
+    /** A copy with other limits. */
+    public IngestConfig withLimits(LimitsConfig newLimits) {
+        return new IngestConfig(newLimits, wal, flush, chunk, tokenizer, bloom, index);
+    }
+
+    /** A copy with another WAL config. */
+    public IngestConfig withWal(WalConfig newWal) {
+        return new IngestConfig(limits, newWal, flush, chunk, tokenizer, bloom, index);
+    }
+
+    /** A copy with another flush config. */
+    public IngestConfig withFlush(FlushConfig newFlush) {
+        return new IngestConfig(limits, wal, newFlush, chunk, tokenizer, bloom, index);
+    }
+
+    /** A copy with another chunk config. */
+    public IngestConfig withChunk(ChunkConfig newChunk) {
+        return new IngestConfig(limits, wal, flush, newChunk, tokenizer, bloom, index);
+    }
+
+    /** A copy with another tokenizer config. */
+    public IngestConfig withTokenizer(BloomTokenizerConfig newTokenizer) {
+        return new IngestConfig(limits, wal, flush, chunk, newTokenizer, bloom, index);
+    }
+
+    /** A copy with another bloom sizing. */
+    public IngestConfig withBloom(BloomConfig newBloom) {
+        return new IngestConfig(limits, wal, flush, chunk, tokenizer, newBloom, index);
+    }
+}

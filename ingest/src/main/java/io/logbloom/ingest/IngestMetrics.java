@@ -1,0 +1,69 @@
+package io.logbloom.ingest;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The ingester's Prometheus metrics (names fixed in the shared contracts), registered on the
+ * injected registry. Gauges read live values through callbacks. Thread-safe (the library's metrics are).
+ */
+final class IngestMetrics {
+    private final Counter lines;
+    private final Counter bytes;
+    private final Counter rejectedLines;
+    private final Counter chunksFlushed;
+    private final Histogram flushDuration;
+
+    /** Live values the gauges read. */
+    interface Gauges {
+        double activeStreams();
+
+        double walBytes();
+
+        /** Bloom totals as Valkey's INFO BF: memory bytes, objects, sub-filters, items, capacity. */
+        double[] bloomTotals();
+    }
+
+    IngestMetrics(PrometheusRegistry registry, Gauges gauges) {
+        lines = Counter.builder().name("logbloom_ingest_lines_total").help("Log lines accepted.").register(registry);
+        bytes = Counter.builder().name("logbloom_ingest_bytes_total")
+                .help("Bytes of accepted log lines and structured metadata.").register(registry);
+        rejectedLines = Counter.builder().name("logbloom_ingest_rejected_lines_total")
+                .help("Log lines rejected, by reason.").labelNames("reason").register(registry);
+        chunksFlushed = Counter.builder().name("logbloom_ingest_chunks_flushed_total")
+                .help("Chunks stored, indexed and bloomed, by flush reason.").labelNames("reason").register(registry);
+        flushDuration = Histogram.builder().name("logbloom_ingest_flush_duration_seconds")
+                .help("Duration of one chunk flush: put, index and bloom.").register(registry);
+        gauge(registry, "logbloom_ingest_active_streams", "Streams with data in memory.", gauges::activeStreams);
+        gauge(registry, "logbloom_ingest_wal_bytes", "Bytes in WAL segment files.", gauges::walBytes);
+        String[] names = {"memory_bytes", "objects", "subfilters", "items", "capacity"};
+        String[] help = {"Bytes of bit storage of in-memory series blooms.", "Series blooms in memory.",
+                "Sub-filters of in-memory series blooms.", "Items inserted into in-memory series blooms.",
+                "Capacity of in-memory series blooms."};
+        for (int i = 0; i < names.length; i++) {
+            int index = i;
+            gauge(registry, "logbloom_bloom_" + names[i], help[i], () -> gauges.bloomTotals()[index]);
+        }
+    }
+
+    private static void gauge(PrometheusRegistry registry, String name, String help, DoubleSupplier value) {
+        GaugeWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsDouble())).register(registry);
+    }
+
+    void accepted(long lineCount, long byteCount) {
+        lines.inc(lineCount);
+        bytes.inc(byteCount);
+    }
+
+    void rejected(RejectReason reason, long count) {
+        rejectedLines.labelValues(reason.label()).inc(count);
+    }
+
+    void flushed(FlushReason reason, double seconds) {
+        chunksFlushed.labelValues(reason.label()).inc();
+        flushDuration.observe(seconds);
+    }
+}

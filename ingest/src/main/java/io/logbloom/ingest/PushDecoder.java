@@ -1,0 +1,252 @@
+package io.logbloom.ingest;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.ingest.proto.PushProto;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.xerial.snappy.Snappy;
+
+/**
+ * Decodes Loki push bodies into {@link PushStream}s, byte-compatible with Loki's clients.
+ *
+ * <ul>
+ *   <li>{@code application/x-protobuf} (also the default when no content type is sent, as Loki):
+ *       a snappy <em>block</em>-compressed {@code logproto.PushRequest} ({@code push.proto}).
+ *   <li>{@code application/json}: {@code {"streams":[{"stream":{..},"values":[["<ns>","<line>",{..}]]}]}},
+ *       read with Jackson's streaming parser so no intermediate tree is built.
+ * </ul>
+ *
+ * <p>The body must already be gunzipped (Content-Encoding is the HTTP edge's job). The decoded size
+ * of a snappy body is checked before decompression against {@code maxDecompressedBytes}, so a tiny
+ * body cannot claim gigabytes. Stateless and thread-safe.
+ */
+public final class PushDecoder {
+    /** Default bound on a snappy body's decompressed size: Loki's default max recv message size is 100 MiB. */
+    public static final long DEFAULT_MAX_DECOMPRESSED_BYTES = 100L << 20;
+
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+
+    private final long maxDecompressedBytes;
+
+    /** A decoder with the default decompressed-size bound. */
+    public PushDecoder() {
+        this(DEFAULT_MAX_DECOMPRESSED_BYTES);
+    }
+
+    /** A decoder refusing snappy bodies that would decompress to more than {@code maxDecompressedBytes}. */
+    public PushDecoder(long maxDecompressedBytes) {
+        if (maxDecompressedBytes <= 0) {
+            throw new IllegalArgumentException("maxDecompressedBytes must be positive: " + maxDecompressedBytes);
+        }
+        this.maxDecompressedBytes = maxDecompressedBytes;
+    }
+
+    /** Decodes {@code body} according to {@code contentType} (parameters such as charset are ignored). */
+    public List<PushStream> decode(byte[] body, String contentType) throws PushDecodeException {
+        String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        return switch (mediaType) {
+            case "", "application/x-protobuf" -> decodeProtobuf(body);
+            case "application/json" -> decodeJson(body);
+            default -> throw new PushDecodeException("unsupported Content-Type '" + contentType
+                    + "': expected application/x-protobuf or application/json");
+        };
+    }
+
+    /** Decodes a snappy block-compressed {@code logproto.PushRequest}. */
+    public List<PushStream> decodeProtobuf(byte[] body) throws PushDecodeException {
+        byte[] raw;
+        try {
+            if (!Snappy.isValidCompressedBuffer(body)) {
+                throw new PushDecodeException("invalid snappy block in protobuf push body of " + body.length + " bytes");
+            }
+            int length = Snappy.uncompressedLength(body);
+            if (length < 0 || length > maxDecompressedBytes) {
+                throw new PushDecodeException("decompressed push body too large: " + Integer.toUnsignedString(length)
+                        + " bytes, limit " + maxDecompressedBytes + " bytes");
+            }
+            raw = Snappy.uncompress(body);
+        } catch (IOException e) {
+            throw new PushDecodeException("invalid snappy block in protobuf push body: " + e.getMessage(), e);
+        }
+        PushProto.PushRequest request;
+        try {
+            request = PushProto.PushRequest.parseFrom(raw);
+        } catch (InvalidProtocolBufferException e) {
+            throw new PushDecodeException("invalid protobuf PushRequest: " + e.getMessage(), e);
+        }
+        List<PushStream> streams = new ArrayList<>(request.getStreamsCount());
+        for (PushProto.StreamAdapter stream : request.getStreamsList()) {
+            List<LogEntry> entries = new ArrayList<>(stream.getEntriesCount());
+            for (PushProto.EntryAdapter entry : stream.getEntriesList()) {
+                long nanos;
+                try {
+                    nanos = Math.addExact(Math.multiplyExact(entry.getTimestamp().getSeconds(), 1_000_000_000L),
+                            entry.getTimestamp().getNanos());
+                } catch (ArithmeticException e) {
+                    throw new PushDecodeException("timestamp out of range for stream '" + stream.getLabels() + "': "
+                            + entry.getTimestamp().getSeconds() + "s", e);
+                }
+                List<Label> metadata = new ArrayList<>(entry.getStructuredMetadataCount());
+                for (PushProto.LabelPairAdapter pair : entry.getStructuredMetadataList()) {
+                    metadata.add(new Label(pair.getName(), pair.getValue()));
+                }
+                entries.add(new LogEntry(nanos, entry.getLine(), metadata));
+            }
+            streams.add(new PushStream(stream.getLabels(), entries));
+        }
+        return streams;
+    }
+
+    /** Decodes Loki's JSON push format. */
+    public List<PushStream> decodeJson(byte[] body) throws PushDecodeException {
+        try (JsonParser p = JSON.createParser(body)) {
+            expect(p, p.nextToken(), JsonToken.START_OBJECT, "push body");
+            List<PushStream> streams = new ArrayList<>();
+            boolean sawStreams = false;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals("streams")) {
+                    sawStreams = true;
+                    expect(p, value, JsonToken.START_ARRAY, "\"streams\"");
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                        streams.add(readStream(p));
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (p.nextToken() != null) {
+                throw new PushDecodeException("invalid JSON push body: trailing data at offset "
+                        + p.currentLocation().getByteOffset());
+            }
+            if (!sawStreams) {
+                throw new PushDecodeException("invalid JSON push body: missing \"streams\"");
+            }
+            return streams;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new PushDecodeException("invalid JSON push body: " + e.getOriginalMessage() + " at offset "
+                    + (e.getLocation() == null ? -1 : e.getLocation().getByteOffset()), e);
+        } catch (IOException e) {
+            throw new PushDecodeException("invalid JSON push body: " + e.getMessage(), e);
+        }
+    }
+
+    private static PushStream readStream(JsonParser p) throws IOException, PushDecodeException {
+        expect(p, p.currentToken(), JsonToken.START_OBJECT, "stream");
+        Map<String, String> labels = null;
+        List<LogEntry> entries = new ArrayList<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            switch (field) {
+                case "stream" -> labels = readStringMap(p, value, "\"stream\"");
+                case "values" -> {
+                    expect(p, value, JsonToken.START_ARRAY, "\"values\"");
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                        entries.add(readValue(p));
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        if (labels == null) {
+            throw new PushDecodeException("invalid JSON push body: stream without \"stream\" labels at offset "
+                    + p.currentLocation().getByteOffset());
+        }
+        return new PushStream(selector(labels), entries);
+    }
+
+    private static LogEntry readValue(JsonParser p) throws IOException, PushDecodeException {
+        expect(p, p.currentToken(), JsonToken.START_ARRAY, "value [\"<ns>\", \"<line>\"]");
+        JsonToken t = p.nextToken();
+        if (t != JsonToken.VALUE_STRING) {
+            throw new PushDecodeException("invalid JSON push body: timestamp must be a string of nanoseconds at offset "
+                    + p.currentLocation().getByteOffset());
+        }
+        String ts = p.getText();
+        long nanos;
+        try {
+            nanos = Long.parseLong(ts);
+        } catch (NumberFormatException e) {
+            throw new PushDecodeException("invalid JSON push body: timestamp '" + ts
+                    + "' is not an integer number of nanoseconds", e);
+        }
+        if (p.nextToken() != JsonToken.VALUE_STRING) {
+            throw new PushDecodeException("invalid JSON push body: line must be a string at offset "
+                    + p.currentLocation().getByteOffset());
+        }
+        String line = p.getText();
+        List<Label> metadata = List.of();
+        t = p.nextToken();
+        if (t != JsonToken.END_ARRAY) {
+            Map<String, String> md = readStringMap(p, t, "structured metadata");
+            List<Label> list = new ArrayList<>(md.size());
+            md.forEach((k, v) -> list.add(new Label(k, v)));
+            metadata = list;
+            if (p.nextToken() != JsonToken.END_ARRAY) {
+                throw new PushDecodeException("invalid JSON push body: value has more than 3 elements at offset "
+                        + p.currentLocation().getByteOffset());
+            }
+        }
+        return new LogEntry(nanos, line, metadata);
+    }
+
+    private static Map<String, String> readStringMap(JsonParser p, JsonToken start, String what)
+            throws IOException, PushDecodeException {
+        expect(p, start, JsonToken.START_OBJECT, what);
+        Map<String, String> map = new TreeMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            if (p.nextToken() != JsonToken.VALUE_STRING) {
+                throw new PushDecodeException("invalid JSON push body: " + what + " value of '" + name
+                        + "' must be a string");
+            }
+            map.put(name, p.getText());
+        }
+        return map;
+    }
+
+    private static void expect(JsonParser p, JsonToken actual, JsonToken expected, String what)
+            throws PushDecodeException {
+        if (actual != expected) {
+            throw new PushDecodeException("invalid JSON push body: expected " + describe(expected) + " for " + what
+                    + " but found " + (actual == null ? "end of input" : describe(actual)) + " at offset "
+                    + p.currentLocation().getByteOffset());
+        }
+    }
+
+    private static String describe(JsonToken token) {
+        return switch (token) {
+            case START_OBJECT -> "an object";
+            case START_ARRAY -> "an array";
+            case VALUE_STRING -> "a string";
+            default -> token.asString() == null ? token.name().toLowerCase(Locale.ROOT) : "'" + token.asString() + "'";
+        };
+    }
+
+    /** Renders a label map in selector syntax with Go escapes, names sorted, as Loki's labels.String(). */
+    static String selector(Map<String, String> sortedLabels) {
+        StringBuilder sb = new StringBuilder("{");
+        boolean first = true;
+        for (Map.Entry<String, String> e : sortedLabels.entrySet()) {
+            if (!first) {
+                sb.append(", ");
+            }
+            first = false;
+            sb.append(e.getKey()).append("=\"");
+            LabelsParser.appendEscaped(sb, e.getValue());
+            sb.append('"');
+        }
+        return sb.append('}').toString();
+    }
+}

@@ -1,0 +1,113 @@
+package io.logbloom.ingest;
+
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.LogEntry;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Stateless push validation with Loki's rules, order and messages ({@code pkg/validation/validate.go}):
+ * labels are checked for count, then per sorted label name length, value length and duplicates;
+ * entries for line size (UTF-8 bytes) and the accepted timestamp window. Timestamps in messages
+ * use RFC 3339 like Loki. Thread-safe (immutable).
+ */
+final class PushValidator {
+    private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ISO_INSTANT;
+
+    private final LimitsConfig limits;
+
+    PushValidator(LimitsConfig limits) {
+        this.limits = Objects.requireNonNull(limits, "limits is null");
+    }
+
+    /** The first label problem of a stream, or null; {@code stream} is the stream as quoted in messages. */
+    Rejection validateLabels(String stream, List<Label> pairs) {
+        if (pairs.isEmpty()) {
+            return new Rejection(RejectReason.MISSING_LABELS, "error at least one label pair is required per stream");
+        }
+        if (pairs.size() > limits.maxLabelNamesPerSeries()) {
+            return new Rejection(RejectReason.MAX_LABEL_NAMES_PER_SERIES, String.format(
+                    "entry for stream '%s' has %d label names; limit %d", stream, pairs.size(),
+                    limits.maxLabelNamesPerSeries()));
+        }
+        List<Label> sorted = new ArrayList<>(pairs);
+        sorted.sort(null);
+        String previous = null;
+        for (Label l : sorted) {
+            if (utf8Length(l.name()) > limits.maxLabelNameLength()) {
+                return new Rejection(RejectReason.LABEL_NAME_TOO_LONG,
+                        "stream '" + stream + "' has label name too long: '" + l.name() + "'");
+            }
+            if (utf8Length(l.value()) > limits.maxLabelValueLength()) {
+                return new Rejection(RejectReason.LABEL_VALUE_TOO_LONG,
+                        "stream '" + stream + "' has label value too long: '" + l.value() + "'");
+            }
+            if (l.name().equals(previous)) {
+                return new Rejection(RejectReason.DUPLICATE_LABEL_NAMES,
+                        "stream '" + stream + "' has duplicate label name: '" + l.name() + "'");
+            }
+            previous = l.name();
+        }
+        return null;
+    }
+
+    /** The problem of one entry at wall-clock time {@code nowNanos}, or null. */
+    Rejection validateEntry(String stream, LogEntry entry, long nowNanos) {
+        if (limits.maxLineSizeBytes() > 0) {
+            int length = utf8Length(entry.line());
+            if (length > limits.maxLineSizeBytes()) {
+                return new Rejection(RejectReason.LINE_TOO_LONG, String.format(
+                        "Max entry size '%d' bytes exceeded for stream '%s' while adding an entry with length '%d' bytes",
+                        limits.maxLineSizeBytes(), stream, length));
+            }
+        }
+        long ts = entry.timestampNanos();
+        if (limits.rejectOldSamples()) {
+            long oldest = saturatedSubtract(nowNanos, limits.rejectOldSamplesMaxAge().toNanos());
+            if (ts < oldest) {
+                return new Rejection(RejectReason.GREATER_THAN_MAX_SAMPLE_AGE, String.format(
+                        "entry for stream '%s' has timestamp too old: %s, oldest acceptable timestamp is: %s",
+                        stream, format(ts), format(oldest)));
+            }
+        }
+        long newest = saturatedAdd(nowNanos, limits.creationGracePeriod().toNanos());
+        if (ts > newest) {
+            return new Rejection(RejectReason.TOO_FAR_IN_FUTURE,
+                    String.format("entry for stream '%s' has timestamp too new: %s", stream, format(ts)));
+        }
+        return null;
+    }
+
+    /** Formats nanoseconds since the epoch as RFC 3339 seconds, as Loki's messages do. */
+    static String format(long nanos) {
+        Instant instant = Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L));
+        return RFC3339.format(instant.truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    static int utf8Length(String s) {
+        int n = s.length();
+        boolean ascii = true;
+        for (int i = 0; i < n; i++) {
+            if (s.charAt(i) >= 0x80) {
+                ascii = false;
+                break;
+            }
+        }
+        return ascii ? n : s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static long saturatedSubtract(long a, long b) {
+        long r = a - b;
+        return ((a ^ b) & (a ^ r)) < 0 ? Long.MIN_VALUE : r;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+}

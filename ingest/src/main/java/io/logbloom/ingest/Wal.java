@@ -1,0 +1,247 @@
+package io.logbloom.ingest;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write-ahead log: numbered segment files {@code <20-digit id>.wal} in one directory, each a
+ * sequence of framed records.
+ *
+ * <pre>
+ * record := length:u32 crc32c(payload):u32 payload[length]      (big-endian; payload per WalCodec)
+ * </pre>
+ *
+ * <p>Durability: with {@link WalConfig.FsyncPolicy#PER_REQUEST} every {@link #append} forces the
+ * channel before it returns, so an acknowledged push survives {@code kill -9} and power loss. A
+ * crash can only tear the tail of the newest segment (older ones were forced before rotation):
+ * replay stops there and truncates the torn bytes. Damage anywhere else is corruption and fails
+ * the open with {@link WalCorruptionException} naming segment and offset.
+ *
+ * <p>Checkpointing is segment deletion: the owner rotates and deletes every segment older than
+ * the oldest one still holding unflushed entries ({@link #deleteSegmentsBefore}).
+ *
+ * <p>Thread-safe: every method synchronizes on this object, which guards the open channel, its
+ * segment id and size.
+ */
+final class Wal implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(Wal.class);
+    private static final String SUFFIX = ".wal";
+    /** Largest accepted record: bounds the allocation a damaged length field can trigger. */
+    static final int MAX_RECORD_BYTES = 512 << 20;
+
+    private final WalConfig config;
+    private FileChannel channel;
+    private long segmentId;
+    private long segmentBytes;
+    private long olderSegmentsBytes;
+    private boolean dirty;
+
+    private Wal(WalConfig config) {
+        this.config = config;
+    }
+
+    /** Opens the WAL in {@code config.directory()}, feeding every intact record to {@code replay} in order. */
+    static Wal open(WalConfig config, Consumer<WalRecord> replay) throws IOException {
+        Files.createDirectories(config.directory());
+        Wal wal = new Wal(config);
+        List<Long> ids = segmentIds(config.directory());
+        long total = 0;
+        for (int i = 0; i < ids.size(); i++) {
+            Path file = wal.segmentPath(ids.get(i));
+            replaySegment(file, i == ids.size() - 1, replay);
+            total += Files.size(file);
+        }
+        wal.olderSegmentsBytes = total;
+        wal.segmentId = ids.isEmpty() ? 1 : ids.get(ids.size() - 1) + 1;
+        wal.openSegment();
+        return wal;
+    }
+
+    private static void replaySegment(Path file, boolean newest, Consumer<WalRecord> replay) throws IOException {
+        byte[] data = Files.readAllBytes(file);
+        ByteBuffer in = ByteBuffer.wrap(data);
+        while (in.hasRemaining()) {
+            int start = in.position();
+            String problem = null;
+            byte[] payload = null;
+            if (in.remaining() < 8) {
+                problem = "truncated record header";
+            } else {
+                int length = in.getInt();
+                int crc = in.getInt();
+                if (length < 1 || length > MAX_RECORD_BYTES) {
+                    problem = "invalid record length " + length;
+                } else if (length > in.remaining()) {
+                    problem = "record of " + length + " bytes truncated to " + in.remaining();
+                } else {
+                    payload = new byte[length];
+                    in.get(payload);
+                    if (crc32c(payload) != crc) {
+                        problem = "checksum mismatch";
+                    }
+                }
+            }
+            if (problem == null) {
+                WalRecord record;
+                try {
+                    record = WalCodec.decode(payload);
+                } catch (IllegalArgumentException e) {
+                    throw new WalCorruptionException(
+                            "WAL segment " + file + " record at offset " + start + " is invalid: " + e.getMessage());
+                }
+                replay.accept(record);
+                continue;
+            }
+            if (!newest) {
+                throw new WalCorruptionException("WAL segment " + file + " is corrupt at offset " + start + ": " + problem);
+            }
+            LOG.warn("WAL segment {} has a torn tail at offset {} ({}); truncating {} bytes", file, start, problem,
+                    data.length - start);
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ch.truncate(start);
+                ch.force(true);
+            }
+            return;
+        }
+    }
+
+    /** Appends one record; returns the id of the segment holding it. Forces to disk per the fsync policy. */
+    synchronized long append(WalRecord record) throws IOException {
+        return appendAll(List.of(record));
+    }
+
+    /** Appends records with one force at the end (per the fsync policy); returns the last record's segment id. */
+    synchronized long appendAll(List<? extends WalRecord> records) throws IOException {
+        for (WalRecord record : records) {
+            write(record);
+        }
+        if (config.fsync() == WalConfig.FsyncPolicy.PER_REQUEST) {
+            sync();
+        }
+        return segmentId;
+    }
+
+    private void write(WalRecord record) throws IOException {
+        byte[] payload = WalCodec.encode(record);
+        if (payload.length > MAX_RECORD_BYTES) {
+            throw new IOException("WAL record of " + payload.length + " bytes exceeds " + MAX_RECORD_BYTES);
+        }
+        if (segmentBytes > 0 && segmentBytes + payload.length + 8 > config.segmentSizeBytes()) {
+            rotate();
+        }
+        ByteBuffer buf = ByteBuffer.allocate(payload.length + 8);
+        buf.putInt(payload.length).putInt(crc32c(payload)).put(payload).flip();
+        while (buf.hasRemaining()) {
+            channel.write(buf);
+        }
+        segmentBytes += payload.length + 8;
+        dirty = true;
+    }
+
+    /** Forces appended records to disk. */
+    synchronized void sync() throws IOException {
+        if (dirty) {
+            channel.force(false);
+            dirty = false;
+        }
+    }
+
+    /** Closes the current segment (forced) and starts the next; returns the new segment's id. */
+    synchronized long rotate() throws IOException {
+        sync();
+        channel.close();
+        olderSegmentsBytes += segmentBytes;
+        segmentId++;
+        openSegment();
+        return segmentId;
+    }
+
+    /** The id of the segment receiving appends. */
+    synchronized long currentSegment() {
+        return segmentId;
+    }
+
+    /** Deletes every segment with an id below {@code segmentIdExclusive} (never the current one). */
+    synchronized int deleteSegmentsBefore(long segmentIdExclusive) throws IOException {
+        int deleted = 0;
+        for (long id : segmentIds(config.directory())) {
+            if (id < segmentIdExclusive && id < segmentId) {
+                Path file = segmentPath(id);
+                long size = Files.size(file);
+                Files.delete(file);
+                olderSegmentsBytes -= size;
+                deleted++;
+            }
+        }
+        if (deleted > 0) {
+            syncDirectory();
+        }
+        return deleted;
+    }
+
+    /** Bytes in all segment files. */
+    synchronized long sizeBytes() {
+        return olderSegmentsBytes + segmentBytes;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (channel != null && channel.isOpen()) {
+            sync();
+            channel.close();
+        }
+    }
+
+    private void openSegment() throws IOException {
+        channel = FileChannel.open(segmentPath(segmentId), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        segmentBytes = 0;
+        syncDirectory();
+    }
+
+    private void syncDirectory() throws IOException {
+        try (FileChannel dir = FileChannel.open(config.directory(), StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException e) {
+            LOG.debug("directory fsync not supported for {}: {}", config.directory(), e.toString());
+        }
+    }
+
+    private Path segmentPath(long id) {
+        return config.directory().resolve(String.format("%020d%s", id, SUFFIX));
+    }
+
+    static List<Long> segmentIds(Path dir) throws IOException {
+        List<Long> ids = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
+            for (Path f : files) {
+                String name = f.getFileName().toString();
+                String digits = name.substring(0, name.length() - SUFFIX.length());
+                try {
+                    ids.add(Long.parseLong(digits));
+                } catch (NumberFormatException e) {
+                    throw new IOException("unexpected file in WAL directory: " + f, e);
+                }
+            }
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    private static int crc32c(byte[] payload) {
+        CRC32C crc = new CRC32C();
+        crc.update(payload);
+        return (int) crc.getValue();
+    }
+}
