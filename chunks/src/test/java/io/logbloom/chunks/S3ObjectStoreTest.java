@@ -19,7 +19,7 @@ final class S3ObjectStoreTest extends ObjectStoreContractTest {
     }
 
     @AfterAll
-    static void stopServer() throws Exception {
+    static void stopServer() {
         server.close();
     }
 

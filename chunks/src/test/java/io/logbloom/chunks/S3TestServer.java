@@ -99,9 +99,14 @@ public final class S3TestServer implements AutoCloseable {
 
     /** Stops the server; its data is gone. */
     @Override
-    public void close() throws Exception {
+    public void close() {
         try {
             proxy.stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping s3proxy on " + endpoint, e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop s3proxy on " + endpoint, e);
         } finally {
             context.close();
         }
