@@ -186,12 +186,44 @@ final class SeriesPostings {
 
     private static BitSet union(NavigableMap<String, IntList> values, LabelMatcher matcher, boolean matching) {
         BitSet out = new BitSet();
-        for (Map.Entry<String, IntList> e : values.entrySet()) {
+        boolean regexMatches = (matcher.type() == LabelMatcher.MatchType.REGEX && matching)
+                || (matcher.type() == LabelMatcher.MatchType.NOT_REGEX && !matching);
+        String prefix = regexMatches ? literalPrefix(matcher.value()) : "";
+        for (Map.Entry<String, IntList> e : values.tailMap(prefix, true).entrySet()) {
+            if (!e.getKey().startsWith(prefix)) {
+                break;
+            }
             if (matcher.matches(e.getKey()) == matching) {
                 e.getValue().setAll(out);
             }
         }
         return out;
+    }
+
+    /**
+     * A literal every string matched by {@code regex} starts with ("" when unsure), so that a regex
+     * like {@code pod-12.*} tests only the sorted values under its prefix instead of every value of a
+     * high-cardinality label, as Prometheus' {@code FastRegexMatcher} does. Deliberately conservative:
+     * any alternation disables it, the scan stops at the first character that is not a plain letter,
+     * digit or one of {@code _-/:=@,; }, and the last literal is dropped when a quantifier that allows
+     * zero repetitions follows it.
+     */
+    static String literalPrefix(String regex) {
+        if (regex.indexOf('|') >= 0) {
+            return "";
+        }
+        int i = 0;
+        while (i < regex.length()) {
+            char c = regex.charAt(i);
+            if (!Character.isLetterOrDigit(c) && "_-/:=@,; ".indexOf(c) < 0) {
+                break;
+            }
+            i++;
+        }
+        if (i < regex.length() && "?*{".indexOf(regex.charAt(i)) >= 0) {
+            i--;
+        }
+        return regex.substring(0, Math.max(0, i));
     }
 
     List<SeriesChunks> chunks(List<LabelMatcher> matchers, long fromNanos, long throughNanos) {

@@ -208,6 +208,34 @@ final class HeadIndexTest {
         assertThat(all.stream().mapToInt(s -> s.chunks().size()).sum()).isEqualTo(6000);
     }
 
+    @ParameterizedTest(name = "regex {0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"pod-1.*", "pod-1", "pod-12?", "pod-1*", "pod-1{0,1}",
+            "pod-1+", "pod-1.+", "pod-(1|2)3", "pod-1[0-3]", "pod-\\d", "pod-1|pod-22", "po.-1", "(?i)POD-1.*",
+            "pod-1\\d*", "pod-", "p", "pod-100.*", "x.*"})
+    void series_regexOverManyValues_equalsBruteForce(String regex) {
+        HeadIndex head = new HeadIndex();
+        List<Labels> all = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            Labels l = Labels.of("app", "a", "pod", "pod-" + i);
+            all.add(l);
+            head.add(T, l, ref(T, l, 1, 2));
+        }
+        for (List<LabelMatcher> matchers : List.of(sel("pod", "=~", regex), sel("app", "=", "a", "pod", "!~", regex))) {
+            List<Labels> brute = all.stream().filter(l -> matchers.stream().allMatch(m -> m.matches(l))).sorted().toList();
+            assertThat(head.series(T, matchers, 0, 10)).as("%s", matchers).isEqualTo(brute);
+        }
+    }
+
+    @Test
+    void literalPrefix_conservative() {
+        assertThat(SeriesPostings.literalPrefix("pod-12.*")).isEqualTo("pod-12");
+        assertThat(SeriesPostings.literalPrefix("pod-12?")).isEqualTo("pod-1");
+        assertThat(SeriesPostings.literalPrefix("pod-12+")).isEqualTo("pod-12");
+        assertThat(SeriesPostings.literalPrefix("a|b")).isEmpty();
+        assertThat(SeriesPostings.literalPrefix("(?i)abc")).isEmpty();
+        assertThat(SeriesPostings.literalPrefix("a*")).isEmpty();
+    }
+
     private static List<Labels> sorted(List<Labels> labels) {
         return labels.stream().sorted().toList();
     }
