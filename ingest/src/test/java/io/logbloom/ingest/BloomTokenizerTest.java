@@ -1,0 +1,101 @@
+package io.logbloom.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.logbloom.bloom.BloomHash;
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.LogEntry;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+final class BloomTokenizerTest {
+    private static final ChunkRef REF = new ChunkRef("t1", 42, 1000, 2000, 7, 100, 2);
+
+    @Test
+    void metadataTokens_nameAndPair() {
+        assertThat(BloomTokenizer.metadataTokens(new Label("trace_id", "abc"))).containsExactly("trace_id", "trace_id=abc");
+    }
+
+    @Test
+    void chunkScopedHash_isCombineOfObjectKeyAndToken() {
+        assertThat(BloomTokenizer.chunkScopedHash(REF, "k=v"))
+                .isEqualTo(BloomHash.combine(BloomHash.hash(REF.objectKey()), BloomHash.hash("k=v")));
+        ChunkRef other = new ChunkRef("t1", 42, 1000, 2001, 7, 100, 2);
+        assertThat(BloomTokenizer.chunkScopedHash(other, "k=v")).isNotEqualTo(BloomTokenizer.chunkScopedHash(REF, "k=v"));
+    }
+
+    @Test
+    void tokenize_metadataOnly_plainAndScoped() {
+        Set<Long> hashes = new HashSet<>();
+        new BloomTokenizer(BloomTokenizerConfig.defaults()).tokenize(REF,
+                List.of(new LogEntry(1000, "some line", List.of(new Label("user", "bob")))), hashes::add);
+        assertThat(hashes).containsExactlyInAnyOrder(BloomHash.hash("user"), BloomHash.hash("user=bob"),
+                BloomTokenizer.chunkScopedHash(REF, "user"), BloomTokenizer.chunkScopedHash(REF, "user=bob"));
+    }
+
+    @Test
+    void tokenize_ngramMode_addsScopedNgramsOnly() {
+        Set<Long> hashes = new HashSet<>();
+        new BloomTokenizer(new BloomTokenizerConfig(true, true, 3, 0)).tokenize(REF,
+                List.of(LogEntry.of(1000, "abcde")), hashes::add);
+        assertThat(hashes).containsExactlyInAnyOrder(BloomTokenizer.chunkScopedHash(REF, "abc"),
+                BloomTokenizer.chunkScopedHash(REF, "bcd"), BloomTokenizer.chunkScopedHash(REF, "cde"));
+    }
+
+    @Test
+    void ngrams_skipAndCodePoints() {
+        assertThat(BloomTokenizer.ngrams("abcdefg", 3, 0)).containsExactly("abc", "bcd", "cde", "def", "efg");
+        assertThat(BloomTokenizer.ngrams("abcdefg", 3, 1)).containsExactly("abc", "cde", "efg");
+        assertThat(BloomTokenizer.ngrams("abcdefg", 2, 2)).containsExactly("ab", "de");
+        assertThat(BloomTokenizer.ngrams("a😀bc", 2, 0)).containsExactly("a😀", "😀b", "bc");
+        assertThat(BloomTokenizer.ngrams("ab", 4, 0)).isEmpty();
+    }
+
+    @Test
+    void ngramAlignments_listEveryAlignment() {
+        assertThat(BloomTokenizer.ngramAlignments("abcdef", 3, 0)).containsExactly(List.of("abc", "bcd", "cde", "def"));
+        assertThat(BloomTokenizer.ngramAlignments("abcdef", 3, 1))
+                .containsExactly(List.of("abc", "cde"), List.of("bcd", "def"));
+        assertThat(BloomTokenizer.ngramAlignments("abc", 3, 2))
+                .containsExactly(List.of("abc"), List.of(), List.of());
+    }
+
+    /** The property the querier relies on: a line containing the literal has, for some alignment, all its n-grams. */
+    @Test
+    void ngramAlignments_someAlignmentFullyIndexed_randomized() {
+        Random random = new Random(7);
+        for (int round = 0; round < 2000; round++) {
+            int n = 1 + random.nextInt(4);
+            int skip = random.nextInt(3);
+            String line = randomText(random, 5 + random.nextInt(30));
+            int from = random.nextInt(line.length());
+            int to = from + 1 + random.nextInt(line.length() - from);
+            String literal = line.substring(from, to);
+            if (Character.isLowSurrogate(literal.charAt(0)) || Character.isHighSurrogate(literal.charAt(literal.length() - 1))) {
+                continue;
+            }
+            Set<String> indexed = new HashSet<>(BloomTokenizer.ngrams(line, n, skip));
+            boolean someAlignmentPresent = false;
+            for (List<String> alignment : BloomTokenizer.ngramAlignments(literal, n, skip)) {
+                if (indexed.containsAll(alignment)) {
+                    someAlignmentPresent = true;
+                }
+            }
+            assertThat(someAlignmentPresent).as("line %s literal %s n %d skip %d", line, literal, n, skip).isTrue();
+        }
+    }
+
+    private static String randomText(Random random, int length) {
+        List<String> alphabet = new ArrayList<>(List.of("a", "b", "c", "é", "😀"));
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            sb.append(alphabet.get(random.nextInt(alphabet.size())));
+        }
+        return sb.toString();
+    }
+}

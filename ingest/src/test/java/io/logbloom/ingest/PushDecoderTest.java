@@ -1,0 +1,129 @@
+package io.logbloom.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.LogEntry;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.xerial.snappy.Snappy;
+
+final class PushDecoderTest {
+    private final PushDecoder decoder = new PushDecoder();
+
+    private static final List<PushStream> GOLDEN = List.of(
+            new PushStream("{app=\"api\", env=\"prod\"}", List.of(
+                    new LogEntry(1_700_000_000_123_456_789L, "GET /users 200", List.of(new Label("trace_id", "abc123"))),
+                    LogEntry.of(1_700_000_001_000_000_000L, "unicode ✓ 😀"))),
+            new PushStream("{app=\"db\"}", List.of(LogEntry.of(1_700_000_002_000_000_001L, "slow query"))));
+
+    @Test
+    void protobuf_goldenBody_decodesExactly() throws Exception {
+        byte[] body = PushBodies.protobuf(GOLDEN);
+        assertThat(decoder.decode(body, "application/x-protobuf")).isEqualTo(GOLDEN);
+        assertThat(decoder.decode(body, null)).isEqualTo(GOLDEN);
+    }
+
+    @Test
+    void protobuf_handEncodedBytes_matchLokiFieldNumbers() throws Exception {
+        // PushRequest{streams[1]: StreamAdapter{labels[1]="{a=\"b\"}", entries[2]: EntryAdapter{
+        //   timestamp[1]: {seconds[1]=1, nanos[2]=2}, line[2]="hi", structuredMetadata[3]: {name[1]="k", value[2]="v"}}}}
+        byte[] entry = concat(new byte[] {0x0a, 0x04, 0x08, 0x01, 0x10, 0x02}, bytes(0x12, "hi"),
+                new byte[] {0x1a, 0x06}, bytes(0x0a, "k"), bytes(0x12, "v"));
+        byte[] stream = concat(bytes(0x0a, "{a=\"b\"}"), new byte[] {0x12, (byte) entry.length}, entry);
+        byte[] request = concat(new byte[] {0x0a, (byte) stream.length}, stream);
+        List<PushStream> decoded = decoder.decode(Snappy.compress(request), "application/x-protobuf");
+        assertThat(decoded).containsExactly(new PushStream("{a=\"b\"}",
+                List.of(new LogEntry(1_000_000_002L, "hi", List.of(new Label("k", "v"))))));
+    }
+
+    @Test
+    void json_goldenBody_decodesWithMetadataAndSortedLabels() throws Exception {
+        String json = """
+                {"streams":[{"stream":{"env":"prod","app":"api"},"values":[
+                  ["1700000000123456789","GET /users 200",{"trace_id":"abc123"}],
+                  ["1700000001000000000","unicode \\u2713 😀"]]},
+                 {"stream":{"app":"db"},"values":[["1700000002000000001","slow query"]]}]}
+                """;
+        assertThat(decoder.decode(json.getBytes(StandardCharsets.UTF_8), "application/json; charset=utf-8"))
+                .isEqualTo(GOLDEN);
+    }
+
+    @Test
+    void json_labelValueWithQuotes_escapedInSelector() throws Exception {
+        String json = "{\"streams\":[{\"stream\":{\"a\":\"x\\\"y\"},\"values\":[]}]}";
+        assertThat(decoder.decode(json.getBytes(StandardCharsets.UTF_8), "application/json"))
+                .containsExactly(new PushStream("{a=\"x\\\"y\"}", List.of()));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "not json|invalid JSON push body",
+        "[]|invalid JSON push body: expected an object for push body but found an array",
+        "{}|invalid JSON push body: missing \"streams\"",
+        "{\"streams\":[{\"values\":[]}]}|invalid JSON push body: stream without \"stream\" labels",
+        "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[1,\"x\"]]}]}|invalid JSON push body: timestamp must be a string",
+        "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[\"12x\",\"x\"]]}]}|invalid JSON push body: timestamp '12x' is not an integer",
+        "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[\"1\",2]]}]}|invalid JSON push body: line must be a string",
+        "{\"streams\":[{\"stream\":{\"a\":1},\"values\":[]}]}|invalid JSON push body: \"stream\" value of 'a' must be a string",
+        "{\"streams\":[]} x|invalid JSON push body",
+    })
+    void json_malformed_clearMessage(String body, String message) {
+        assertThatThrownBy(() -> decoder.decode(body.getBytes(StandardCharsets.UTF_8), "application/json"))
+                .isInstanceOf(PushDecodeException.class)
+                .hasMessageStartingWith(message);
+    }
+
+    @Test
+    void protobuf_notSnappy_rejected() {
+        assertThatThrownBy(() -> decoder.decode("plain text".getBytes(StandardCharsets.UTF_8), "application/x-protobuf"))
+                .isInstanceOf(PushDecodeException.class)
+                .hasMessageContaining("invalid snappy block");
+    }
+
+    @Test
+    void protobuf_snappyOfGarbage_rejected() throws Exception {
+        byte[] body = Snappy.compress(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff});
+        assertThatThrownBy(() -> decoder.decode(body, "application/x-protobuf"))
+                .isInstanceOf(PushDecodeException.class)
+                .hasMessageStartingWith("invalid protobuf PushRequest");
+    }
+
+    @Test
+    void protobuf_decompressedSizeOverLimit_rejectedBeforeDecompressing() throws Exception {
+        byte[] body = Snappy.compress(new byte[10_000]);
+        assertThatThrownBy(() -> new PushDecoder(1_000).decode(body, "application/x-protobuf"))
+                .isInstanceOf(PushDecodeException.class)
+                .hasMessage("decompressed push body too large: 10000 bytes, limit 1000 bytes");
+    }
+
+    @Test
+    void unsupportedContentType_rejected() {
+        assertThatThrownBy(() -> decoder.decode(new byte[0], "text/plain"))
+                .isInstanceOf(PushDecodeException.class)
+                .hasMessageStartingWith("unsupported Content-Type 'text/plain'");
+    }
+
+    private static byte[] bytes(int tag, String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        return concat(new byte[] {(byte) tag, (byte) b.length}, b);
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        int n = 0;
+        for (byte[] p : parts) {
+            n += p.length;
+        }
+        byte[] out = new byte[n];
+        int o = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, out, o, p.length);
+            o += p.length;
+        }
+        return out;
+    }
+}
