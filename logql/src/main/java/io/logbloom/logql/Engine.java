@@ -1,0 +1,893 @@
+package io.logbloom.logql;
+
+import io.logbloom.logql.SampleExpr.*;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+
+/**
+ * Evaluates queries over an {@link EntrySource}.
+ *
+ * <p>Log queries merge the selected streams by timestamp (a k-way merge over the lazy per-stream iterators, so
+ * a limit stops reading early), run the pipeline per line and group the surviving lines by their final label
+ * set. Metric queries are evaluated step by step like Loki/Prometheus: steps at start, start+step, ..., ≤ end;
+ * at step t a range function sees the samples with timestamps in (t - offset - range, t - offset]. Every range
+ * aggregation reads its selector once for the whole query span, sorts each series' samples and slides a window
+ * over them. Vector aggregation, binary operators (PromQL vector matching), label_replace and vector()
+ * are computed per step.
+ *
+ * <p>Stateless apart from its configuration, so one instance may serve concurrent queries; each call compiles
+ * its own pipelines.
+ */
+public final class Engine {
+
+    /** Loki's limit on points per series of a range query; bounds memory of a single query. */
+    public static final int MAX_POINTS_PER_SERIES = 11_000;
+
+    private static final Comparator<Map<String, String>> LABEL_ORDER = Engine::compareLabels;
+
+    /** Creates an engine. */
+    public Engine() {
+    }
+
+    // ------------------------------------------------------------------ log queries
+
+    /** Evaluates a log query over [startNanos, endNanos), returning at most {@code limit} entries in {@code dir} order. */
+    public LogQueryResult evalLogs(LogExpr expr, EntrySource source, long startNanos, long endNanos, int limit,
+            Direction dir) throws IOException {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("limit must be positive, got " + limit);
+        }
+        if (endNanos < startNanos) {
+            throw new IllegalArgumentException("end " + endNanos + " is before start " + startNanos);
+        }
+        List<SourceStream> streams = source.select(expr.selector(), startNanos, endNanos, dir);
+        Pipeline pipeline = Pipeline.compile(expr.stages());
+        Comparator<Head> order = dir == Direction.FORWARD
+                ? Comparator.comparingLong((Head h) -> h.entry.timestampNanos()).thenComparingInt(h -> h.index)
+                : Comparator.comparingLong((Head h) -> -h.entry.timestampNanos()).thenComparingInt(h -> h.index);
+        PriorityQueue<Head> heads = new PriorityQueue<>(Math.max(1, streams.size()), order);
+        for (int i = 0; i < streams.size(); i++) {
+            Head h = new Head(i, streams.get(i));
+            if (h.advance()) {
+                heads.add(h);
+            }
+        }
+        Map<Map<String, String>, Group> groups = new HashMap<>();
+        int count = 0;
+        while (!heads.isEmpty() && count < limit) {
+            Head h = heads.poll();
+            StreamEntry e = h.entry;
+            if (e.timestampNanos() >= startNanos && e.timestampNanos() < endNanos) {
+                String line = pipeline.process(e.timestampNanos(), e.line(), h.stream.labels(), e.structuredMetadata());
+                if (line != null) {
+                    LineLabels labels = pipeline.labels();
+                    TreeMap<String, String> all = labels.all();
+                    Group g = groups.computeIfAbsent(Collections.unmodifiableMap(all),
+                            k -> new Group(labels.of(LineLabels.Origin.STREAM)));
+                    g.entries.add(new ResultEntry(e.timestampNanos(), line, labels.of(LineLabels.Origin.METADATA),
+                            labels.of(LineLabels.Origin.PARSED)));
+                    count++;
+                }
+            }
+            if (h.advance()) {
+                heads.add(h);
+            }
+        }
+        List<Map<String, String>> keys = new ArrayList<>(groups.keySet());
+        keys.sort(LABEL_ORDER);
+        List<ResultStream> out = new ArrayList<>();
+        for (Map<String, String> k : keys) {
+            Group g = groups.get(k);
+            out.add(new ResultStream(k, g.streamLabels, g.entries));
+        }
+        return new LogQueryResult(out);
+    }
+
+    private static final class Head {
+        final int index;
+        final SourceStream stream;
+        StreamEntry entry;
+
+        Head(int index, SourceStream stream) {
+            this.index = index;
+            this.stream = stream;
+        }
+
+        boolean advance() {
+            if (stream.entries().hasNext()) {
+                entry = stream.entries().next();
+                return true;
+            }
+            return false;
+        }
+    }
+
+    private static final class Group {
+        final Map<String, String> streamLabels;
+        final List<ResultEntry> entries = new ArrayList<>();
+
+        Group(Map<String, String> streamLabels) {
+            this.streamLabels = streamLabels;
+        }
+    }
+
+    // ------------------------------------------------------------------ metric queries
+
+    /** Evaluates a metric query at steps start, start+step, ..., ≤ end; returns a matrix. */
+    public MetricResult.Matrix evalRange(SampleExpr expr, EntrySource source, long startNanos, long endNanos,
+            long stepNanos) throws IOException {
+        if (stepNanos <= 0) {
+            throw new IllegalArgumentException("zero or negative query resolution step widths are not accepted. "
+                    + "Try a positive integer (step " + stepNanos + "ns)");
+        }
+        if (endNanos < startNanos) {
+            throw new IllegalArgumentException("end " + endNanos + " is before start " + startNanos);
+        }
+        long n = (endNanos - startNanos) / stepNanos + 1;
+        if (n > MAX_POINTS_PER_SERIES) {
+            throw new IllegalArgumentException("exceeded maximum resolution of 11,000 points per timeseries. "
+                    + "Try increasing the value of the step parameter (" + n + " points requested)");
+        }
+        long[] steps = new long[(int) n];
+        for (int i = 0; i < n; i++) {
+            steps[i] = startNanos + i * stepNanos;
+        }
+        Value v = eval(expr, new Context(source, steps));
+        Map<Map<String, String>, List<MetricResult.Point>> series = new HashMap<>();
+        if (v instanceof ScalarValue s) {
+            List<MetricResult.Point> pts = new ArrayList<>();
+            for (int i = 0; i < steps.length; i++) {
+                pts.add(new MetricResult.Point(steps[i], s.values[i]));
+            }
+            return new MetricResult.Matrix(List.of(new MetricResult.Series(Map.of(), pts)));
+        }
+        VectorValue vec = (VectorValue) v;
+        for (int i = 0; i < steps.length; i++) {
+            for (Map.Entry<Map<String, String>, Double> e : vec.steps.get(i).entrySet()) {
+                series.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(new MetricResult.Point(steps[i], e.getValue()));
+            }
+        }
+        List<Map<String, String>> keys = new ArrayList<>(series.keySet());
+        keys.sort(LABEL_ORDER);
+        List<MetricResult.Series> out = new ArrayList<>();
+        for (Map<String, String> k : keys) {
+            out.add(new MetricResult.Series(k, series.get(k)));
+        }
+        return new MetricResult.Matrix(out);
+    }
+
+    /** Evaluates a metric query at one instant; returns a vector, or a scalar for scalar expressions. */
+    public MetricResult evalInstant(SampleExpr expr, EntrySource source, long timeNanos) throws IOException {
+        Value v = eval(expr, new Context(source, new long[] {timeNanos}));
+        if (v instanceof ScalarValue s) {
+            return new MetricResult.Scalar(timeNanos, s.values[0]);
+        }
+        Map<Map<String, String>, Double> step = ((VectorValue) v).steps.get(0);
+        List<MetricResult.Sample> out = new ArrayList<>();
+        for (Map.Entry<Map<String, String>, Double> e : step.entrySet()) {
+            out.add(new MetricResult.Sample(e.getKey(), timeNanos, e.getValue()));
+        }
+        if (!(step instanceof LinkedHashMap) || !isSorted(expr)) {
+            out.sort(Comparator.comparing(MetricResult.Sample::metric, LABEL_ORDER));
+        }
+        return new MetricResult.Vector(out);
+    }
+
+    private static boolean isSorted(SampleExpr e) {
+        return e instanceof VectorAggregation v && (v.op() == VectorOp.SORT || v.op() == VectorOp.SORT_DESC);
+    }
+
+    private record Context(EntrySource source, long[] steps) {
+    }
+
+    private sealed interface Value permits ScalarValue, VectorValue {
+    }
+
+    private record ScalarValue(double[] values) implements Value {
+    }
+
+    /** Per step: label set → value. */
+    private record VectorValue(List<Map<Map<String, String>, Double>> steps) implements Value {
+    }
+
+    private Value eval(SampleExpr e, Context ctx) throws IOException {
+        if (e instanceof Literal l) {
+            double[] v = new double[ctx.steps.length];
+            Arrays.fill(v, l.value());
+            return new ScalarValue(v);
+        }
+        if (e instanceof VectorLiteral l) {
+            List<Map<Map<String, String>, Double>> steps = new ArrayList<>();
+            for (int i = 0; i < ctx.steps.length; i++) {
+                Map<Map<String, String>, Double> m = new HashMap<>();
+                m.put(Map.of(), l.value());
+                steps.add(m);
+            }
+            return new VectorValue(steps);
+        }
+        if (e instanceof RangeAggregation r) {
+            return rangeAggregation(r, ctx);
+        }
+        if (e instanceof VectorAggregation v) {
+            return vectorAggregation(v, (VectorValue) eval(v.inner(), ctx));
+        }
+        if (e instanceof LabelReplace r) {
+            return labelReplace(r, eval(r.inner(), ctx));
+        }
+        Binary b = (Binary) e;
+        return binary(b, eval(b.lhs(), ctx), eval(b.rhs(), ctx));
+    }
+
+    // ---- range aggregation
+
+    /** Sorted samples of one series. */
+    private static final class SeriesBuffer {
+        long[] ts = new long[16];
+        double[] values = new double[16];
+        int size;
+
+        void add(long t, double v) {
+            if (size == ts.length) {
+                ts = Arrays.copyOf(ts, size * 2);
+                values = Arrays.copyOf(values, size * 2);
+            }
+            ts[size] = t;
+            values[size] = v;
+            size++;
+        }
+
+        void sort() {
+            boolean sorted = true;
+            for (int i = 1; i < size && sorted; i++) {
+                sorted = ts[i - 1] <= ts[i];
+            }
+            if (sorted) {
+                return;
+            }
+            Integer[] idx = new Integer[size];
+            for (int i = 0; i < size; i++) {
+                idx[i] = i;
+            }
+            Arrays.sort(idx, Comparator.comparingLong(i -> ts[i]));
+            long[] t2 = new long[size];
+            double[] v2 = new double[size];
+            for (int i = 0; i < size; i++) {
+                t2[i] = ts[idx[i]];
+                v2[i] = values[idx[i]];
+            }
+            ts = t2;
+            values = v2;
+        }
+
+        /** First index with ts > bound. */
+        int firstAfter(long bound) {
+            int lo = 0;
+            int hi = size;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (ts[mid] <= bound) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+    }
+
+    private Value rangeAggregation(RangeAggregation r, Context ctx) throws IOException {
+        LogRange lr = r.range();
+        long rangeNanos = lr.range().toNanos();
+        long offsetNanos = lr.offset().toNanos();
+        long[] steps = ctx.steps;
+        long from = steps[0] - offsetNanos - rangeNanos;
+        long through = steps[steps.length - 1] - offsetNanos + 1;
+        Map<Map<String, String>, SeriesBuffer> series = collect(r, ctx.source, from, through);
+        List<Map<Map<String, String>, Double>> out = new ArrayList<>(steps.length);
+        double rangeSeconds = rangeNanos / 1e9;
+        if (r.op() == RangeOp.ABSENT_OVER_TIME) {
+            Map<String, String> absentLabels = new TreeMap<>();
+            for (Matcher m : lr.log().selector()) {
+                if (m.type() == MatchType.EQUAL) {
+                    absentLabels.put(m.name(), m.value());
+                }
+            }
+            Map<String, String> key = Collections.unmodifiableMap(absentLabels);
+            for (long t : steps) {
+                long hi = t - offsetNanos;
+                long lo = hi - rangeNanos;
+                boolean any = false;
+                for (SeriesBuffer b : series.values()) {
+                    if (b.firstAfter(lo) < b.firstAfter(hi)) {
+                        any = true;
+                        break;
+                    }
+                }
+                Map<Map<String, String>, Double> m = new HashMap<>();
+                if (!any) {
+                    m.put(key, 1.0);
+                }
+                out.add(m);
+            }
+            return new VectorValue(out);
+        }
+        for (long t : steps) {
+            long hi = t - offsetNanos;
+            long lo = hi - rangeNanos;
+            Map<Map<String, String>, Double> m = new HashMap<>();
+            for (Map.Entry<Map<String, String>, SeriesBuffer> e : series.entrySet()) {
+                SeriesBuffer b = e.getValue();
+                int a = b.firstAfter(lo);
+                int z = b.firstAfter(hi);
+                if (a >= z) {
+                    continue;
+                }
+                double value = RangeFunctions.apply(r.op(), r.parameter(), b.ts, b.values, a, z, rangeSeconds, lo, hi);
+                if (r.op() == RangeOp.RATE_COUNTER && Double.isNaN(value)) {
+                    continue; // fewer than two samples: no rate, as Prometheus
+                }
+                m.put(e.getKey(), value);
+            }
+            out.add(m);
+        }
+        return new VectorValue(out);
+    }
+
+    private Map<Map<String, String>, SeriesBuffer> collect(RangeAggregation r, EntrySource source, long from,
+            long through) throws IOException {
+        LogRange lr = r.range();
+        Pipeline pipeline = Pipeline.compile(lr.log().stages());
+        Unwrap unwrap = lr.unwrap();
+        List<java.util.function.Predicate<LineLabels>> post = new ArrayList<>();
+        if (unwrap != null) {
+            for (LabelFilter f : unwrap.postFilters()) {
+                post.add(Pipeline.labelFilter(f));
+            }
+        }
+        Map<Map<String, String>, SeriesBuffer> series = new HashMap<>();
+        for (SourceStream s : source.select(lr.log().selector(), from, through, Direction.FORWARD)) {
+            Iterator<StreamEntry> it = s.entries();
+            while (it.hasNext()) {
+                StreamEntry e = it.next();
+                if (e.timestampNanos() <= from || e.timestampNanos() >= through) {
+                    continue;
+                }
+                String line = pipeline.process(e.timestampNanos(), e.line(), s.labels(), e.structuredMetadata());
+                if (line == null) {
+                    continue;
+                }
+                LineLabels labels = pipeline.labels();
+                double value;
+                if (unwrap != null) {
+                    value = unwrapValue(unwrap, labels);
+                    boolean keep = true;
+                    for (java.util.function.Predicate<LineLabels> p : post) {
+                        if (!p.test(labels)) {
+                            keep = false;
+                            break;
+                        }
+                    }
+                    if (!keep) {
+                        continue;
+                    }
+                } else if (r.op() == RangeOp.BYTES_OVER_TIME || r.op() == RangeOp.BYTES_RATE) {
+                    value = line.getBytes(StandardCharsets.UTF_8).length;
+                } else {
+                    value = 1;
+                }
+                if (labels.hasError()) {
+                    throw pipelineError(labels);
+                }
+                TreeMap<String, String> key = labels.all();
+                if (r.grouping() != null) {
+                    key = group(key, r.grouping());
+                }
+                series.computeIfAbsent(Collections.unmodifiableMap(key), k -> new SeriesBuffer()).add(e.timestampNanos(), value);
+            }
+        }
+        for (SeriesBuffer b : series.values()) {
+            b.sort();
+        }
+        return series;
+    }
+
+    private static LogQLValidationException pipelineError(LineLabels labels) {
+        String err = labels.get(LineLabels.ERROR);
+        return new LogQLValidationException("pipeline error: '" + err + "' for series: '" + formatLabels(labels.all())
+                + "'.\nUse a label filter to intentionally skip this error. (e.g | __error__!=\"" + err + "\").\n"
+                + "To skip all potential errors you can match empty errors.(e.g __error__=\"\")\n"
+                + "The label filter can also be specified after unwrap. (e.g | unwrap latency | __error__=\"\" )\n");
+    }
+
+    static String formatLabels(Map<String, String> labels) {
+        StringBuilder sb = new StringBuilder("{");
+        boolean first = true;
+        for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
+            sb.append(first ? "" : ", ").append(e.getKey()).append('=').append(GoStrings.quote(e.getValue()));
+            first = false;
+        }
+        return sb.append('}').toString();
+    }
+
+    private static double unwrapValue(Unwrap u, LineLabels labels) {
+        String raw = labels.get(u.label());
+        labels.delete(u.label());
+        if (raw == null) {
+            raw = "";
+        }
+        String v = raw.trim();
+        try {
+            return switch (u.conversion()) {
+                case NONE -> v.isEmpty() ? 0 : parseFloat(v);
+                case DURATION, DURATION_SECONDS -> Units.parseDurationNanos(v) / 1e9;
+                case BYTES -> Units.parseBytes(v);
+            };
+        } catch (IllegalArgumentException e) {
+            labels.setError(Pipeline.SAMPLE_ERROR, e.getMessage());
+            return 0;
+        }
+    }
+
+    private static double parseFloat(String v) {
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("strconv.ParseFloat: parsing " + GoStrings.quote(v) + ": invalid syntax", e);
+        }
+    }
+
+    // ---- vector aggregation
+
+    private static TreeMap<String, String> group(Map<String, String> labels, Grouping g) {
+        TreeMap<String, String> out = new TreeMap<>();
+        if (g == null) {
+            return out;
+        }
+        if (g.without()) {
+            out.putAll(labels);
+            for (String l : g.labels()) {
+                out.remove(l);
+            }
+        } else {
+            for (String l : g.labels()) {
+                String v = labels.get(l);
+                if (v != null && !v.isEmpty()) {
+                    out.put(l, v);
+                }
+            }
+        }
+        return out;
+    }
+
+    private Value vectorAggregation(VectorAggregation v, VectorValue in) {
+        List<Map<Map<String, String>, Double>> out = new ArrayList<>();
+        for (Map<Map<String, String>, Double> step : in.steps) {
+            out.add(aggregateStep(v, step));
+        }
+        return new VectorValue(out);
+    }
+
+    private static Map<Map<String, String>, Double> aggregateStep(VectorAggregation v, Map<Map<String, String>, Double> step) {
+        switch (v.op()) {
+            case SORT, SORT_DESC -> {
+                List<Map.Entry<Map<String, String>, Double>> es = new ArrayList<>(step.entrySet());
+                Comparator<Map.Entry<Map<String, String>, Double>> c = Comparator.comparingDouble(Map.Entry::getValue);
+                if (v.op() == VectorOp.SORT_DESC) {
+                    c = c.reversed();
+                }
+                es.sort(c.thenComparing(Map.Entry::getKey, LABEL_ORDER));
+                Map<Map<String, String>, Double> m = new LinkedHashMap<>();
+                es.forEach(e -> m.put(e.getKey(), e.getValue()));
+                return m;
+            }
+            case TOPK, BOTTOMK -> {
+                Map<Map<String, String>, List<Map.Entry<Map<String, String>, Double>>> groups = new HashMap<>();
+                for (Map.Entry<Map<String, String>, Double> e : step.entrySet()) {
+                    groups.computeIfAbsent(group(e.getKey(), v.grouping()), k -> new ArrayList<>()).add(e);
+                }
+                Map<Map<String, String>, Double> m = new HashMap<>();
+                Comparator<Map.Entry<Map<String, String>, Double>> c = Comparator.comparingDouble(e -> nanLast(e.getValue(), v.op() == VectorOp.TOPK));
+                if (v.op() == VectorOp.TOPK) {
+                    c = c.reversed();
+                }
+                c = c.thenComparing(Map.Entry::getKey, LABEL_ORDER);
+                for (List<Map.Entry<Map<String, String>, Double>> g : groups.values()) {
+                    g.sort(c);
+                    for (int i = 0; i < Math.min(v.parameter(), g.size()); i++) {
+                        m.put(g.get(i).getKey(), g.get(i).getValue());
+                    }
+                }
+                return m;
+            }
+            default -> {
+                Map<Map<String, String>, List<Double>> all = new HashMap<>();
+                for (Map.Entry<Map<String, String>, Double> e : step.entrySet()) {
+                    Map<String, String> key = Collections.unmodifiableMap(group(e.getKey(), v.grouping()));
+                    all.computeIfAbsent(key, k -> new ArrayList<>()).add(e.getValue());
+                }
+                Map<Map<String, String>, Double> m = new HashMap<>();
+                for (Map.Entry<Map<String, String>, List<Double>> e : all.entrySet()) {
+                    m.put(e.getKey(), aggregate(v.op(), e.getValue()));
+                }
+                return m;
+            }
+        }
+    }
+
+    private static double nanLast(double v, boolean top) {
+        if (Double.isNaN(v)) {
+            return top ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        }
+        return v;
+    }
+
+    private static double aggregate(VectorOp op, List<Double> values) {
+        int n = values.size();
+        switch (op) {
+            case SUM: {
+                double s = 0;
+                for (double d : values) {
+                    s += d;
+                }
+                return s;
+            }
+            case AVG: {
+                double mean = 0;
+                int i = 0;
+                for (double d : values) {
+                    i++;
+                    mean += (d - mean) / i;
+                }
+                return mean;
+            }
+            case MIN: {
+                double m = Double.NaN;
+                for (double d : values) {
+                    if (Double.isNaN(m) || d < m) {
+                        m = d;
+                    }
+                }
+                return m;
+            }
+            case MAX: {
+                double m = Double.NaN;
+                for (double d : values) {
+                    if (Double.isNaN(m) || d > m) {
+                        m = d;
+                    }
+                }
+                return m;
+            }
+            case COUNT:
+                return n;
+            case STDVAR:
+            case STDDEV: {
+                double mean = 0;
+                double m2 = 0;
+                int i = 0;
+                for (double d : values) {
+                    i++;
+                    double delta = d - mean;
+                    mean += delta / i;
+                    m2 += delta * (d - mean);
+                }
+                double var = m2 / n;
+                return op == VectorOp.STDDEV ? Math.sqrt(var) : var;
+            }
+            default:
+                throw new IllegalStateException("BUG: not a simple aggregation: " + op);
+        }
+    }
+
+    // ---- label_replace
+
+    private static Value labelReplace(LabelReplace r, Value in) {
+        if (in instanceof ScalarValue) {
+            throw new LogQLValidationException("label_replace expects a vector, got a scalar");
+        }
+        java.util.regex.Pattern p = Matcher.anchored(r.regex());
+        List<String> names = GoRegex.toJava(r.regex()).groupNames();
+        List<Map<Map<String, String>, Double>> out = new ArrayList<>();
+        for (Map<Map<String, String>, Double> step : ((VectorValue) in).steps) {
+            Map<Map<String, String>, Double> m = new HashMap<>();
+            for (Map.Entry<Map<String, String>, Double> e : step.entrySet()) {
+                String src = e.getKey().getOrDefault(r.source(), "");
+                java.util.regex.Matcher mm = p.matcher(src);
+                Map<String, String> key = e.getKey();
+                if (mm.matches()) {
+                    String value = expand(r.replacement(), mm, names);
+                    TreeMap<String, String> k = new TreeMap<>(key);
+                    if (value.isEmpty()) {
+                        k.remove(r.destination());
+                    } else {
+                        k.put(r.destination(), value);
+                    }
+                    key = Collections.unmodifiableMap(k);
+                }
+                m.put(key, e.getValue());
+            }
+            out.add(m);
+        }
+        return new VectorValue(out);
+    }
+
+    /** Go's Regexp.Expand: $1, ${1}, $name, ${name}; $$ is a literal $. */
+    static String expand(String template, java.util.regex.Matcher m, List<String> names) {
+        StringBuilder sb = new StringBuilder();
+        int i = 0;
+        while (i < template.length()) {
+            char c = template.charAt(i);
+            if (c != '$' || i + 1 >= template.length()) {
+                sb.append(c);
+                i++;
+                continue;
+            }
+            if (template.charAt(i + 1) == '$') {
+                sb.append('$');
+                i += 2;
+                continue;
+            }
+            String name;
+            int end;
+            if (template.charAt(i + 1) == '{') {
+                end = template.indexOf('}', i + 2);
+                if (end < 0) {
+                    sb.append(c);
+                    i++;
+                    continue;
+                }
+                name = template.substring(i + 2, end);
+                end++;
+            } else {
+                end = i + 1;
+                while (end < template.length() && (Character.isLetterOrDigit(template.charAt(end)) || template.charAt(end) == '_')) {
+                    end++;
+                }
+                name = template.substring(i + 1, end);
+            }
+            if (name.isEmpty()) {
+                sb.append(c);
+                i++;
+                continue;
+            }
+            String v = null;
+            if (name.chars().allMatch(Character::isDigit)) {
+                int g = Integer.parseInt(name);
+                if (g <= m.groupCount()) {
+                    v = m.group(g);
+                }
+            } else {
+                int idx = names.indexOf(name);
+                if (idx >= 0) {
+                    v = m.group("g" + idx);
+                }
+            }
+            sb.append(v == null ? "" : v);
+            i = end;
+        }
+        return sb.toString();
+    }
+
+    // ---- binary operators
+
+    private Value binary(Binary b, Value l, Value r) {
+        BinaryOp op = b.op();
+        boolean bool = b.modifiers().returnBool();
+        if (l instanceof ScalarValue ls && r instanceof ScalarValue rs) {
+            double[] out = new double[ls.values.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = scalarOp(op, ls.values[i], rs.values[i], bool);
+            }
+            return new ScalarValue(out);
+        }
+        if (l instanceof VectorValue lv && r instanceof ScalarValue rs) {
+            return vectorScalar(op, lv, rs.values, false, bool);
+        }
+        if (l instanceof ScalarValue ls && r instanceof VectorValue rv) {
+            return vectorScalar(op, rv, ls.values, true, bool);
+        }
+        VectorValue lv = (VectorValue) l;
+        VectorValue rv = (VectorValue) r;
+        List<Map<Map<String, String>, Double>> out = new ArrayList<>();
+        for (int i = 0; i < lv.steps.size(); i++) {
+            out.add(vectorVector(op, bool, b.modifiers().matching(), lv.steps.get(i), rv.steps.get(i)));
+        }
+        return new VectorValue(out);
+    }
+
+    private static double scalarOp(BinaryOp op, double a, double b, boolean bool) {
+        return switch (op) {
+            case ADD -> a + b;
+            case SUB -> a - b;
+            case MUL -> a * b;
+            case DIV -> a / b;
+            case MOD -> a % b;
+            case POW -> Math.pow(a, b);
+            case EQ -> a == b ? 1 : 0;
+            case NEQ -> a != b ? 1 : 0;
+            case GT -> a > b ? 1 : 0;
+            case GTE -> a >= b ? 1 : 0;
+            case LT -> a < b ? 1 : 0;
+            case LTE -> a <= b ? 1 : 0;
+            default -> throw new IllegalStateException("BUG: set operator between scalars: " + op);
+        };
+    }
+
+    private static VectorValue vectorScalar(BinaryOp op, VectorValue v, double[] scalar, boolean scalarLeft, boolean bool) {
+        if (op.setOp()) {
+            throw new LogQLValidationException("set operator \"" + op.symbol() + "\" not allowed in binary scalar expression");
+        }
+        List<Map<Map<String, String>, Double>> out = new ArrayList<>();
+        for (int i = 0; i < v.steps.size(); i++) {
+            Map<Map<String, String>, Double> m = new HashMap<>();
+            for (Map.Entry<Map<String, String>, Double> e : v.steps.get(i).entrySet()) {
+                double a = scalarLeft ? scalar[i] : e.getValue();
+                double b = scalarLeft ? e.getValue() : scalar[i];
+                double res = scalarOp(op, a, b, bool);
+                if (op.comparison()) {
+                    if (bool) {
+                        m.put(e.getKey(), res);
+                    } else if (res == 1) {
+                        m.put(e.getKey(), e.getValue());
+                    }
+                } else {
+                    m.put(e.getKey(), res);
+                }
+            }
+            out.add(m);
+        }
+        return new VectorValue(out);
+    }
+
+    private static Map<String, String> signature(Map<String, String> labels, VectorMatching vm) {
+        TreeMap<String, String> out = new TreeMap<>();
+        if (vm == null) {
+            out.putAll(labels);
+        } else if (vm.on()) {
+            for (String l : vm.labels()) {
+                String v = labels.get(l);
+                if (v != null) {
+                    out.put(l, v);
+                }
+            }
+        } else {
+            out.putAll(labels);
+            vm.labels().forEach(out::remove);
+        }
+        return out;
+    }
+
+    private static Map<Map<String, String>, Double> vectorVector(BinaryOp op, boolean bool, VectorMatching vm,
+            Map<Map<String, String>, Double> lhs, Map<Map<String, String>, Double> rhs) {
+        Map<Map<String, String>, Double> out = new HashMap<>();
+        if (op.setOp()) {
+            java.util.Set<Map<String, String>> rightSigs = new java.util.HashSet<>();
+            for (Map<String, String> k : rhs.keySet()) {
+                rightSigs.add(signature(k, vm));
+            }
+            switch (op) {
+                case AND -> lhs.forEach((k, v) -> {
+                    if (rightSigs.contains(signature(k, vm))) {
+                        out.put(k, v);
+                    }
+                });
+                case UNLESS -> lhs.forEach((k, v) -> {
+                    if (!rightSigs.contains(signature(k, vm))) {
+                        out.put(k, v);
+                    }
+                });
+                default -> {
+                    java.util.Set<Map<String, String>> leftSigs = new java.util.HashSet<>();
+                    lhs.forEach((k, v) -> {
+                        out.put(k, v);
+                        leftSigs.add(signature(k, vm));
+                    });
+                    rhs.forEach((k, v) -> {
+                        if (!leftSigs.contains(signature(k, vm))) {
+                            out.put(k, v);
+                        }
+                    });
+                }
+            }
+            return out;
+        }
+        Cardinality card = vm == null ? Cardinality.ONE_TO_ONE : vm.cardinality();
+        Map<Map<String, String>, Double> many = lhs;
+        Map<Map<String, String>, Double> one = rhs;
+        boolean swapped = card == Cardinality.ONE_TO_MANY;
+        if (swapped) {
+            many = rhs;
+            one = lhs;
+        }
+        Map<Map<String, String>, Map.Entry<Map<String, String>, Double>> oneBySig = new HashMap<>();
+        for (Map.Entry<Map<String, String>, Double> e : one.entrySet()) {
+            Map<String, String> sig = signature(e.getKey(), vm);
+            if (oneBySig.put(sig, e) != null) {
+                throw new LogQLValidationException("found duplicate series for the match group " + formatLabels(sig)
+                        + " on the " + (swapped ? "left" : "right")
+                        + " hand-side of the operation; many-to-many matching not allowed: matching labels must be "
+                        + "unique on one side");
+            }
+        }
+        java.util.Set<Map<String, String>> seenSigs = new java.util.HashSet<>();
+        for (Map.Entry<Map<String, String>, Double> e : many.entrySet()) {
+            Map<String, String> sig = signature(e.getKey(), vm);
+            Map.Entry<Map<String, String>, Double> match = oneBySig.get(sig);
+            if (match == null) {
+                continue;
+            }
+            if (card == Cardinality.ONE_TO_ONE && !seenSigs.add(sig)) {
+                throw new LogQLValidationException("multiple matches for labels: many-to-one matching must be explicit "
+                        + "(group_left/group_right)");
+            }
+            double lval = swapped ? match.getValue() : e.getValue();
+            double rval = swapped ? e.getValue() : match.getValue();
+            double res = scalarOp(op, lval, rval, bool);
+            double value;
+            if (op.comparison()) {
+                if (!bool && res == 0) {
+                    continue;
+                }
+                value = bool ? res : lval;
+            } else {
+                value = res;
+            }
+            out.put(resultLabels(e.getKey(), match.getKey(), vm, card), value);
+        }
+        return out;
+    }
+
+    private static Map<String, String> resultLabels(Map<String, String> many, Map<String, String> one, VectorMatching vm,
+            Cardinality card) {
+        TreeMap<String, String> out = new TreeMap<>(many);
+        if (vm != null) {
+            if (card == Cardinality.ONE_TO_ONE) {
+                if (vm.on()) {
+                    out.keySet().retainAll(vm.labels());
+                } else {
+                    vm.labels().forEach(out::remove);
+                }
+            }
+            for (String l : vm.include()) {
+                String v = one.get(l);
+                if (v != null && !v.isEmpty()) {
+                    out.put(l, v);
+                } else {
+                    out.remove(l);
+                }
+            }
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    // ---- helpers
+
+    static int compareLabels(Map<String, String> a, Map<String, String> b) {
+        Iterator<Map.Entry<String, String>> ia = new TreeMap<>(a).entrySet().iterator();
+        Iterator<Map.Entry<String, String>> ib = new TreeMap<>(b).entrySet().iterator();
+        while (ia.hasNext() && ib.hasNext()) {
+            Map.Entry<String, String> x = ia.next();
+            Map.Entry<String, String> y = ib.next();
+            int c = x.getKey().compareTo(y.getKey());
+            if (c != 0) {
+                return c;
+            }
+            c = x.getValue().compareTo(y.getValue());
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Boolean.compare(ia.hasNext(), ib.hasNext());
+    }
+}

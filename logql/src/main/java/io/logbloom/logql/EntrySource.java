@@ -1,0 +1,18 @@
+package io.logbloom.logql;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Storage-agnostic input of the engine; the querier implements it over chunks and unflushed data.
+ * Implementations must be safe to call from the thread running the query.
+ */
+public interface EntrySource {
+
+    /**
+     * Streams matching the selector that have entries in [fromNanos, throughNanos), each stream's entries
+     * sorted by timestamp in {@code direction}. Iterators should be lazy so a limit can stop early.
+     */
+    List<SourceStream> select(List<Matcher> selector, long fromNanos, long throughNanos, Direction direction)
+            throws IOException;
+}

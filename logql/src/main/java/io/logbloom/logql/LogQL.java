@@ -1,0 +1,112 @@
+package io.logbloom.logql;
+
+import io.logbloom.logql.SampleExpr.*;
+import java.util.ArrayList;
+import java.util.List;
+import org.antlr.v4.runtime.BaseErrorListener;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.RecognitionException;
+import org.antlr.v4.runtime.Recognizer;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.misc.ParseCancellationException;
+
+/**
+ * Entry point of the module: {@link #parse} a query into the AST, {@link #format} it back, list the
+ * {@link #logExprs log expressions} a query reads. Stateless and thread-safe.
+ */
+public final class LogQL {
+
+    private LogQL() {
+    }
+
+    /** Parses and validates a query; throws {@link LogQLParseException} with Loki-like positioned messages. */
+    public static Expr parse(String query) throws LogQLParseException {
+        if (query == null || query.isBlank()) {
+            throw new LogQLParseException(1, 1, "syntax error: unexpected $end");
+        }
+        ThrowingListener listener = new ThrowingListener();
+        LogQLLexer lexer = new LogQLLexer(CharStreams.fromString(query));
+        lexer.removeErrorListeners();
+        lexer.addErrorListener(listener);
+        LogQLParser parser = new LogQLParser(new CommonTokenStream(lexer));
+        parser.removeErrorListeners();
+        parser.addErrorListener(listener);
+        parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
+        LogQLParser.RootContext root;
+        try {
+            root = parser.root();
+        } catch (ParseCancellationException | LogQLParseException e) {
+            // SLL can fail on valid input; retry with full LL, which reports the real error position
+            lexer.reset();
+            parser.reset();
+            parser.getInterpreter().setPredictionMode(PredictionMode.LL);
+            root = parser.root();
+        }
+        return new AstBuilder().root(root);
+    }
+
+    /** Prints the canonical form of a query; {@code parse(format(e))} equals {@code e}. */
+    public static String format(Expr e) {
+        return Printer.print(e);
+    }
+
+    /** Every log expression (selector + pipeline) a query reads, in query order. */
+    public static List<LogExpr> logExprs(Expr e) {
+        List<LogExpr> out = new ArrayList<>();
+        collect(e, out);
+        return out;
+    }
+
+    /** Every stream selector a query reads, in query order. */
+    public static List<List<Matcher>> selectors(Expr e) {
+        List<List<Matcher>> out = new ArrayList<>();
+        for (LogExpr l : logExprs(e)) {
+            out.add(l.selector());
+        }
+        return out;
+    }
+
+    private static void collect(Expr e, List<LogExpr> out) {
+        if (e instanceof LogExpr l) {
+            out.add(l);
+        } else if (e instanceof RangeAggregation r) {
+            out.add(r.range().log());
+        } else if (e instanceof VectorAggregation v) {
+            collect(v.inner(), out);
+        } else if (e instanceof Binary b) {
+            collect(b.lhs(), out);
+            collect(b.rhs(), out);
+        } else if (e instanceof LabelReplace r) {
+            collect(r.inner(), out);
+        }
+    }
+
+    /** Turns the first lexer or parser error into a LogQLParseException. */
+    private static final class ThrowingListener extends BaseErrorListener {
+        @Override
+        public void syntaxError(Recognizer<?, ?> recognizer, Object offendingSymbol, int line, int charPositionInLine,
+                String msg, RecognitionException e) {
+            String detail;
+            if (offendingSymbol instanceof Token t) {
+                detail = "syntax error: unexpected " + describe(t);
+            } else {
+                detail = "syntax error: " + msg.replace("token recognition error at: ", "unexpected character ");
+            }
+            throw new LogQLParseException(line, charPositionInLine + 1, detail);
+        }
+
+        private static String describe(Token t) {
+            return switch (t.getType()) {
+                case Token.EOF -> "$end";
+                case LogQLLexer.IDENTIFIER -> "IDENTIFIER";
+                case LogQLLexer.STRING -> "STRING";
+                case LogQLLexer.NUMBER -> "NUMBER";
+                case LogQLLexer.DURATION -> "DURATION";
+                case LogQLLexer.BYTES -> "BYTES";
+                default -> t.getText();
+            };
+        }
+    }
+}

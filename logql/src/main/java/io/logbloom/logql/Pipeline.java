@@ -1,0 +1,466 @@
+package io.logbloom.logql;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.logbloom.logql.LineLabels.Origin;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+/**
+ * A compiled log pipeline with Loki's per-line semantics: line filters, parsers adding labels (suffix
+ * {@code _extracted} on collision with stream labels, {@code __error__}/{@code __error_details__} on parse
+ * failure), label filters seeing stream labels, structured metadata and parsed labels alike (a missing label
+ * reads as ""), {@code line_format}/{@code label_format} templates, drop/keep and decolorize.
+ * Immutable after compilation, but {@link #process} uses a per-instance scratch label set, so one instance must
+ * not be used by two threads at once ({@link #copy()} gives an independent one).
+ */
+final class Pipeline {
+
+    static final String JSON_ERROR = "JSONParserErr";
+    static final String LOGFMT_ERROR = "LogfmtParserErr";
+    static final String LABEL_FILTER_ERROR = "LabelFilterErr";
+    static final String TEMPLATE_ERROR = "TemplateFormatErr";
+    static final String SAMPLE_ERROR = "SampleExtractionErr";
+
+    private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
+
+    /** A compiled stage: returns the (possibly rewritten) line, or null to drop it. */
+    interface Step {
+        String apply(long ts, String line, LineLabels labels);
+    }
+
+    private final List<Stage> stages;
+    private final List<Step> steps;
+    private final LineLabels scratch = new LineLabels();
+
+    private Pipeline(List<Stage> stages) {
+        this.stages = stages;
+        this.steps = new ArrayList<>();
+        for (Stage s : stages) {
+            steps.add(compile(s));
+        }
+    }
+
+    static Pipeline compile(List<Stage> stages) {
+        return new Pipeline(List.copyOf(stages));
+    }
+
+    Pipeline copy() {
+        return new Pipeline(stages);
+    }
+
+    /** Runs the pipeline over one entry; returns the final line or null when filtered out. Labels are left in {@link #labels()}. */
+    String process(long ts, String line, Map<String, String> streamLabels, Map<String, String> metadata) {
+        scratch.reset(streamLabels, metadata);
+        String l = line;
+        for (Step s : steps) {
+            l = s.apply(ts, l, scratch);
+            if (l == null) {
+                return null;
+            }
+        }
+        return l;
+    }
+
+    /** The labels of the last processed line. */
+    LineLabels labels() {
+        return scratch;
+    }
+
+    static Step compile(Stage stage) {
+        if (stage instanceof Stage.LineFilter f) {
+            return lineFilter(f);
+        }
+        if (stage instanceof Stage.LabelFilterStage f) {
+            Predicate<LineLabels> p = labelFilter(f.filter());
+            return (ts, line, labels) -> p.test(labels) ? line : null;
+        }
+        if (stage instanceof Stage.Json j) {
+            return json(j.params());
+        }
+        if (stage instanceof Stage.Logfmt l) {
+            return logfmt(l);
+        }
+        if (stage instanceof Stage.Regexp r) {
+            RegexpParser parser = RegexpParser.compile(r.regex());
+            return (ts, line, labels) -> {
+                parser.extract(line, (k, v) -> labels.add(Origin.PARSED, k, v));
+                return line;
+            };
+        }
+        if (stage instanceof Stage.PatternParser p) {
+            LinePattern pattern = LinePattern.parse(p.pattern(), true);
+            return (ts, line, labels) -> {
+                Map<String, String> m = pattern.match(line);
+                if (m != null) {
+                    m.forEach((k, v) -> labels.add(Origin.PARSED, k, v));
+                }
+                return line;
+            };
+        }
+        if (stage instanceof Stage.Unpack) {
+            return Pipeline::unpack;
+        }
+        if (stage instanceof Stage.LineFormat f) {
+            Template t = Template.parse(f.template());
+            return (ts, line, labels) -> {
+                try {
+                    return t.execute(new Template.Context(labels.view(), line, ts));
+                } catch (RuntimeException e) {
+                    labels.setError(TEMPLATE_ERROR, e.getMessage());
+                    return line;
+                }
+            };
+        }
+        if (stage instanceof Stage.LabelFormat f) {
+            return labelFormat(f);
+        }
+        if (stage instanceof Stage.Drop d) {
+            List<LabelSelectTest> tests = selectTests(d.labels());
+            return (ts, line, labels) -> {
+                for (LabelSelectTest t : tests) {
+                    if (labels.has(t.name()) && t.test().test(labels.get(t.name()))) {
+                        labels.delete(t.name());
+                    }
+                }
+                return line;
+            };
+        }
+        if (stage instanceof Stage.Keep k) {
+            List<LabelSelectTest> tests = selectTests(k.labels());
+            return (ts, line, labels) -> {
+                for (String name : labels.names()) {
+                    boolean keep = false;
+                    for (LabelSelectTest t : tests) {
+                        if (t.name().equals(name) && t.test().test(labels.get(name))) {
+                            keep = true;
+                            break;
+                        }
+                    }
+                    if (!keep) {
+                        labels.delete(name);
+                    }
+                }
+                return line;
+            };
+        }
+        if (stage instanceof Stage.Decolorize) {
+            return (ts, line, labels) -> ANSI.matcher(line).replaceAll("");
+        }
+        throw new IllegalStateException("BUG: unhandled stage " + stage);
+    }
+
+    private record LabelSelectTest(String name, Predicate<String> test) {
+    }
+
+    private static List<LabelSelectTest> selectTests(List<Stage.LabelSelect> selects) {
+        List<LabelSelectTest> out = new ArrayList<>();
+        for (Stage.LabelSelect s : selects) {
+            out.add(new LabelSelectTest(s.name(), s.matcher() == null ? v -> true : s.matcher().compile()));
+        }
+        return out;
+    }
+
+    // ---- line filters ----
+
+    private static Step lineFilter(Stage.LineFilter f) {
+        List<Predicate<String>> terms = new ArrayList<>();
+        for (Stage.FilterTerm t : f.terms()) {
+            terms.add(term(f.op(), t));
+        }
+        boolean negated = f.op().negated();
+        return (ts, line, labels) -> {
+            boolean any = false;
+            for (Predicate<String> p : terms) {
+                if (p.test(line)) {
+                    any = true;
+                    break;
+                }
+            }
+            return any != negated ? line : null;
+        };
+    }
+
+    private static Predicate<String> term(Stage.LineFilterOp op, Stage.FilterTerm t) {
+        if (t.ip()) {
+            IpMatcher m = IpMatcher.parse(t.value());
+            return m::matchesAnyIn;
+        }
+        return switch (op) {
+            case CONTAINS, NOT_CONTAINS -> {
+                String lit = t.value();
+                yield line -> line.contains(lit);
+            }
+            case MATCHES, NOT_MATCHES -> {
+                Pattern p = GoRegex.compileSearch(t.value());
+                yield line -> p.matcher(line).find();
+            }
+            case PATTERN, NOT_PATTERN -> {
+                LinePattern p = LinePattern.parse(t.value(), false);
+                yield line -> p.match(line) != null;
+            }
+        };
+    }
+
+    // ---- label filters ----
+
+    static Predicate<LineLabels> labelFilter(LabelFilter f) {
+        if (f instanceof LabelFilter.And a) {
+            Predicate<LineLabels> l = labelFilter(a.left());
+            Predicate<LineLabels> r = labelFilter(a.right());
+            return labels -> l.test(labels) && r.test(labels);
+        }
+        if (f instanceof LabelFilter.Or o) {
+            Predicate<LineLabels> l = labelFilter(o.left());
+            Predicate<LineLabels> r = labelFilter(o.right());
+            return labels -> l.test(labels) || r.test(labels);
+        }
+        if (f instanceof LabelFilter.StringFilter s) {
+            String name = s.matcher().name();
+            Predicate<String> p = s.matcher().compile();
+            return labels -> p.test(labels.get(name));
+        }
+        if (f instanceof LabelFilter.IpFilter ip) {
+            IpMatcher m = IpMatcher.parse(ip.pattern());
+            return labels -> {
+                String v = labels.get(ip.name());
+                if (v == null) {
+                    return ip.negated();
+                }
+                return m.matches(v) != ip.negated();
+            };
+        }
+        if (f instanceof LabelFilter.NumberFilter n) {
+            return numeric(n.name(), n.op(), n.value(), Double::parseDouble);
+        }
+        if (f instanceof LabelFilter.DurationFilter d) {
+            return numeric(d.name(), d.op(), d.nanos(), v -> (double) Units.parseDurationNanos(v));
+        }
+        LabelFilter.BytesFilter b = (LabelFilter.BytesFilter) f;
+        return numeric(b.name(), b.op(), b.bytes(), v -> (double) Units.parseBytes(v));
+    }
+
+    private interface Converter {
+        double convert(String v);
+    }
+
+    private static Predicate<LineLabels> numeric(String name, LabelFilter.CompareOp op, double value, Converter conv) {
+        return labels -> {
+            if (labels.hasError()) {
+                return true; // as Loki: once a line has an error only string matchers can filter it out
+            }
+            String v = labels.get(name);
+            if (v == null) {
+                return false;
+            }
+            double x;
+            try {
+                x = conv.convert(v.trim());
+            } catch (IllegalArgumentException e) {
+                labels.setError(LABEL_FILTER_ERROR, e.getMessage());
+                return true;
+            }
+            return op.test(x, value);
+        };
+    }
+
+    // ---- parsers ----
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private static Step json(List<Stage.LabelExtraction> params) {
+        if (params.isEmpty()) {
+            return (ts, line, labels) -> {
+                try (JsonParser p = JSON.createParser(line)) {
+                    if (p.nextToken() != JsonToken.START_OBJECT) {
+                        throw new IOException("Value looks like object, but can't find closing '}' symbol");
+                    }
+                    flatten(p, "", labels);
+                    if (p.nextToken() != null) {
+                        throw new IOException("unexpected content after the JSON object");
+                    }
+                } catch (IOException e) {
+                    labels.setError(JSON_ERROR, firstLine(e.getMessage()));
+                }
+                return line;
+            };
+        }
+        List<JsonPath> paths = new ArrayList<>();
+        for (Stage.LabelExtraction p : params) {
+            paths.add(JsonPath.parse(p.expression()));
+        }
+        return (ts, line, labels) -> {
+            JsonNode root;
+            try {
+                root = MAPPER.readTree(line);
+                if (root == null || !root.isObject()) {
+                    throw new IOException("Value looks like object, but can't find closing '}' symbol");
+                }
+            } catch (IOException e) {
+                labels.setError(JSON_ERROR, firstLine(e.getMessage()));
+                return line;
+            }
+            for (int i = 0; i < params.size(); i++) {
+                JsonNode n = root;
+                for (Object step : paths.get(i).steps()) {
+                    n = step instanceof Integer idx ? n.path(idx) : n.path((String) step);
+                }
+                String v = n.isMissingNode() || n.isNull() ? "" : n.isValueNode() ? n.asText() : n.toString();
+                labels.add(Origin.PARSED, params.get(i).label(), v);
+            }
+            return line;
+        };
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    private static void flatten(JsonParser p, String prefix, LineLabels labels) throws IOException {
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_OBJECT) {
+            if (t != JsonToken.FIELD_NAME) {
+                throw new IOException("unexpected token " + t);
+            }
+            String key = prefix + sanitize(p.currentName());
+            JsonToken v = p.nextToken();
+            switch (v) {
+                case START_OBJECT -> flatten(p, key + "_", labels);
+                case START_ARRAY -> p.skipChildren();
+                case VALUE_NULL -> labels.add(Origin.PARSED, key, "");
+                default -> labels.add(Origin.PARSED, key, p.getText());
+            }
+        }
+    }
+
+    /** Loki's label-name sanitising: invalid characters become '_', a leading digit gets a '_' prefix. */
+    static String sanitize(String key) {
+        StringBuilder sb = null;
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= '0' && c <= '9';
+            if (!ok) {
+                if (sb == null) {
+                    sb = new StringBuilder(key.substring(0, i));
+                }
+                sb.append('_');
+            } else if (sb != null) {
+                sb.append(c);
+            }
+        }
+        String out = sb == null ? key : sb.toString();
+        if (!out.isEmpty() && Character.isDigit(out.charAt(0))) {
+            out = "_" + out;
+        }
+        return out;
+    }
+
+    private static String unpack(long ts, String line, LineLabels labels) {
+        String entry = null;
+        try (JsonParser p = JSON.createParser(line)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("Value looks like object, but can't find closing '}' symbol");
+            }
+            JsonToken t;
+            while ((t = p.nextToken()) != JsonToken.END_OBJECT) {
+                if (t != JsonToken.FIELD_NAME) {
+                    throw new IOException("unexpected token " + t);
+                }
+                String key = p.currentName();
+                JsonToken v = p.nextToken();
+                if (v == JsonToken.VALUE_STRING) {
+                    if (key.equals("_entry")) {
+                        entry = p.getText();
+                    } else {
+                        labels.add(Origin.PARSED, sanitize(key), p.getText());
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            labels.setError(JSON_ERROR, firstLine(e.getMessage()));
+            return line;
+        }
+        return entry == null ? line : entry;
+    }
+
+    private static Step logfmt(Stage.Logfmt l) {
+        Map<String, String> wanted = new java.util.LinkedHashMap<>();
+        for (Stage.LabelExtraction p : l.params()) {
+            wanted.put(p.expression(), p.label());
+        }
+        return (ts, line, labels) -> {
+            try {
+                Logfmt.decode(line, l.strict(), (k, v, standalone) -> {
+                    if (wanted.isEmpty()) {
+                        if (standalone && !l.keepEmpty()) {
+                            return;
+                        }
+                        String key = sanitize(k);
+                        if (!key.isEmpty()) {
+                            labels.add(Origin.PARSED, key, v);
+                        }
+                    } else {
+                        String label = wanted.get(k);
+                        if (label != null) {
+                            labels.add(Origin.PARSED, label, v);
+                        }
+                    }
+                });
+            } catch (IllegalArgumentException e) {
+                labels.setError(LOGFMT_ERROR, e.getMessage());
+            }
+            return line;
+        };
+    }
+
+    private static Step labelFormat(Stage.LabelFormat f) {
+        List<Template> templates = new ArrayList<>();
+        for (Stage.LabelFormatOp op : f.ops()) {
+            templates.add(op.template() ? Template.parse(op.value()) : null);
+        }
+        return (ts, line, labels) -> {
+            Map<String, String> before = new java.util.HashMap<>(labels.view());
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < f.ops().size(); i++) {
+                Stage.LabelFormatOp op = f.ops().get(i);
+                if (op.template()) {
+                    try {
+                        values.add(templates.get(i).execute(new Template.Context(before, line, ts)));
+                    } catch (RuntimeException e) {
+                        labels.setError(TEMPLATE_ERROR, e.getMessage());
+                        values.add(null);
+                    }
+                } else {
+                    String v = before.get(op.value());
+                    values.add(v == null ? "" : v);
+                }
+            }
+            for (int i = 0; i < f.ops().size(); i++) {
+                Stage.LabelFormatOp op = f.ops().get(i);
+                if (!op.template() && !op.value().equals(op.destination())) {
+                    labels.delete(op.value());
+                }
+            }
+            for (int i = 0; i < f.ops().size(); i++) {
+                if (values.get(i) != null) {
+                    labels.set(Origin.PARSED, f.ops().get(i).destination(), values.get(i));
+                }
+            }
+            return line;
+        };
+    }
+}

@@ -1,0 +1,141 @@
+package io.logbloom.logql;
+
+import io.logbloom.logql.SampleExpr.RangeOp;
+import java.util.Arrays;
+
+/**
+ * The over-time functions applied to the samples of one series inside one window [a, z) of sorted arrays.
+ * Variance is the population variance (Welford's online algorithm), quantiles interpolate linearly between
+ * closest ranks like Prometheus' quantile_over_time, rate_counter is Prometheus' extrapolated counter rate.
+ * Stateless.
+ */
+final class RangeFunctions {
+
+    private RangeFunctions() {
+    }
+
+    static double apply(RangeOp op, Double param, long[] ts, double[] v, int a, int z, double rangeSeconds,
+            long windowStart, long windowEnd) {
+        int n = z - a;
+        switch (op) {
+            case COUNT_OVER_TIME:
+                return n;
+            case RATE:
+            case BYTES_RATE:
+                return sum(v, a, z) / rangeSeconds;
+            case BYTES_OVER_TIME:
+            case SUM_OVER_TIME:
+                return sum(v, a, z);
+            case AVG_OVER_TIME: {
+                double mean = 0;
+                for (int i = a; i < z; i++) {
+                    mean += (v[i] - mean) / (i - a + 1);
+                }
+                return mean;
+            }
+            case MIN_OVER_TIME: {
+                double m = v[a];
+                for (int i = a + 1; i < z; i++) {
+                    if (v[i] < m || Double.isNaN(m)) {
+                        m = v[i];
+                    }
+                }
+                return m;
+            }
+            case MAX_OVER_TIME: {
+                double m = v[a];
+                for (int i = a + 1; i < z; i++) {
+                    if (v[i] > m || Double.isNaN(m)) {
+                        m = v[i];
+                    }
+                }
+                return m;
+            }
+            case STDVAR_OVER_TIME:
+            case STDDEV_OVER_TIME: {
+                double mean = 0;
+                double m2 = 0;
+                for (int i = a; i < z; i++) {
+                    double delta = v[i] - mean;
+                    mean += delta / (i - a + 1);
+                    m2 += delta * (v[i] - mean);
+                }
+                double var = m2 / n;
+                return op == RangeOp.STDDEV_OVER_TIME ? Math.sqrt(var) : var;
+            }
+            case QUANTILE_OVER_TIME:
+                return quantile(param, Arrays.copyOfRange(v, a, z));
+            case FIRST_OVER_TIME:
+                return v[a];
+            case LAST_OVER_TIME:
+                return v[z - 1];
+            case RATE_COUNTER:
+                return counterRate(ts, v, a, z, rangeSeconds, windowStart, windowEnd);
+            default:
+                throw new IllegalStateException("BUG: no window function for " + op);
+        }
+    }
+
+    private static double sum(double[] v, int a, int z) {
+        double s = 0;
+        for (int i = a; i < z; i++) {
+            s += v[i];
+        }
+        return s;
+    }
+
+    /** Prometheus' quantile: phi outside [0,1] gives ±Inf, else linear interpolation at rank phi*(n-1). */
+    static double quantile(double phi, double[] values) {
+        if (values.length == 0 || Double.isNaN(phi)) {
+            return Double.NaN;
+        }
+        if (phi < 0) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        if (phi > 1) {
+            return Double.POSITIVE_INFINITY;
+        }
+        Arrays.sort(values);
+        double rank = phi * (values.length - 1);
+        int lower = (int) Math.max(0, Math.floor(rank));
+        int upper = (int) Math.min(values.length - 1, lower + 1);
+        double weight = rank - Math.floor(rank);
+        return values[lower] * (1 - weight) + values[upper] * weight;
+    }
+
+    /**
+     * Prometheus' extrapolatedRate for counters: the increase between first and last sample (adding back
+     * values lost at counter resets), extrapolated to the window edges when the samples come close enough
+     * (within 1.1 average intervals), divided by the window length.
+     */
+    static double counterRate(long[] ts, double[] v, int a, int z, double rangeSeconds, long windowStart, long windowEnd) {
+        int n = z - a;
+        if (n < 2) {
+            return Double.NaN; // as Prometheus: no rate from fewer than two samples; the engine drops NaN below
+        }
+        double result = v[z - 1] - v[a];
+        double prev = v[a];
+        for (int i = a + 1; i < z; i++) {
+            if (v[i] < prev) {
+                result += prev;
+            }
+            prev = v[i];
+        }
+        double durationToStart = (ts[a] - windowStart) / 1e9;
+        double durationToEnd = (windowEnd - ts[z - 1]) / 1e9;
+        double sampled = (ts[z - 1] - ts[a]) / 1e9;
+        double avgInterval = sampled / (n - 1);
+        if (result > 0 && v[a] >= 0) {
+            double durationToZero = sampled * (v[a] / result);
+            if (durationToZero < durationToStart) {
+                durationToStart = durationToZero;
+            }
+        }
+        double threshold = avgInterval * 1.1;
+        double extrapolateTo = sampled;
+        extrapolateTo += durationToStart < threshold ? durationToStart : avgInterval / 2;
+        extrapolateTo += durationToEnd < threshold ? durationToEnd : avgInterval / 2;
+        result = result * (extrapolateTo / sampled);
+        return result / rangeSeconds;
+    }
+}

@@ -1,0 +1,796 @@
+package io.logbloom.logql;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The subset of Go's text/template used by {@code line_format} and {@code label_format}: text, actions
+ * {@code {{ .label }}} with pipelines ({@code {{ .a | ToUpper }}}), function calls with string/number/field
+ * arguments, parenthesised sub-pipelines, {@code if / else if / else / end}, trim markers {@code {{- -}}},
+ * {@code __line__} and {@code __timestamp__}. A missing label renders as the empty string (Loki's data is a
+ * map of strings). Functions: Loki's and sprig's common string, regex, math and comparison helpers (see
+ * {@link #call}). Immutable and thread-safe after parsing.
+ */
+final class Template {
+
+    /** Data an execution reads. */
+    record Context(Map<String, String> labels, String line, long timestampNanos) {
+    }
+
+    private sealed interface Node permits Text, Action, If {
+    }
+
+    private record Text(String text) implements Node {
+    }
+
+    private record Action(Pipe pipe) implements Node {
+    }
+
+    private record If(Pipe condition, List<Node> then, List<Node> otherwise) implements Node {
+    }
+
+    private record Pipe(List<Command> commands) {
+    }
+
+    /** A command is a function with arguments or a lone operand (function null, one arg). */
+    private record Command(String function, List<Object> args) {
+    }
+
+    private record Field(String name) {
+    }
+
+    private final List<Node> nodes;
+
+    private Template(List<Node> nodes) {
+        this.nodes = nodes;
+    }
+
+    /** Parses a template; throws IllegalArgumentException naming the template on syntax errors. */
+    static Template parse(String text) {
+        try {
+            Parser p = new Parser(text);
+            List<Node> nodes = p.nodes(false);
+            if (p.pendingEnd != null) {
+                throw new IllegalArgumentException("unexpected {{" + p.pendingEnd + "}}");
+            }
+            return new Template(nodes);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("invalid template " + GoStrings.quote(text) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Renders the template; function errors propagate as IllegalArgumentException. */
+    String execute(Context ctx) {
+        StringBuilder sb = new StringBuilder();
+        render(nodes, ctx, sb);
+        return sb.toString();
+    }
+
+    private void render(List<Node> list, Context ctx, StringBuilder sb) {
+        for (Node n : list) {
+            if (n instanceof Text t) {
+                sb.append(t.text());
+            } else if (n instanceof Action a) {
+                sb.append(print(eval(a.pipe(), ctx)));
+            } else if (n instanceof If f) {
+                render(truthy(eval(f.condition(), ctx)) ? f.then() : f.otherwise(), ctx, sb);
+            }
+        }
+    }
+
+    private Object eval(Pipe pipe, Context ctx) {
+        Object prev = null;
+        boolean first = true;
+        for (Command c : pipe.commands()) {
+            List<Object> args = new ArrayList<>();
+            for (Object a : c.args()) {
+                args.add(value(a, ctx));
+            }
+            if (!first) {
+                args.add(prev);
+            }
+            if (c.function() == null) {
+                if (args.size() != 1) {
+                    throw new IllegalArgumentException("can't give argument to non-function " + c.args().get(0));
+                }
+                prev = args.get(0);
+            } else {
+                prev = call(c.function(), args, ctx);
+            }
+            first = false;
+        }
+        return prev;
+    }
+
+    private Object value(Object operand, Context ctx) {
+        if (operand instanceof Field f) {
+            String v = ctx.labels().get(f.name());
+            return v == null ? "" : v;
+        }
+        if (operand instanceof Pipe p) {
+            return eval(p, ctx);
+        }
+        return operand;
+    }
+
+    static boolean truthy(Object v) {
+        if (v == null) {
+            return false;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        if (v instanceof String s) {
+            return !s.isEmpty();
+        }
+        if (v instanceof Double d) {
+            return d != 0;
+        }
+        if (v instanceof Long l) {
+            return l != 0;
+        }
+        return true;
+    }
+
+    static String print(Object v) {
+        if (v == null) {
+            return "";
+        }
+        if (v instanceof Double d) {
+            return Values.formatValue(d).replace("+Inf", "+Inf");
+        }
+        if (v instanceof Instant i) {
+            return GoTime.format(i);
+        }
+        return v.toString();
+    }
+
+    private static String str(Object v) {
+        return print(v);
+    }
+
+    private static double num(Object v) {
+        if (v instanceof Double d) {
+            return d;
+        }
+        if (v instanceof Long l) {
+            return l;
+        }
+        if (v instanceof Boolean b) {
+            return b ? 1 : 0;
+        }
+        String s = str(v).trim();
+        if (s.isEmpty()) {
+            return 0;
+        }
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            return 0; // sprig's toFloat64 semantics: unparsable is zero
+        }
+    }
+
+    private static long integer(Object v) {
+        return (long) num(v);
+    }
+
+    private static void arity(String fn, List<Object> a, int n) {
+        if (a.size() != n) {
+            throw new IllegalArgumentException("wrong number of args for " + fn + ": want " + n + " got " + a.size());
+        }
+    }
+
+    /** Calls a template function by name. */
+    private static Object call(String fn, List<Object> a, Context ctx) {
+        switch (fn) {
+            case "__line__":
+                arity(fn, a, 0);
+                return ctx.line();
+            case "__timestamp__":
+                arity(fn, a, 0);
+                return Instant.ofEpochSecond(0, ctx.timestampNanos());
+            case "ToUpper", "upper", "toUpper":
+                arity(fn, a, 1);
+                return str(a.get(0)).toUpperCase(Locale.ROOT);
+            case "ToLower", "lower", "toLower":
+                arity(fn, a, 1);
+                return str(a.get(0)).toLowerCase(Locale.ROOT);
+            case "Title", "title":
+                arity(fn, a, 1);
+                return title(str(a.get(0)));
+            case "Replace": {
+                arity(fn, a, 4);
+                return replace(str(a.get(0)), str(a.get(1)), str(a.get(2)), integer(a.get(3)));
+            }
+            case "replace":
+                arity(fn, a, 3);
+                return str(a.get(2)).replace(str(a.get(0)), str(a.get(1)));
+            case "Trim":
+                arity(fn, a, 2);
+                return trimChars(str(a.get(0)), str(a.get(1)), true, true);
+            case "TrimLeft":
+                arity(fn, a, 2);
+                return trimChars(str(a.get(0)), str(a.get(1)), true, false);
+            case "TrimRight":
+                arity(fn, a, 2);
+                return trimChars(str(a.get(0)), str(a.get(1)), false, true);
+            case "TrimSpace", "trim":
+                arity(fn, a, 1);
+                return str(a.get(0)).strip();
+            case "TrimPrefix": {
+                arity(fn, a, 2);
+                String s = str(a.get(0));
+                String p = str(a.get(1));
+                return s.startsWith(p) ? s.substring(p.length()) : s;
+            }
+            case "TrimSuffix": {
+                arity(fn, a, 2);
+                String s = str(a.get(0));
+                String p = str(a.get(1));
+                return s.endsWith(p) ? s.substring(0, s.length() - p.length()) : s;
+            }
+            case "trimPrefix": {
+                arity(fn, a, 2);
+                String s = str(a.get(1));
+                String p = str(a.get(0));
+                return s.startsWith(p) ? s.substring(p.length()) : s;
+            }
+            case "trimSuffix": {
+                arity(fn, a, 2);
+                String s = str(a.get(1));
+                String p = str(a.get(0));
+                return s.endsWith(p) ? s.substring(0, s.length() - p.length()) : s;
+            }
+            case "trimAll":
+                arity(fn, a, 2);
+                return trimChars(str(a.get(1)), str(a.get(0)), true, true);
+            case "default": {
+                arity(fn, a, 2);
+                return truthy(a.get(1)) ? a.get(1) : a.get(0);
+            }
+            case "contains":
+                arity(fn, a, 2);
+                return str(a.get(1)).contains(str(a.get(0)));
+            case "hasPrefix":
+                arity(fn, a, 2);
+                return str(a.get(1)).startsWith(str(a.get(0)));
+            case "hasSuffix":
+                arity(fn, a, 2);
+                return str(a.get(1)).endsWith(str(a.get(0)));
+            case "len":
+                arity(fn, a, 1);
+                return (long) str(a.get(0)).length();
+            case "repeat":
+                arity(fn, a, 2);
+                return str(a.get(1)).repeat((int) Math.max(0, integer(a.get(0))));
+            case "substr": {
+                arity(fn, a, 3);
+                String s = str(a.get(2));
+                int start = (int) integer(a.get(0));
+                int end = (int) integer(a.get(1));
+                if (start < 0) {
+                    return s.substring(0, Math.min(Math.max(end, 0), s.length()));
+                }
+                if (end < 0 || end > s.length()) {
+                    return start > s.length() ? "" : s.substring(start);
+                }
+                return start > end ? "" : s.substring(start, end);
+            }
+            case "trunc": {
+                arity(fn, a, 2);
+                String s = str(a.get(1));
+                int n = (int) integer(a.get(0));
+                if (n >= 0) {
+                    return s.length() > n ? s.substring(0, n) : s;
+                }
+                return s.length() > -n ? s.substring(s.length() + n) : s;
+            }
+            case "regexReplaceAll":
+                arity(fn, a, 3);
+                return GoRegex.compileSearch(str(a.get(0))).matcher(str(a.get(1)))
+                        .replaceAll(goReplacement(str(a.get(2))));
+            case "regexReplaceAllLiteral":
+                arity(fn, a, 3);
+                return GoRegex.compileSearch(str(a.get(0))).matcher(str(a.get(1)))
+                        .replaceAll(java.util.regex.Matcher.quoteReplacement(str(a.get(2))));
+            case "count": {
+                arity(fn, a, 2);
+                java.util.regex.Matcher m = GoRegex.compileSearch(str(a.get(0))).matcher(str(a.get(1)));
+                long n = 0;
+                while (m.find()) {
+                    n++;
+                }
+                return n;
+            }
+            case "printf":
+                if (a.isEmpty()) {
+                    throw new IllegalArgumentException("wrong number of args for printf: want at least 1 got 0");
+                }
+                return GoFormat.sprintf(str(a.get(0)), a.subList(1, a.size()));
+            case "eq":
+                arity(fn, a, 2);
+                return compare(a.get(0), a.get(1)) == 0;
+            case "ne":
+                arity(fn, a, 2);
+                return compare(a.get(0), a.get(1)) != 0;
+            case "lt":
+                arity(fn, a, 2);
+                return compare(a.get(0), a.get(1)) < 0;
+            case "le":
+                arity(fn, a, 2);
+                return compare(a.get(0), a.get(1)) <= 0;
+            case "gt":
+                arity(fn, a, 2);
+                return compare(a.get(0), a.get(1)) > 0;
+            case "ge":
+                arity(fn, a, 2);
+                return compare(a.get(0), a.get(1)) >= 0;
+            case "and": {
+                Object last = null;
+                for (Object o : a) {
+                    last = o;
+                    if (!truthy(o)) {
+                        return o;
+                    }
+                }
+                return last;
+            }
+            case "or": {
+                Object last = null;
+                for (Object o : a) {
+                    last = o;
+                    if (truthy(o)) {
+                        return o;
+                    }
+                }
+                return last;
+            }
+            case "not":
+                arity(fn, a, 1);
+                return !truthy(a.get(0));
+            case "int":
+                arity(fn, a, 1);
+                return integer(a.get(0));
+            case "float64":
+                arity(fn, a, 1);
+                return num(a.get(0));
+            case "add":
+                return a.stream().mapToLong(Template::integer).sum();
+            case "sub":
+                arity(fn, a, 2);
+                return integer(a.get(0)) - integer(a.get(1));
+            case "mul":
+                return a.stream().mapToLong(Template::integer).reduce(1, (x, y) -> x * y);
+            case "div": {
+                arity(fn, a, 2);
+                long d = integer(a.get(1));
+                if (d == 0) {
+                    throw new IllegalArgumentException("integer divide by zero");
+                }
+                return integer(a.get(0)) / d;
+            }
+            case "mod": {
+                arity(fn, a, 2);
+                long d = integer(a.get(1));
+                if (d == 0) {
+                    throw new IllegalArgumentException("integer divide by zero");
+                }
+                return integer(a.get(0)) % d;
+            }
+            case "addf":
+                return a.stream().mapToDouble(Template::num).sum();
+            case "subf":
+                arity(fn, a, 2);
+                return num(a.get(0)) - num(a.get(1));
+            case "mulf":
+                return a.stream().mapToDouble(Template::num).reduce(1, (x, y) -> x * y);
+            case "divf":
+                arity(fn, a, 2);
+                return num(a.get(0)) / num(a.get(1));
+            case "abs":
+                arity(fn, a, 1);
+                return Math.abs(num(a.get(0)));
+            case "ceil":
+                arity(fn, a, 1);
+                return Math.ceil(num(a.get(0)));
+            case "floor":
+                arity(fn, a, 1);
+                return Math.floor(num(a.get(0)));
+            case "round": {
+                if (a.size() < 2 || a.size() > 3) {
+                    throw new IllegalArgumentException("wrong number of args for round: want 2 or 3 got " + a.size());
+                }
+                double scale = Math.pow(10, integer(a.get(1)));
+                return Math.round(num(a.get(0)) * scale) / scale;
+            }
+            case "max":
+                return a.stream().mapToLong(Template::integer).max().orElse(0);
+            case "min":
+                return a.stream().mapToLong(Template::integer).min().orElse(0);
+            case "maxf":
+                return a.stream().mapToDouble(Template::num).max().orElse(0);
+            case "minf":
+                return a.stream().mapToDouble(Template::num).min().orElse(0);
+            case "unixEpoch":
+                arity(fn, a, 1);
+                return ((Instant) instant(a.get(0))).getEpochSecond();
+            case "unixEpochMillis":
+                arity(fn, a, 1);
+                return ((Instant) instant(a.get(0))).toEpochMilli();
+            case "unixEpochNanos": {
+                arity(fn, a, 1);
+                Instant i = (Instant) instant(a.get(0));
+                return i.getEpochSecond() * 1_000_000_000L + i.getNano();
+            }
+            case "toDateInUTC", "date":
+                arity(fn, a, 2);
+                return GoTime.layout(str(a.get(0)), (Instant) instant(a.get(1)));
+            case "b64enc":
+                arity(fn, a, 1);
+                return java.util.Base64.getEncoder().encodeToString(str(a.get(0)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            case "b64dec":
+                arity(fn, a, 1);
+                try {
+                    return new String(java.util.Base64.getDecoder().decode(str(a.get(0))), java.nio.charset.StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException e) {
+                    return e.getMessage();
+                }
+            case "urlencode":
+                arity(fn, a, 1);
+                return java.net.URLEncoder.encode(str(a.get(0)), java.nio.charset.StandardCharsets.UTF_8);
+            case "urldecode":
+                arity(fn, a, 1);
+                return java.net.URLDecoder.decode(str(a.get(0)), java.nio.charset.StandardCharsets.UTF_8);
+            case "alignLeft": {
+                arity(fn, a, 2);
+                int n = (int) integer(a.get(0));
+                String s = str(a.get(1));
+                return s.length() >= n ? s.substring(0, Math.max(n, 0)) : s + " ".repeat(n - s.length());
+            }
+            case "alignRight": {
+                arity(fn, a, 2);
+                int n = (int) integer(a.get(0));
+                String s = str(a.get(1));
+                return s.length() >= n ? s.substring(s.length() - Math.max(n, 0)) : " ".repeat(n - s.length()) + s;
+            }
+            case "indent":
+                arity(fn, a, 2);
+                return indent(str(a.get(1)), (int) integer(a.get(0)));
+            case "nindent":
+                arity(fn, a, 2);
+                return "\n" + indent(str(a.get(1)), (int) integer(a.get(0)));
+            default:
+                throw new IllegalArgumentException("function \"" + fn + "\" not defined");
+        }
+    }
+
+    static boolean knownFunction(String fn) {
+        return FUNCTIONS.contains(fn);
+    }
+
+    private static final java.util.Set<String> FUNCTIONS = java.util.Set.of("__line__", "__timestamp__", "ToUpper",
+            "upper", "toUpper", "ToLower", "lower", "toLower", "Title", "title", "Replace", "replace", "Trim",
+            "TrimLeft", "TrimRight", "TrimSpace", "trim", "TrimPrefix", "TrimSuffix", "trimPrefix", "trimSuffix",
+            "trimAll", "default", "contains", "hasPrefix", "hasSuffix", "len", "repeat", "substr", "trunc",
+            "regexReplaceAll", "regexReplaceAllLiteral", "count", "printf", "eq", "ne", "lt", "le", "gt", "ge", "and",
+            "or", "not", "int", "float64", "add", "sub", "mul", "div", "mod", "addf", "subf", "mulf", "divf", "abs",
+            "ceil", "floor", "round", "max", "min", "maxf", "minf", "unixEpoch", "unixEpochMillis", "unixEpochNanos",
+            "toDateInUTC", "date", "b64enc", "b64dec", "urlencode", "urldecode", "alignLeft", "alignRight", "indent",
+            "nindent");
+
+    private static Object instant(Object v) {
+        if (v instanceof Instant) {
+            return v;
+        }
+        throw new IllegalArgumentException("expected a time value, got " + GoStrings.quote(str(v)));
+    }
+
+    private static String indent(String s, int n) {
+        String pad = " ".repeat(Math.max(0, n));
+        return pad + s.replace("\n", "\n" + pad);
+    }
+
+    private static String goReplacement(String repl) {
+        // Go expands $1 / ${name}; Java uses $1 / ${name} too but our named groups are renamed g<i>,
+        // so only numeric references are supported; backslashes are literal in Go.
+        return repl.replace("\\", "\\\\");
+    }
+
+    private static int compare(Object x, Object y) {
+        if ((x instanceof Double || x instanceof Long) && (y instanceof Double || y instanceof Long)) {
+            return Double.compare(num(x), num(y));
+        }
+        return str(x).compareTo(str(y));
+    }
+
+    private static String replace(String s, String old, String repl, long n) {
+        if (n < 0) {
+            return s.replace(old, repl);
+        }
+        StringBuilder sb = new StringBuilder();
+        int from = 0;
+        for (long i = 0; i < n; i++) {
+            int idx = s.indexOf(old, from);
+            if (idx < 0) {
+                break;
+            }
+            sb.append(s, from, idx).append(repl);
+            from = idx + old.length();
+            if (old.isEmpty()) {
+                if (from < s.length()) {
+                    sb.append(s.charAt(from));
+                }
+                from++;
+                if (from > s.length()) {
+                    return sb.toString();
+                }
+            }
+        }
+        return sb.append(s.substring(Math.min(from, s.length()))).toString();
+    }
+
+    private static String trimChars(String s, String cut, boolean left, boolean right) {
+        int a = 0;
+        int b = s.length();
+        while (left && a < b && cut.indexOf(s.charAt(a)) >= 0) {
+            a++;
+        }
+        while (right && b > a && cut.indexOf(s.charAt(b - 1)) >= 0) {
+            b--;
+        }
+        return s.substring(a, b);
+    }
+
+    private static String title(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        boolean start = true;
+        for (char c : s.toCharArray()) {
+            sb.append(start ? Character.toUpperCase(c) : c);
+            start = !Character.isLetterOrDigit(c) && c != '_' && c != '\'';
+        }
+        return sb.toString();
+    }
+
+    /** Recursive-descent parser over the template text. Not thread-safe; one per parse. */
+    private static final class Parser {
+        private static final Pattern IDENT = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+        private final String src;
+        private int pos;
+        private String pendingEnd;
+
+        Parser(String src) {
+            this.src = src;
+        }
+
+        /** Parses nodes until EOF or a control action ({@code else}, {@code end}) stored in pendingEnd. */
+        List<Node> nodes(boolean nested) {
+            List<Node> out = new ArrayList<>();
+            while (pos < src.length()) {
+                int open = src.indexOf("{{", pos);
+                if (open < 0) {
+                    out.add(new Text(src.substring(pos)));
+                    pos = src.length();
+                    break;
+                }
+                String text = src.substring(pos, open);
+                boolean trimLeft = src.startsWith("{{-", open) && open + 3 < src.length()
+                        && Character.isWhitespace(src.charAt(open + 3));
+                if (trimLeft) {
+                    text = text.stripTrailing();
+                }
+                if (!text.isEmpty()) {
+                    out.add(new Text(text));
+                }
+                int close = findClose(open + 2);
+                String body = src.substring(open + (trimLeft ? 3 : 2), close);
+                boolean trimRight = body.endsWith(" -") || body.endsWith("\t-") || body.endsWith("\n-");
+                if (trimRight) {
+                    body = body.substring(0, body.length() - 1);
+                }
+                pos = close + 2;
+                if (trimRight) {
+                    while (pos < src.length() && Character.isWhitespace(src.charAt(pos))) {
+                        pos++;
+                    }
+                }
+                String b = body.strip();
+                if (b.startsWith("/*")) {
+                    continue;
+                }
+                String keyword = b.split("\\s+", 2)[0];
+                if (keyword.equals("if")) {
+                    out.add(parseIf(b.substring(2)));
+                } else if (keyword.equals("else") || keyword.equals("end")) {
+                    if (!nested) {
+                        throw new IllegalArgumentException("unexpected {{" + b + "}}");
+                    }
+                    pendingEnd = b;
+                    return out;
+                } else if (keyword.equals("range") || keyword.equals("with") || keyword.equals("define")
+                        || keyword.equals("template") || keyword.equals("block")) {
+                    throw new IllegalArgumentException("{{" + keyword + "}} is not supported");
+                } else {
+                    out.add(new Action(pipe(new Lexer(b))));
+                }
+            }
+            if (nested) {
+                throw new IllegalArgumentException("unexpected EOF: missing {{end}}");
+            }
+            return out;
+        }
+
+        private If parseIf(String condition) {
+            Pipe cond = pipe(new Lexer(condition.strip()));
+            List<Node> then = nodes(true);
+            String ctl = pendingEnd;
+            pendingEnd = null;
+            if (ctl.equals("end")) {
+                return new If(cond, then, List.of());
+            }
+            String rest = ctl.substring(4).strip();
+            if (rest.startsWith("if ")) {
+                return new If(cond, then, List.of(parseIf(rest.substring(3))));
+            }
+            if (!rest.isEmpty()) {
+                throw new IllegalArgumentException("unexpected {{" + ctl + "}}");
+            }
+            List<Node> otherwise = nodes(true);
+            String end = pendingEnd;
+            pendingEnd = null;
+            if (!end.equals("end")) {
+                throw new IllegalArgumentException("unexpected {{" + end + "}}");
+            }
+            return new If(cond, then, otherwise);
+        }
+
+        private int findClose(int from) {
+            int i = from;
+            while (i < src.length()) {
+                char c = src.charAt(i);
+                if (c == '"') {
+                    i++;
+                    while (i < src.length() && src.charAt(i) != '"') {
+                        if (src.charAt(i) == '\\') {
+                            i++;
+                        }
+                        i++;
+                    }
+                } else if (c == '`') {
+                    i = src.indexOf('`', i + 1);
+                    if (i < 0) {
+                        break;
+                    }
+                } else if (src.startsWith("}}", i)) {
+                    return i;
+                }
+                i++;
+            }
+            throw new IllegalArgumentException("unclosed action");
+        }
+
+        private Pipe pipe(Lexer lx) {
+            List<Command> cmds = new ArrayList<>();
+            while (true) {
+                cmds.add(command(lx));
+                if (lx.peek() == null || lx.peek().equals(")")) {
+                    break;
+                }
+                if (!lx.next().equals("|")) {
+                    throw new IllegalArgumentException("unexpected token in pipeline");
+                }
+            }
+            return new Pipe(cmds);
+        }
+
+        private Command command(Lexer lx) {
+            List<Object> operands = new ArrayList<>();
+            String fn = null;
+            boolean firstToken = true;
+            while (lx.peek() != null && !lx.peek().equals("|") && !lx.peek().equals(")")) {
+                String t = lx.next();
+                if (firstToken && IDENT.matcher(t).matches() && !t.equals("true") && !t.equals("false")
+                        && !t.equals("nil")) {
+                    if (!knownFunction(t)) {
+                        throw new IllegalArgumentException("function \"" + t + "\" not defined");
+                    }
+                    fn = t;
+                } else {
+                    operands.add(operand(t, lx));
+                }
+                firstToken = false;
+            }
+            if (fn == null && operands.isEmpty()) {
+                throw new IllegalArgumentException("missing value for command");
+            }
+            return new Command(fn, operands);
+        }
+
+        private Object operand(String t, Lexer lx) {
+            if (t.equals("(")) {
+                Pipe p = pipe(lx);
+                if (!")".equals(lx.next())) {
+                    throw new IllegalArgumentException("unclosed left paren");
+                }
+                return p;
+            }
+            if (t.startsWith(".")) {
+                if (t.length() == 1) {
+                    throw new IllegalArgumentException("the dot alone is not supported, name a label: {{.name}}");
+                }
+                return new Field(t.substring(1));
+            }
+            if (t.startsWith("\"") || t.startsWith("`")) {
+                return GoStrings.unquote(t);
+            }
+            if (t.equals("true") || t.equals("false")) {
+                return Boolean.parseBoolean(t);
+            }
+            try {
+                if (t.matches("-?[0-9]+")) {
+                    return Long.parseLong(t);
+                }
+                return Double.parseDouble(t);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("unexpected " + GoStrings.quote(t) + " in operand");
+            }
+        }
+    }
+
+    /** Tokenizer for an action body. */
+    private static final class Lexer {
+        private final List<String> tokens = new ArrayList<>();
+        private int i;
+
+        Lexer(String s) {
+            int p = 0;
+            while (p < s.length()) {
+                char c = s.charAt(p);
+                if (Character.isWhitespace(c)) {
+                    p++;
+                } else if (c == '|' || c == '(' || c == ')') {
+                    tokens.add(String.valueOf(c));
+                    p++;
+                } else if (c == '"') {
+                    int e = p + 1;
+                    while (e < s.length() && s.charAt(e) != '"') {
+                        if (s.charAt(e) == '\\') {
+                            e++;
+                        }
+                        e++;
+                    }
+                    if (e >= s.length()) {
+                        throw new IllegalArgumentException("unterminated quoted string");
+                    }
+                    tokens.add(s.substring(p, e + 1));
+                    p = e + 1;
+                } else if (c == '`') {
+                    int e = s.indexOf('`', p + 1);
+                    if (e < 0) {
+                        throw new IllegalArgumentException("unterminated raw quoted string");
+                    }
+                    tokens.add(s.substring(p, e + 1));
+                    p = e + 1;
+                } else {
+                    int e = p;
+                    while (e < s.length() && !Character.isWhitespace(s.charAt(e)) && "|()\"`".indexOf(s.charAt(e)) < 0) {
+                        e++;
+                    }
+                    tokens.add(s.substring(p, e));
+                    p = e;
+                }
+            }
+        }
+
+        String peek() {
+            return i < tokens.size() ? tokens.get(i) : null;
+        }
+
+        String next() {
+            return i < tokens.size() ? tokens.get(i++) : null;
+        }
+    }
+}
