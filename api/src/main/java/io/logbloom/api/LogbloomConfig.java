@@ -203,11 +203,16 @@ public record LogbloomConfig(
     /**
      * {@code wal:} the write-ahead log.
      *
-     * @param directory null means {@code <storage.filesystem.directory>/wal}
+     * @param directory        null means {@code <storage.filesystem.directory>/wal}
+     * @param fsync            {@code per_request} (default: a 204 means the push is on disk) or {@code interval}
+     * @param fsyncInterval    {@code fsync_interval}: period of the {@code interval} policy (default 1s)
+     * @param segmentSizeBytes {@code segment_size}: a segment file is rotated past this size (default 64MB)
      */
-    public record Wal(Path directory, FsyncPolicy fsync) {
+    public record Wal(Path directory, FsyncPolicy fsync, Duration fsyncInterval, long segmentSizeBytes) {
         public Wal {
             Objects.requireNonNull(fsync, "fsync is null");
+            positive("wal.fsync_interval", fsyncInterval);
+            positive("wal.segment_size", segmentSizeBytes);
         }
 
         static Wal from(ConfigNode n) {
@@ -219,8 +224,10 @@ public record LogbloomConfig(
                 default -> throw new ConfigException("config wal.fsync: unknown policy '" + fsyncName
                         + "' (expected per_request or interval)");
             };
+            Wal wal = new Wal(dir == null || dir.isEmpty() ? null : Path.of(dir), fsync,
+                    n.duration("fsync_interval", Duration.ofSeconds(1)), n.bytes("segment_size", 64L << 20));
             n.rejectUnknownKeys();
-            return new Wal(dir == null || dir.isEmpty() ? null : Path.of(dir), fsync);
+            return wal;
         }
     }
 

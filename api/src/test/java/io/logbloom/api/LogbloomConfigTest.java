@@ -19,7 +19,7 @@ final class LogbloomConfigTest {
         assertThat(c.storage().backend()).isEqualTo(LogbloomConfig.Backend.FILESYSTEM);
         assertThat(c.storage().filesystemDirectory()).isEqualTo(Path.of("./data"));
         assertThat(c.storage().s3()).isEqualTo(new LogbloomConfig.S3("", "", "us-east-1", "", "", true));
-        assertThat(c.wal()).isEqualTo(new LogbloomConfig.Wal(null, LogbloomConfig.FsyncPolicy.PER_REQUEST));
+        assertThat(c.wal()).isEqualTo(new LogbloomConfig.Wal(null, LogbloomConfig.FsyncPolicy.PER_REQUEST, Duration.ofSeconds(1), 64L << 20));
         assertThat(c.walDirectory()).isEqualTo(Path.of("./data/wal"));
         assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(256 << 10, 1536 << 10, "snappy",
                 Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofSeconds(10)));
@@ -39,7 +39,7 @@ final class LogbloomConfigTest {
                   filesystem: { directory: /var/lib/logbloom }
                   s3: { endpoint: "http://127.0.0.1:9000", bucket: logs, region: eu-west-1, access_key_id: ak,
                         secret_access_key: sk, force_path_style: false }
-                wal: { directory: /wal, fsync: interval }
+                wal: { directory: /wal, fsync: interval, fsync_interval: 200ms, segment_size: 1MB }
                 ingester: { chunk_block_size: 64KB, chunk_target_size: 1.5MB, chunk_encoding: zstd,
                             chunk_idle_period: 1h30m, max_chunk_age: 3h, flush_check_period: 500ms }
                 limits: { ingestion_rate_mb: 8.5, ingestion_burst_size_mb: 12, max_line_size: 1MB,
@@ -59,7 +59,8 @@ final class LogbloomConfigTest {
                 Path.of("/var/lib/logbloom"),
                 new LogbloomConfig.S3("http://127.0.0.1:9000", "logs", "eu-west-1", "ak", "sk", false)));
         assertThat(c.walDirectory()).isEqualTo(Path.of("/wal"));
-        assertThat(c.wal().fsync()).isEqualTo(LogbloomConfig.FsyncPolicy.INTERVAL);
+        assertThat(c.wal()).isEqualTo(new LogbloomConfig.Wal(Path.of("/wal"), LogbloomConfig.FsyncPolicy.INTERVAL,
+                Duration.ofMillis(200), 1 << 20));
         assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(64 << 10, (long) (1.5 * (1 << 20)), "zstd",
                 Duration.ofMinutes(90), Duration.ofHours(3), Duration.ofMillis(500)));
         assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(8.5, 12, 1 << 20, 30, 100, 200, false,

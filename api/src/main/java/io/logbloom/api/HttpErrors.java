@@ -1,0 +1,63 @@
+package io.logbloom.api;
+
+import io.javalin.http.HttpResponseException;
+import io.logbloom.ingest.PushDecodeException;
+import java.io.EOFException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.zip.ZipException;
+
+/**
+ * The one place where exceptions become HTTP answers, as Loki's {@code util/server/error.go}: each
+ * exception maps to a status, a client-safe plain-text message and a metric label, so routes cannot
+ * drift apart. Bad input (our {@link HttpException}, {@link PushDecodeException},
+ * {@link IllegalArgumentException}, a truncated or corrupt request body) is always 4xx; only
+ * failures of the server itself are 5xx, and their text never leaks internals (paths, keys,
+ * stack traces) — those are logged by the caller. Stateless and thread-safe.
+ */
+public final class HttpErrors {
+    /** The answer for one failed request. */
+    public record Classified(int status, String message, String reason) {}
+
+    private HttpErrors() {}
+
+    /** The status, client message and metric reason for {@code error}. */
+    public static Classified classify(Throwable error) {
+        Throwable e = unwrap(error);
+        if (e instanceof HttpException h) {
+            return new Classified(h.status(), h.getMessage(), h.reason());
+        }
+        if (e instanceof HttpResponseException h) {
+            return new Classified(h.getStatus(), h.getMessage(), "http_" + h.getStatus());
+        }
+        if (e instanceof PushDecodeException) {
+            return new Classified(400, e.getMessage(), "bad_request");
+        }
+        if (e instanceof ZipException || e instanceof EOFException) {
+            return new Classified(400, "malformed request body: " + e.getMessage(), "bad_request");
+        }
+        if (e instanceof IllegalArgumentException) {
+            return new Classified(400, String.valueOf(e.getMessage()), "bad_request");
+        }
+        if (e instanceof TimeoutException) {
+            return new Classified(504, "request timed out" + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+                    "timeout");
+        }
+        if (e instanceof CancellationException) {
+            return new Classified(499, "request cancelled", "cancelled");
+        }
+        return new Classified(500, "internal server error (" + e.getClass().getSimpleName()
+                + "); see the server log", "internal");
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        Throwable current = e;
+        while ((current instanceof ExecutionException || current instanceof UncheckedIOException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+}

@@ -1,0 +1,216 @@
+package io.logbloom.api;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.logbloom.chunks.ObjectStore;
+import io.logbloom.ingest.Ingester;
+import io.logbloom.ingest.PushDecoder;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one bootstrap class: builds the object store (filesystem or S3), the Prometheus registry,
+ * the {@link Ingester} and the Javalin app with every route, and owns their lifecycle.
+ *
+ * <p>{@link #start()} binds the port first, so {@code /ready} (503) and {@code /metrics} answer while
+ * the ingester replays its WAL; routes that need the ingester answer 503 until then. {@link #close()}
+ * is the graceful shutdown (SIGTERM through {@link Main}'s hook): stop taking requests, then close the
+ * ingester (which flushes, or leaves what it cannot flush in the WAL), then the store.
+ *
+ * <p>Thread-safe: the ingester reference is volatile and set once by {@code start()}; {@code start}
+ * and {@code close} synchronize on this object.
+ */
+public final class LogbloomServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LogbloomServer.class);
+    /** Metric route label of requests that matched no route (keeps label cardinality bounded). */
+    private static final String NO_ROUTE = "other";
+
+    private final LogbloomConfig config;
+    private final Clock clock;
+    private final PrometheusRegistry registry;
+    private final ObjectStore store;
+    private final ApiMetrics metrics;
+    private final BuildInfo buildInfo;
+    private final Javalin app;
+    private volatile Ingester ingester;
+    private boolean started;
+    private boolean closed;
+
+    /** Builds the store and the app (nothing listens and no WAL is read until {@link #start()}). */
+    public LogbloomServer(LogbloomConfig config, Clock clock) {
+        this.config = Objects.requireNonNull(config, "config is null");
+        this.clock = Objects.requireNonNull(clock, "clock is null");
+        this.registry = new PrometheusRegistry();
+        this.store = ConfigMapping.objectStore(config.storage());
+        this.metrics = new ApiMetrics(registry);
+        this.buildInfo = BuildInfo.load();
+        this.app = Javalin.create(javalin -> {
+            javalin.showJavalinBanner = false;
+            javalin.http.prefer405over404 = true;
+            javalin.http.maxRequestSize = config.server().maxRecvMsgSizeBytes();
+            javalin.requestLogger.http((ctx, ms) -> metrics.request(route(ctx), ctx.statusCode(), ms / 1000.0));
+        });
+        registerRoutes();
+    }
+
+    private void registerRoutes() {
+        PushRoute push = new PushRoute(new TenantResolver(config.authEnabled()),
+                new RequestBodies(config.server().maxRecvMsgSizeBytes()),
+                new PushDecoder(config.server().maxRecvMsgSizeBytes()), this::ingester);
+        app.post("/loki/api/v1/push", push::handle);
+        app.post("/api/prom/push", push::handle);
+        app.get("/ready", this::ready);
+        app.get("/metrics", this::metrics);
+        app.get("/loki/api/v1/status/buildinfo", ctx -> ctx.json(buildInfo));
+        app.addHttpHandler(HandlerType.POST, "/flush", this::flush);
+        app.addHttpHandler(HandlerType.GET, "/flush", this::flush);
+        app.exception(Exception.class, (e, ctx) -> {
+            HttpErrors.Classified c = HttpErrors.classify(e);
+            if (c.status() >= 500) {
+                LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+            }
+            metrics.error(route(ctx), c.reason());
+            String message = c.status() == 404 && route(ctx).equals(NO_ROUTE) ? notFound(ctx) : c.message();
+            ctx.status(c.status()).contentType("text/plain; charset=utf-8").result(message + "\n");
+        });
+        app.error(404, ctx -> {
+            if (route(ctx).equals(NO_ROUTE)) {
+                ctx.contentType("text/plain; charset=utf-8").result(notFound(ctx) + "\n");
+            }
+        });
+    }
+
+    private static String notFound(Context ctx) {
+        return "404 page not found: no route for " + ctx.method() + " " + ctx.path();
+    }
+
+    /** Binds the port, replays the WAL by building the ingester, and returns the bound port. */
+    public synchronized int start() {
+        if (started) {
+            throw new IllegalStateException("server already started");
+        }
+        started = true;
+        app.start(config.server().httpListenAddress(), config.server().httpListenPort());
+        try {
+            ingester = new Ingester(ConfigMapping.ingestConfig(config), store, clock, registry);
+        } catch (IOException | RuntimeException e) {
+            app.stop();
+            throw new IllegalStateException("cannot start the ingester (WAL " + config.walDirectory() + "): "
+                    + e.getMessage(), e);
+        }
+        LOG.info("logbloom listening on {}:{}", config.server().httpListenAddress(), app.port());
+        return app.port();
+    }
+
+    /** The bound port (valid after {@link #start()}). */
+    public int port() {
+        return app.port();
+    }
+
+    /** The effective configuration. */
+    public LogbloomConfig config() {
+        return config;
+    }
+
+    /** The clock everything is timed with. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** The registry {@code /metrics} exposes. */
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    /** The object store holding chunks, index files and blooms. */
+    public ObjectStore objectStore() {
+        return store;
+    }
+
+    /** The ingester; throws a 503 {@link HttpException} until {@link #start()} has replayed the WAL. */
+    public Ingester ingester() {
+        Ingester current = ingester;
+        if (current == null) {
+            throw new HttpException(503, "not_ready", "Ingester not ready: replaying the write-ahead log");
+        }
+        return current;
+    }
+
+    /** The Javalin app, for registering further routes before {@link #start()}. */
+    public Javalin app() {
+        return app;
+    }
+
+    private void ready(Context ctx) {
+        if (ingester == null || closed) {
+            ctx.status(503).result("Ingester not ready: " + (closed ? "shutting down" : "replaying the write-ahead log")
+                    + "\n");
+        } else {
+            ctx.result("ready\n");
+        }
+    }
+
+    private void metrics(Context ctx) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
+        new PrometheusTextFormatWriter(false).write(out, registry.scrape());
+        ctx.contentType(PrometheusTextFormatWriter.CONTENT_TYPE).result(out.toByteArray());
+    }
+
+    private void flush(Context ctx) throws IOException {
+        ingester().flushAll();
+        ctx.status(204);
+    }
+
+    private static String route(Context ctx) {
+        try {
+            String path = ctx.endpointHandlerPath();
+            return path == null || path.isEmpty() ? NO_ROUTE : path;
+        } catch (RuntimeException noEndpoint) {
+            return NO_ROUTE;
+        }
+    }
+
+    /** Graceful shutdown: stop serving, close the ingester (flush or keep in WAL), close the store. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        app.stop();
+        Ingester current = ingester;
+        RuntimeException failure = null;
+        if (current != null) {
+            try {
+                current.close();
+            } catch (IOException e) {
+                failure = new UncheckedIOException("cannot close the ingester cleanly (its WAL keeps what was not flushed)",
+                        e);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+        try {
+            store.close();
+        } catch (IOException e) {
+            UncheckedIOException wrapped = new UncheckedIOException("cannot close the object store", e);
+            if (failure != null) {
+                failure.addSuppressed(wrapped);
+            } else {
+                failure = wrapped;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        LOG.info("logbloom stopped");
+    }
+}
