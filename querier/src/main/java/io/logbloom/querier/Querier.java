@@ -8,6 +8,8 @@ import io.logbloom.chunks.ObjectStore;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.SeriesChunks;
+import io.logbloom.ingest.Ingester;
+import io.logbloom.ingest.SeriesBloomStore;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.time.Clock;
@@ -24,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The read path: label and series lookups, and the storage side of queries (index → bloom test per
@@ -55,6 +58,18 @@ public final class Querier implements AutoCloseable {
         this.reader = new StoreReader(config, store, index, unflushed,
                 new BloomCache(blooms, config.bloomCacheBytes()), new ChunkBloomTester(tokenScheme),
                 new ChunkCache(config.chunkCacheBytes()), decoder, fetchPool);
+    }
+
+    /**
+     * The production wiring over a running ingester (looked up per call through {@code ingester}, so
+     * this may be built before WAL replay ends): its index and unflushed data, the persisted series
+     * blooms, the tokenizer's token scheme and the chunks module's decoder.
+     */
+    public static Querier overIngester(QuerierConfig config, ObjectStore store, Supplier<Ingester> ingester,
+            Clock clock, PrometheusRegistry registry) {
+        IngesterReadSide side = new IngesterReadSide(ingester);
+        return new Querier(config, store, side, new StoredSeriesBlooms(new SeriesBloomStore(store)),
+                new TokenizerBloomScheme(), new StoredChunkDecoder(), side, clock, registry);
     }
 
     private static ThreadFactory daemonThreads() {

@@ -1,0 +1,89 @@
+package io.logbloom.querier;
+
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.index.LabelMatcher;
+import io.logbloom.logql.Direction;
+import io.logbloom.logql.EntrySource;
+import io.logbloom.logql.Matcher;
+import io.logbloom.logql.SourceStream;
+import io.logbloom.logql.StreamEntry;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The LogQL engine's {@link EntrySource} over the querier's store reader, for one query: each
+ * selector the engine asks for is read with the bloom query extracted from the log expressions
+ * using that selector (or-ed when several expressions share it, so a chunk is fetched if any of
+ * them may match). Entries are converted lazily. Not thread-safe: one query, one thread.
+ */
+final class QuerierEntrySource implements EntrySource {
+    private final Querier querier;
+    private final QueryContext ctx;
+    private final Map<List<Matcher>, BloomQuery> bloomBySelector;
+
+    QuerierEntrySource(Querier querier, QueryContext ctx, Map<List<Matcher>, BloomQuery> bloomBySelector) {
+        this.querier = Objects.requireNonNull(querier, "querier is null");
+        this.ctx = Objects.requireNonNull(ctx, "ctx is null");
+        this.bloomBySelector = new HashMap<>(bloomBySelector);
+    }
+
+    @Override
+    public List<SourceStream> select(List<Matcher> selector, long fromNanos, long throughNanos, Direction direction)
+            throws IOException {
+        BloomQuery bloom = bloomBySelector.getOrDefault(selector, BloomQuery.matchAll());
+        List<SeriesEntries> series = querier.select(ctx, matchers(selector), fromNanos, throughNanos,
+                direction == Direction.FORWARD, bloom);
+        List<SourceStream> out = new ArrayList<>(series.size());
+        for (SeriesEntries s : series) {
+            Map<String, String> labels = new LinkedHashMap<>();
+            for (Label l : s.labels().list()) {
+                labels.put(l.name(), l.value());
+            }
+            out.add(new SourceStream(labels, new Converting(s.entries())));
+        }
+        return out;
+    }
+
+    /** Index matchers for a LogQL selector. */
+    static List<LabelMatcher> matchers(List<Matcher> selector) {
+        List<LabelMatcher> out = new ArrayList<>(selector.size());
+        for (Matcher m : selector) {
+            out.add(LabelMatcher.of(LabelMatcher.MatchType.valueOf(m.type().name()), m.name(), m.value()));
+        }
+        return out;
+    }
+
+    /** Converts storage entries to engine entries as they are pulled. */
+    private static final class Converting implements Iterator<StreamEntry> {
+        private final Iterator<LogEntry> inner;
+
+        Converting(Iterator<LogEntry> inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return inner.hasNext();
+        }
+
+        @Override
+        public StreamEntry next() {
+            LogEntry e = inner.next();
+            if (e.metadata().isEmpty()) {
+                return new StreamEntry(e.timestampNanos(), e.line());
+            }
+            Map<String, String> md = new HashMap<>();
+            for (Label l : e.metadata()) {
+                md.putIfAbsent(l.name(), l.value());
+            }
+            return new StreamEntry(e.timestampNanos(), e.line(), md);
+        }
+    }
+}

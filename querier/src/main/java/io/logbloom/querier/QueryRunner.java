@@ -1,0 +1,130 @@
+package io.logbloom.querier;
+
+import io.logbloom.logql.Direction;
+import io.logbloom.logql.Engine;
+import io.logbloom.logql.Expr;
+import io.logbloom.logql.LogExpr;
+import io.logbloom.logql.LogQL;
+import io.logbloom.logql.LogQLParseException;
+import io.logbloom.logql.LogQLValidationException;
+import io.logbloom.logql.LogQueryResult;
+import io.logbloom.logql.Matcher;
+import io.logbloom.logql.MetricResult;
+import io.logbloom.logql.SampleExpr;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Runs LogQL queries: parse, check limits, derive one bloom query per selector from the log
+ * expressions that read it, evaluate with the LogQL {@link Engine} over a {@link QuerierEntrySource}
+ * (which skips, fetches and merges lazily, so a log query stops fetching once its limit is
+ * reached), then check result limits and collect statistics. Thread-safe: per-query state lives in
+ * the {@link QueryContext}.
+ */
+public final class QueryRunner {
+    private final Querier querier;
+    private final Engine engine;
+    private final Function<LogExpr, BloomQuery> bloomExtractor;
+
+    /** Runs queries over {@code querier} with {@code engine}; {@code bloomExtractor} maps a log expression to its bloom query. */
+    public QueryRunner(Querier querier, Engine engine, Function<LogExpr, BloomQuery> bloomExtractor) {
+        this.querier = Objects.requireNonNull(querier, "querier is null");
+        this.engine = Objects.requireNonNull(engine, "engine is null");
+        this.bloomExtractor = Objects.requireNonNull(bloomExtractor, "bloomExtractor is null");
+    }
+
+    /** Parses {@code query}; a syntax or validation error is a BAD_REQUEST with the parser's message. */
+    public static Expr parse(String query) {
+        if (query == null || query.isBlank()) {
+            throw new QuerierException(QuerierErrorCode.BAD_REQUEST, "query must not be empty");
+        }
+        try {
+            return LogQL.parse(query);
+        } catch (LogQLParseException | LogQLValidationException e) {
+            throw new QuerierException(QuerierErrorCode.BAD_REQUEST, e.getMessage(), e);
+        }
+    }
+
+    /** Runs one query and returns its result and statistics. */
+    public QueryOutcome run(QueryRequest request) throws IOException {
+        Expr expr = parse(request.query());
+        int maxEntries = querier.config().maxEntriesLimitPerQuery();
+        if (expr instanceof LogExpr && request.limit() > maxEntries) {
+            throw new QuerierException(QuerierErrorCode.LIMIT_EXCEEDED, String.format(
+                    "max entries limit per query exceeded, limit > max_entries_limit_per_query (%d > %d)",
+                    request.limit(), maxEntries));
+        }
+        try (QueryContext ctx = querier.newContext(request.tenant(), request.bloomsRequested())) {
+            QuerierEntrySource source = new QuerierEntrySource(querier, ctx, bloomQueries(expr));
+            QueryOutcome outcome;
+            try {
+                outcome = evaluate(expr, request, source, ctx);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            } catch (IllegalArgumentException e) {
+                throw new QuerierException(QuerierErrorCode.BAD_REQUEST, e.getMessage(), e);
+            }
+            querier.finish(outcome.stats());
+            return outcome;
+        }
+    }
+
+    private QueryOutcome evaluate(Expr expr, QueryRequest request, QuerierEntrySource source, QueryContext ctx)
+            throws IOException {
+        if (expr instanceof LogExpr log) {
+            long start = request.startNanos();
+            long end = request.instant() ? request.endNanos() + 1 : request.endNanos();
+            LogQueryResult result = engine.evalLogs(log, source, start, end, request.limit(),
+                    request.forward() ? Direction.FORWARD : Direction.BACKWARD);
+            return new QueryOutcome.Logs(result, ctx.statistics(result.entryCount()));
+        }
+        SampleExpr sample = (SampleExpr) expr;
+        MetricResult result = request.instant()
+                ? engine.evalInstant(sample, source, request.endNanos())
+                : engine.evalRange(sample, source, request.startNanos(), request.endNanos(), request.stepNanos());
+        long samples = checkSeriesLimit(result);
+        return new QueryOutcome.Metrics(result, ctx.statistics(samples));
+    }
+
+    private long checkSeriesLimit(MetricResult result) {
+        int series;
+        long samples;
+        if (result instanceof MetricResult.Matrix m) {
+            series = m.series().size();
+            samples = m.series().stream().mapToLong(s -> s.points().size()).sum();
+        } else if (result instanceof MetricResult.Vector v) {
+            series = v.samples().size();
+            samples = series;
+        } else {
+            series = 1;
+            samples = 1;
+        }
+        int max = querier.config().maxQuerySeries();
+        if (series > max) {
+            throw new QuerierException(QuerierErrorCode.LIMIT_EXCEEDED, String.format(
+                    "maximum number of series (%d) reached for a single query; consider reducing query cardinality "
+                            + "by adding more specific stream selectors, reducing the time range, or aggregating "
+                            + "results with functions like sum(), count() or topk()", max));
+        }
+        return samples;
+    }
+
+    /** One bloom query per distinct selector: the Or of the extracted queries of the expressions reading it. */
+    Map<List<Matcher>, BloomQuery> bloomQueries(Expr expr) {
+        Map<List<Matcher>, List<BloomQuery>> parts = new LinkedHashMap<>();
+        for (LogExpr log : LogQL.logExprs(expr)) {
+            parts.computeIfAbsent(log.selector(), k -> new ArrayList<>()).add(bloomExtractor.apply(log));
+        }
+        Map<List<Matcher>, BloomQuery> out = new HashMap<>();
+        parts.forEach((selector, queries) ->
+                out.put(selector, queries.size() == 1 ? queries.get(0) : new BloomQuery.Or(queries)));
+        return out;
+    }
+}

@@ -1,0 +1,62 @@
+package io.logbloom.querier;
+
+import io.logbloom.ingest.SeriesBloom;
+import io.logbloom.ingest.SeriesBloomStore;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The production {@link SeriesBloomSource}: reads the ingester's persisted series blooms from the
+ * object store. Thread-safe (the store is).
+ */
+public final class StoredSeriesBlooms implements SeriesBloomSource {
+    private final SeriesBloomStore store;
+
+    /** Reads blooms through {@code store}. */
+    public StoredSeriesBlooms(SeriesBloomStore store) {
+        this.store = Objects.requireNonNull(store, "store is null");
+    }
+
+    @Override
+    public Optional<SeriesBloomView> load(String tenant, long fingerprint, long periodNumber) throws IOException {
+        return store.load(tenant, fingerprint, periodNumber).map(View::new);
+    }
+
+    /** A read-only view of one loaded bloom. */
+    private record View(SeriesBloom bloom) implements SeriesBloomView {
+        @Override
+        public boolean covers(String objectKey) {
+            return bloom.coveredChunkKeys().contains(objectKey);
+        }
+
+        @Override
+        public boolean mightContain(long hash) {
+            return bloom.filter().mightContain(hash);
+        }
+
+        @Override
+        public boolean ngramEnabled() {
+            return bloom.ngramEnabled();
+        }
+
+        @Override
+        public int ngramLength() {
+            return bloom.ngramLength();
+        }
+
+        @Override
+        public int ngramSkip() {
+            return bloom.ngramSkip();
+        }
+
+        @Override
+        public long sizeBytes() {
+            long keys = 0;
+            for (String key : bloom.coveredChunkKeys()) {
+                keys += 48 + 2L * key.length();
+            }
+            return bloom.filter().stats().sizeBytes() + keys;
+        }
+    }
+}
