@@ -1,0 +1,37 @@
+package io.logbloom.loadtest;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * What the log generator produces.
+ *
+ * @param seed seed of every random choice; equal seeds give equal lines, labels and metadata
+ * @param runId value of the {@code run} label, so separate runs never share a stream
+ * @param streams number of distinct label sets (series) the run writes to
+ * @param batchSize lines per push request
+ * @param userIds whether entries also carry {@code user_id} and {@code session_id} metadata
+ */
+public record GeneratorConfig(long seed, String runId, int streams, int batchSize, boolean userIds) {
+    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+    // A push above this size is refused by Loki's default grpc/http limits long before our checks.
+    private static final int MAX_BATCH_SIZE = 100_000;
+    // The stream label set is built in memory; a million series is far past any sane single run.
+    private static final int MAX_STREAMS = 1_000_000;
+
+    /** Validates the values and names the offending one. */
+    public GeneratorConfig {
+        Objects.requireNonNull(runId, "runId is null");
+        if (!RUN_ID.matcher(runId).matches()) {
+            throw new IllegalArgumentException(
+                    "run id must be 1-64 characters of [A-Za-z0-9_.:-], got '" + runId + "'");
+        }
+        if (streams < 1 || streams > MAX_STREAMS) {
+            throw new IllegalArgumentException("streams must be in [1, " + MAX_STREAMS + "], got " + streams);
+        }
+        if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+            throw new IllegalArgumentException(
+                    "batch size must be in [1, " + MAX_BATCH_SIZE + "], got " + batchSize);
+        }
+    }
+}

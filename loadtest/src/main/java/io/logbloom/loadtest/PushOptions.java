@@ -1,0 +1,60 @@
+package io.logbloom.loadtest;
+
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * Options of what is pushed: shape of the generated data and the body format.
+ *
+ * <p>Not thread-safe: filled by picocli on the main thread, read-only afterwards.
+ */
+final class PushOptions {
+    @Option(names = "--run-id", description = "Value of the run label (default: run-<UTC date-time>).")
+    String runId;
+
+    @Option(names = "--batch-size", defaultValue = "1000", description = "Lines per push request (default: ${DEFAULT-VALUE}).")
+    int batchSize;
+
+    @Option(names = "--streams", defaultValue = "100",
+            description = "Distinct label sets (series cardinality) written (default: ${DEFAULT-VALUE}).")
+    int streams;
+
+    @Option(names = "--encoding", defaultValue = "protobuf", converter = EncodingConverter.class,
+            description = "Body format: protobuf (snappy), json or json-gzip (default: ${DEFAULT-VALUE}).")
+    PushEncoding encoding;
+
+    @Option(names = "--user-ids", description = "Also put user_id and session_id into structured metadata.")
+    boolean userIds;
+
+    @Option(names = "--producers", description = "Threads that generate and encode bodies (default: half the cores, at least 1).")
+    Integer producers;
+
+    int producerCount() {
+        return producers != null ? producers : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    }
+
+    String runId(java.time.Clock clock) {
+        return runId != null ? runId : "run-" + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                .withZone(java.time.ZoneOffset.UTC).format(clock.instant());
+    }
+
+    void addTo(Map<String, Object> settings) {
+        settings.put("batchSize", batchSize);
+        settings.put("streams", streams);
+        settings.put("encoding", encoding.cliName());
+        settings.put("userIds", userIds);
+        settings.put("producers", producerCount());
+    }
+
+    /** Converts {@code --encoding} values. */
+    static final class EncodingConverter implements picocli.CommandLine.ITypeConverter<PushEncoding> {
+        @Override
+        public PushEncoding convert(String value) {
+            try {
+                return PushEncoding.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

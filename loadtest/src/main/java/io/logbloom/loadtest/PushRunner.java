@@ -1,0 +1,186 @@
+package io.logbloom.loadtest;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Pushes generated logs with N connections, optionally paced to a line rate.
+ *
+ * <p>Producer threads generate and encode bodies into one small bounded queue per lane, before and
+ * during the timed phase; {@link #prepare} returns once every queue is full, so the timed phase
+ * starts with bodies ready. Sender thread {@code c} owns lane {@code c} and sends its bodies in
+ * order, which keeps timestamps increasing per stream on the wire. Time a sender spends waiting
+ * for an empty queue is reported as producer wait: if it is not near zero the client, not the
+ * server, was the bottleneck. Producer CPU time is measured per thread.
+ *
+ * <p>Thread-safe for its lifecycle: {@code prepare}, {@code start}, {@code awaitStopped} are called
+ * once each from the run's main thread; workers share only thread-safe collaborators.
+ */
+final class PushRunner {
+    static final String OPERATION = "push";
+    // Two bodies per lane: enough to hide encoding latency, few enough that timestamps stay fresh.
+    private static final int QUEUE_DEPTH_PER_LANE = 2;
+    // A refused connection fails in microseconds; without a pause the senders would spin.
+    private static final long TRANSPORT_FAILURE_BACKOFF_MILLIS = 20;
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final LogGenerator generator;
+    private final PushSettings settings;
+    private final LokiClient client;
+    private final OperationStats stats;
+    private final RunControl control;
+    private final ResponsivenessWatch watch;
+    private final NeedleReservoir reservoir;
+    private final InstantSource clock;
+    private final List<BlockingQueue<EncodedPush>> queues = new ArrayList<>();
+    private final List<Thread> producers = new ArrayList<>();
+    private final List<Thread> senders = new ArrayList<>();
+    private final LongAdder producerWaitNanos = new LongAdder();
+    private final LongAdder producerCpuNanos = new LongAdder();
+    private final RateLimiter limiter;
+
+    PushRunner(LogGenerator generator, PushSettings settings, LokiClient client, RunStats stats, RunControl control,
+            ResponsivenessWatch watch, NeedleReservoir reservoir, InstantSource clock) {
+        if (settings.connections() > generator.config().streams()) {
+            throw new IllegalArgumentException("connections (" + settings.connections() + ") must not exceed streams ("
+                    + generator.config().streams() + "): each connection owns its own streams so timestamps stay ordered");
+        }
+        this.generator = generator;
+        this.settings = settings;
+        this.client = client;
+        this.stats = stats.operation(OPERATION);
+        this.control = control;
+        this.watch = watch;
+        this.reservoir = reservoir;
+        this.clock = clock;
+        this.limiter = settings.linesPerSecond() > 0 ? new RateLimiter(settings.linesPerSecond(), System::nanoTime) : null;
+    }
+
+    /** Starts the producers and waits until every lane has bodies ready (or {@code maxWait} passed). */
+    void prepare(Duration maxWait) throws InterruptedException {
+        int lanes = settings.connections();
+        List<GeneratorLane> allLanes = new ArrayList<>();
+        for (int lane = 0; lane < lanes; lane++) {
+            queues.add(new ArrayBlockingQueue<>(QUEUE_DEPTH_PER_LANE));
+            allLanes.add(new GeneratorLane(generator.lane(lane, lanes, clock), queues.get(lane)));
+        }
+        int producerCount = Math.min(settings.producers(), lanes);
+        for (int p = 0; p < producerCount; p++) {
+            List<GeneratorLane> owned = new ArrayList<>();
+            for (int lane = p; lane < lanes; lane += producerCount) {
+                owned.add(allLanes.get(lane));
+            }
+            Thread thread = new Thread(() -> produce(owned), "loadtest-producer-" + p);
+            thread.setDaemon(true);
+            producers.add(thread);
+            thread.start();
+        }
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        while (System.nanoTime() < deadline && !control.stopped()
+                && queues.stream().anyMatch(q -> q.remainingCapacity() > 0)) {
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+    }
+
+    /** Starts one sender per connection. */
+    void start() {
+        for (int lane = 0; lane < queues.size(); lane++) {
+            BlockingQueue<EncodedPush> queue = queues.get(lane);
+            Thread thread = new Thread(() -> send(queue), "loadtest-push-" + lane);
+            thread.setDaemon(true);
+            senders.add(thread);
+            thread.start();
+        }
+    }
+
+    /** Waits for every worker to finish after the run was stopped. */
+    void awaitStopped() throws InterruptedException {
+        for (Thread thread : senders) {
+            thread.join();
+        }
+        for (Thread thread : producers) {
+            thread.join();
+        }
+    }
+
+    /** Returns seconds senders spent waiting for bodies (client-side bottleneck indicator). */
+    double producerWaitSeconds() {
+        return producerWaitNanos.sum() / 1e9;
+    }
+
+    /** Returns CPU seconds the producer threads spent generating and encoding. */
+    double producerCpuSeconds() {
+        return producerCpuNanos.sum() / 1e9;
+    }
+
+    private void produce(List<GeneratorLane> lanes) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuStart = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
+        try {
+            while (!control.stopped()) {
+                for (GeneratorLane lane : lanes) {
+                    EncodedPush body = settings.encoding().encode(lane.lane().next());
+                    while (!lane.queue().offer(body, POLL_NANOS, TimeUnit.NANOSECONDS)) {
+                        if (control.stopped()) {
+                            return;
+                        }
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            control.stop("generator failed: " + e);
+        } finally {
+            if (threads.isCurrentThreadCpuTimeSupported()) {
+                producerCpuNanos.add(threads.getCurrentThreadCpuTime() - cpuStart);
+            }
+        }
+    }
+
+    private void send(BlockingQueue<EncodedPush> queue) {
+        try {
+            while (!control.stopped()) {
+                if (limiter != null) {
+                    limiter.acquire(generator.config().batchSize(), control);
+                    if (control.stopped()) {
+                        return;
+                    }
+                }
+                EncodedPush body = queue.poll();
+                if (body == null) {
+                    long waitStart = System.nanoTime();
+                    body = queue.poll(POLL_NANOS, TimeUnit.NANOSECONDS);
+                    producerWaitNanos.add(System.nanoTime() - waitStart);
+                    if (body == null) {
+                        continue;
+                    }
+                }
+                HttpOutcome outcome = client.push(body);
+                watch.observe(outcome);
+                if (outcome.succeeded()) {
+                    stats.recordSuccess(outcome.latencyNanos(), body.lines(), body.lineBytes(), body.body().length);
+                    reservoir.acknowledged(body.needle(), body.lines(), body.oldestNanos(), body.newestNanos());
+                } else {
+                    stats.recordFailure(outcome.errorKey(), outcome.detail(), outcome.latencyNanos(),
+                            outcome.answered() ? body.body().length : 0);
+                    if (!outcome.answered()) {
+                        TimeUnit.MILLISECONDS.sleep(TRANSPORT_FAILURE_BACKOFF_MILLIS);
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private record GeneratorLane(LogGenerator.Lane lane, BlockingQueue<EncodedPush> queue) {}
+}

@@ -1,0 +1,27 @@
+package io.logbloom.loadtest;
+
+import java.util.Objects;
+
+/**
+ * How a push run sends.
+ *
+ * @param connections concurrent connections (one sender thread and one lane of streams each)
+ * @param linesPerSecond target line rate, or 0 to push flat out
+ * @param producers threads that generate and encode bodies ahead of the senders
+ * @param encoding body format
+ */
+public record PushSettings(int connections, double linesPerSecond, int producers, PushEncoding encoding) {
+    /** Validates the values and names the offending one. */
+    public PushSettings {
+        if (connections < 1) {
+            throw new IllegalArgumentException("connections must be >= 1, got " + connections);
+        }
+        if (linesPerSecond < 0 || Double.isNaN(linesPerSecond) || Double.isInfinite(linesPerSecond)) {
+            throw new IllegalArgumentException("rate must be >= 0 lines/s (0 = flat out), got " + linesPerSecond);
+        }
+        if (producers < 1) {
+            throw new IllegalArgumentException("producers must be >= 1, got " + producers);
+        }
+        Objects.requireNonNull(encoding, "encoding is null");
+    }
+}

@@ -1,0 +1,66 @@
+package io.logbloom.loadtest;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Emits a finished run's report: human summary on stderr, JSON on stdout, optional JSON and HTML
+ * files, and the process exit code.
+ *
+ * <p>Thread-safe: stateless.
+ */
+final class ReportOutput {
+    /** Exit code of a run that completed or was interrupted, whatever the server answered. */
+    static final int OK = 0;
+    /** Exit code when the run ended early because the server stopped answering or the harness failed. */
+    static final int ABORTED = 1;
+    /** Exit code of bad command-line input. */
+    static final int USAGE = 2;
+    /** Exit code when a needle query did not return exactly its line. */
+    static final int NEEDLE_FAILED = 3;
+
+    private ReportOutput() {}
+
+    /** Prints and writes the report; returns the exit code. */
+    static int emit(Environment environment, CommonOptions options, RunReport report) {
+        environment.err().print(summary(report));
+        environment.out().println(report.toJson());
+        if (options.report != null) {
+            report.write(options.report);
+            environment.err().println("report written to " + options.report);
+        }
+        if (options.html != null) {
+            HtmlReport.write(report, options.html);
+            environment.err().println("HTML report written to " + options.html);
+        }
+        return exitCode(report);
+    }
+
+    static int exitCode(RunReport report) {
+        if (!report.stopReason().equals(RunControl.COMPLETED) && !report.stopReason().equals("interrupted")) {
+            return ABORTED;
+        }
+        boolean needleFailed = report.operations().values().stream().anyMatch(op ->
+                op.errorsByStatus().containsKey(QueryResponseCheck.MISSING)
+                        || op.errorsByStatus().containsKey(QueryResponseCheck.WRONG));
+        return needleFailed ? NEEDLE_FAILED : OK;
+    }
+
+    static String summary(RunReport report) {
+        StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
+                "%s run %s against %s: %.1f s, %s; client CPU %.1f s (%.2f cores)%n", report.command(), report.runId(),
+                report.url(), report.durationSeconds(), report.stopReason(), report.client().cpuSeconds(),
+                report.client().cpuCoresUsed()));
+        for (Map.Entry<String, RunReport.OperationReport> entry : new java.util.TreeMap<>(report.operations()).entrySet()) {
+            RunReport.OperationReport op = entry.getValue();
+            text.append(String.format(Locale.ROOT,
+                    "  %-16s %8d req %8.1f req/s %,12.0f lines/s %8.2f MB/s  p50 %.1f p90 %.1f p99 %.1f max %.1f ms  failed %d %s%n",
+                    entry.getKey(), op.requests(), op.requestsPerSecond(), op.linesPerSecond(), op.megabytesPerSecond(),
+                    op.latencyMillis().p50(), op.latencyMillis().p90(), op.latencyMillis().p99(), op.latencyMillis().max(),
+                    op.failed(), op.errorsByStatus().isEmpty() ? "" : op.errorsByStatus()));
+            op.errorExamples().forEach((key, detail) -> text.append("      last ").append(key).append(": ")
+                    .append(detail).append(System.lineSeparator()));
+        }
+        return text.toString();
+    }
+}
