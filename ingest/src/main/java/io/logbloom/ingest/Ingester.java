@@ -766,6 +766,21 @@ public final class Ingester implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops at once without flushing, as a crash would: the loops stop and the WAL is closed, so a
+     * new ingester on the same WAL directory replays everything that was acknowledged.
+     */
+    void halt() throws IOException {
+        scheduler.shutdownNow();
+        lock.lock();
+        try {
+            closed = true;
+            wal.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("ingester is closed");

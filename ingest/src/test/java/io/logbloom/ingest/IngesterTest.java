@@ -1,0 +1,298 @@
+package io.logbloom.ingest;
+
+import static io.logbloom.ingest.IngesterFixture.ANY_APP;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.logbloom.bloom.BloomConfig;
+import io.logbloom.chunks.ChunkConfig;
+import io.logbloom.chunks.ChunkEncoding;
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.FileSystemObjectStore;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.chunks.ObjectStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class IngesterTest {
+    @TempDir
+    Path dir;
+
+    private final IngesterFixture fx = new IngesterFixture();
+    private ObjectStore store;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        store = new FileSystemObjectStore(dir.resolve("store"));
+    }
+
+    private List<PushStream> sample() {
+        return List.of(
+                new PushStream("{app=\"api\", env=\"prod\"}", List.of(
+                        new LogEntry(fx.ts(1), "GET /users 200", List.of(new Label("trace_id", "abc123"))),
+                        new LogEntry(fx.ts(2), "GET /orders 500", List.of(new Label("trace_id", "def456"))))),
+                new PushStream("{app=\"db\"}", List.of(LogEntry.of(fx.ts(3), "slow query ✓"))));
+    }
+
+    @Test
+    void goldenProtobufAndJsonPushes_flushed_readableFromStorage() throws Exception {
+        PushDecoder decoder = new PushDecoder();
+        String json = "{\"streams\":[{\"stream\":{\"app\":\"web\"},\"values\":[[\"" + fx.ts(4)
+                + "\",\"hello\",{\"user\":\"bob\"}]]}]}";
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir), store)) {
+            PushResult pb = ingester.push("tenant-a", decoder.decode(PushBodies.protobuf(sample()), "application/x-protobuf"));
+            PushResult js = ingester.push("tenant-a", decoder.decode(json.getBytes(StandardCharsets.UTF_8), "application/json"));
+            assertThat(pb).isEqualTo(new PushResult(3, 0, List.of(), false));
+            assertThat(js.ok()).isTrue();
+            assertThat(ingester.unflushed("tenant-a", List.of(ANY_APP), 0, Long.MAX_VALUE)).hasSize(3);
+            assertThat(ingester.unflushed("other", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+
+            ingester.flushAll();
+
+            assertThat(ingester.unflushed("tenant-a", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+            List<LogEntry> stored = IngesterFixture.stored(ingester, store, "tenant-a");
+            assertThat(stored).extracting(LogEntry::line)
+                    .containsExactly("GET /users 200", "GET /orders 500", "slow query ✓", "hello");
+            assertThat(stored.get(0).metadata()).containsExactly(new Label("trace_id", "abc123"));
+            assertThat(store.list("index/tenant-a/")).isNotEmpty();
+        }
+    }
+
+    @Test
+    void flush_writesSeriesBloomsWithoutFalseNegatives() throws Exception {
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir), store)) {
+            List<LogEntry> entries = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                entries.add(new LogEntry(fx.ts(i), "line " + i, List.of(new Label("trace_id", "t" + i))));
+            }
+            ingester.push("t", List.of(new PushStream("{app=\"api\"}", entries)));
+            ingester.flushAll();
+            Labels labels = Labels.of("app", "api");
+            List<ChunkRef> refs = IngesterFixture.refs(ingester, "t");
+            assertThat(refs).hasSize(1);
+            ChunkRef ref = refs.get(0);
+            SeriesBloom bloom = ingester.blooms().load("t", labels.fingerprint(), SeriesBloom.periodNumber(ref.fromNanos()))
+                    .orElseThrow();
+            assertThat(bloom.covers(ref)).isTrue();
+            assertThat(bloom.ngramEnabled()).isFalse();
+            for (int i = 0; i < 300; i++) {
+                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref, "trace_id=t" + i))).isTrue();
+                assertThat(bloom.filter().mightContain(io.logbloom.bloom.BloomHash.hash("trace_id=t" + i))).isTrue();
+            }
+            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref, "trace_id"))).isTrue();
+            int falsePositives = 0;
+            for (int i = 0; i < 1000; i++) {
+                if (bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref, "trace_id=absent" + i))) {
+                    falsePositives++;
+                }
+            }
+            assertThat(falsePositives).isLessThan(50);
+        }
+    }
+
+    @Test
+    void ngramMode_linesTokenizedChunkScoped() throws Exception {
+        IngestConfig config = IngesterFixture.config(dir).withTokenizer(new BloomTokenizerConfig(true, true, 4, 0));
+        try (Ingester ingester = fx.open(config, store)) {
+            ingester.push("t", List.of(new PushStream("{app=\"api\"}",
+                    List.of(LogEntry.of(fx.ts(1), "user=alice action=login")))));
+            ingester.flushAll();
+            ChunkRef ref = IngesterFixture.refs(ingester, "t").get(0);
+            SeriesBloom bloom = ingester.blooms().load("t", ref.fingerprint(), SeriesBloom.periodNumber(ref.fromNanos()))
+                    .orElseThrow();
+            assertThat(bloom.ngramEnabled()).isTrue();
+            assertThat(bloom.ngramLength()).isEqualTo(4);
+            for (String gram : BloomTokenizer.ngramAlignments("alice", 4, 0).get(0)) {
+                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref, gram))).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void bloomFull_chunkNotCovered_butEarlierChunksStayCovered() throws Exception {
+        // a non-growing filter of 64 items: the first small chunk fits, the big second one cannot
+        BloomConfig tiny = new BloomConfig(64, 0.01, 2, 0.5, 1L << 20, true);
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir).withBloom(tiny), store)) {
+            ingester.push("t", List.of(new PushStream("{app=\"api\"}",
+                    List.of(new LogEntry(fx.ts(1), "a", List.of(new Label("k", "v")))))));
+            ingester.flushAll();
+            List<LogEntry> many = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                many.add(new LogEntry(fx.ts(10 + i), "b" + i, List.of(new Label("id", "x" + i))));
+            }
+            ingester.push("t", List.of(new PushStream("{app=\"api\"}", many)));
+            ingester.flushAll();
+            List<ChunkRef> refs = IngesterFixture.refs(ingester, "t");
+            assertThat(refs).hasSize(2);
+            SeriesBloom bloom = ingester.blooms().load("t", refs.get(0).fingerprint(),
+                    SeriesBloom.periodNumber(refs.get(0).fromNanos())).orElseThrow();
+            ChunkRef small = refs.stream().filter(r -> r.entries() == 1).findFirst().orElseThrow();
+            ChunkRef big = refs.stream().filter(r -> r.entries() == 200).findFirst().orElseThrow();
+            assertThat(bloom.covers(small)).isTrue();
+            assertThat(bloom.covers(big)).as("a chunk with a token lost to FULL is never claimed covered").isFalse();
+            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(small, "k=v"))).isTrue();
+        }
+    }
+
+    @Test
+    void duplicates_storedOnce_alsoAcrossWalReplay() throws Exception {
+        IngestConfig config = IngesterFixture.config(dir);
+        Ingester first = fx.open(config, store);
+        first.push("t", sample());
+        first.push("t", sample());
+        first.halt();
+        try (Ingester second = fx.open(config, store)) {
+            assertThat(second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+                    .flatExtracting(StreamSnapshot::entries).hasSize(3);
+            PushResult retry = second.push("t", sample());
+            assertThat(retry.acceptedEntries()).isEqualTo(3);
+            second.flushAll();
+            assertThat(IngesterFixture.stored(second, store, "t")).hasSize(3);
+        }
+    }
+
+    @Test
+    void crashBeforeFlush_replayRestoresEveryAcknowledgedEntry_thenWalCheckpointed() throws Exception {
+        IngestConfig config = IngesterFixture.config(dir);
+        Ingester first = fx.open(config, store);
+        for (int i = 0; i < 50; i++) {
+            first.push("t", List.of(new PushStream("{app=\"s" + (i % 5) + "\"}", List.of(LogEntry.of(fx.ts(i), "line " + i)))));
+        }
+        first.halt();
+        try (Ingester second = fx.open(config, store)) {
+            second.flushAll();
+            assertThat(IngesterFixture.stored(second, store, "t")).hasSize(50);
+            assertThat(Wal.segmentIds(dir.resolve("wal"))).as("old segments deleted after flush").hasSize(1);
+        }
+        try (Ingester third = fx.open(config, store)) {
+            assertThat(third.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+            third.flushAll();
+            assertThat(IngesterFixture.stored(third, store, "t")).as("nothing stored twice").hasSize(50);
+        }
+    }
+
+    @Test
+    void flushedMarker_dropsEntriesOnReplay_evenWhenSegmentsRemain() throws Exception {
+        WalConfig walConfig = IngesterFixture.config(dir).wal();
+        LogEntry flushed = LogEntry.of(fx.ts(1), "already stored");
+        LogEntry pending = LogEntry.of(fx.ts(2), "still pending");
+        try (Wal wal = Wal.open(walConfig, r -> {})) {
+            wal.append(new WalRecord.Entries("t", List.of(new WalRecord.StreamEntries("{app=\"x\"}", List.of(flushed, pending)))));
+            wal.append(new WalRecord.Flushed("t", "{app=\"x\"}", new long[] {flushed.timestampNanos()},
+                    new long[] {net.openhft.hashing.LongHashFunction.xx3().hashChars(flushed.line())}));
+        }
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir), store)) {
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+                    .flatExtracting(StreamSnapshot::entries).containsExactly(pending);
+        }
+    }
+
+    @Test
+    void storeDown_flushFailsWithoutLoss_thenSucceedsWhenBack() throws Exception {
+        FlakyObjectStore flaky = new FlakyObjectStore(store);
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir), flaky)) {
+            ingester.push("t", sample());
+            flaky.down = true;
+            assertThatThrownBy(ingester::flushAll).isInstanceOf(IOException.class)
+                    .hasMessageContaining("object store down");
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+                    .flatExtracting(StreamSnapshot::entries).hasSize(3);
+            flaky.down = false;
+            ingester.flushAll();
+            assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(3);
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+        }
+    }
+
+    @Test
+    void chunksCloseAtTargetSize() throws Exception {
+        IngestConfig config = IngesterFixture.config(dir)
+                .withChunk(new ChunkConfig(1024, 2048, ChunkEncoding.NONE));
+        try (Ingester ingester = fx.open(config, store)) {
+            List<LogEntry> entries = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                entries.add(LogEntry.of(fx.ts(i), "a fairly long log line number " + i + " with some padding text"));
+            }
+            ingester.push("t", List.of(new PushStream("{app=\"api\"}", entries)));
+            ingester.flushAll();
+            List<ChunkRef> refs = IngesterFixture.refs(ingester, "t");
+            assertThat(refs.size()).isGreaterThan(3);
+            assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(200);
+        }
+    }
+
+    @Test
+    void flushLoop_idleChunkFlushedByPolicy() throws Exception {
+        IngestConfig config = IngesterFixture.config(dir).withFlush(new FlushConfig(Duration.ofMinutes(30),
+                Duration.ofHours(2), Duration.ofMillis(20), Duration.ofMillis(1), Duration.ofMillis(5)));
+        try (Ingester ingester = fx.openWithMetrics(config, store)) {
+            ingester.push("t", sample());
+            Thread.sleep(100);
+            assertThat(IngesterFixture.refs(ingester, "t")).as("not idle yet").isEmpty();
+            fx.clock.advance(Duration.ofMinutes(31));
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (!fx.scrape().contains("logbloom_ingest_active_streams 0.0") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(IngesterFixture.refs(ingester, "t")).hasSize(2);
+            assertThat(fx.scrape()).contains("logbloom_ingest_chunks_flushed_total{reason=\"idle\"} 2.0");
+        }
+    }
+
+    @Test
+    void closeFlushesEverything_withShutdownReason() throws Exception {
+        Ingester ingester = fx.openWithMetrics(IngesterFixture.config(dir), store);
+        ingester.push("t", sample());
+        ingester.close();
+        assertThat(fx.scrape()).contains("logbloom_ingest_chunks_flushed_total{reason=\"shutdown\"} 2.0");
+        assertThatThrownBy(() -> ingester.push("t", sample())).isInstanceOf(IllegalStateException.class);
+        try (Ingester reopened = fx.open(IngesterFixture.config(dir), store)) {
+            assertThat(IngesterFixture.stored(reopened, store, "t")).hasSize(3);
+            assertThat(reopened.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+        }
+    }
+
+    @Test
+    void tailListener_receivesAcceptedEntries() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        TailListener listener = (tenant, labels, entries) -> entries.forEach(e -> seen.add(tenant + labels + e.line()));
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir), store)) {
+            ingester.addTailListener(listener);
+            ingester.push("t", sample());
+            ingester.removeTailListener(listener);
+            ingester.push("t", List.of(new PushStream("{app=\"db\"}", List.of(LogEntry.of(fx.ts(9), "late")))));
+        }
+        assertThat(seen).containsExactly("t{app=\"api\", env=\"prod\"}GET /users 200",
+                "t{app=\"api\", env=\"prod\"}GET /orders 500", "t{app=\"db\"}slow query ✓");
+    }
+
+    @Test
+    void metrics_exposedWithContractNames() throws Exception {
+        try (Ingester ingester = fx.openWithMetrics(IngesterFixture.config(dir), store)) {
+            ingester.push("t", sample());
+            ingester.push("t", List.of(new PushStream("{app=\"x\"}", List.of(LogEntry.of(1, "ancient")))));
+            String before = fx.scrape();
+            assertThat(before).contains("logbloom_ingest_lines_total 3.0", "logbloom_ingest_active_streams 2.0",
+                    "logbloom_ingest_rejected_lines_total{reason=\"greater_than_max_sample_age\"} 1.0",
+                    "logbloom_ingest_bytes_total 71.0");
+            assertThat(before).containsPattern("logbloom_ingest_wal_bytes [1-9]");
+            ingester.flushAll();
+            String after = fx.scrape();
+            assertThat(after).contains("logbloom_ingest_active_streams 0.0", "logbloom_bloom_objects 2.0",
+                    "logbloom_ingest_chunks_flushed_total{reason=\"forced\"} 2.0", "logbloom_ingest_flush_duration_seconds_count 2");
+            assertThat(after).containsPattern("logbloom_bloom_memory_bytes [1-9]")
+                    .containsPattern("logbloom_bloom_items [1-9]").containsPattern("logbloom_bloom_capacity [1-9]")
+                    .containsPattern("logbloom_bloom_subfilters [1-9]");
+        }
+    }
+}

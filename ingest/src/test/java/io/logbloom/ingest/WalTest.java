@@ -1,0 +1,134 @@
+package io.logbloom.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.LogEntry;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class WalTest {
+    @TempDir
+    Path dir;
+
+    private WalConfig config() {
+        return WalConfig.defaults(dir);
+    }
+
+    private static WalRecord.Entries entries(String line) {
+        return new WalRecord.Entries("t", List.of(new WalRecord.StreamEntries("{a=\"b\"}",
+                List.of(new LogEntry(5, line, List.of(new Label("k", "v")))))));
+    }
+
+    @Test
+    void appendThenReopen_replaysAllRecordsInOrder() throws IOException {
+        try (Wal wal = Wal.open(config(), r -> {})) {
+            wal.append(entries("one"));
+            wal.append(new WalRecord.Flushed("t", "{a=\"b\"}", new long[] {5}, new long[] {99}));
+            wal.rotate();
+            wal.append(entries("two ✓"));
+        }
+        List<WalRecord> replayed = new ArrayList<>();
+        try (Wal wal = Wal.open(config(), replayed::add)) {
+            assertThat(wal.currentSegment()).isEqualTo(3);
+        }
+        assertThat(replayed).hasSize(3);
+        assertThat(replayed.get(0)).isEqualTo(entries("one"));
+        assertThat(((WalRecord.Flushed) replayed.get(1)).lineHashes()).containsExactly(99);
+        assertThat(replayed.get(2)).isEqualTo(entries("two ✓"));
+    }
+
+    @Test
+    void tornTail_truncatedAndLaterAppendsSurvive() throws IOException {
+        try (Wal wal = Wal.open(config(), r -> {})) {
+            wal.append(entries("kept"));
+            wal.append(entries("torn"));
+        }
+        Path segment = dir.resolve(String.format("%020d.wal", 1));
+        long size = Files.size(segment);
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+            f.setLength(size - 3);
+        }
+        List<WalRecord> replayed = new ArrayList<>();
+        try (Wal wal = Wal.open(config(), replayed::add)) {
+            wal.append(entries("after restart"));
+        }
+        assertThat(replayed).containsExactly(entries("kept"));
+        List<WalRecord> again = new ArrayList<>();
+        Wal.open(config(), again::add).close();
+        assertThat(again).containsExactly(entries("kept"), entries("after restart"));
+    }
+
+    @Test
+    void flippedByteInNewestSegment_treatedAsTornTail() throws IOException {
+        try (Wal wal = Wal.open(config(), r -> {})) {
+            wal.append(entries("kept"));
+            wal.append(entries("damaged"));
+        }
+        Path segment = dir.resolve(String.format("%020d.wal", 1));
+        flipLastByte(segment);
+        List<WalRecord> replayed = new ArrayList<>();
+        Wal.open(config(), replayed::add).close();
+        assertThat(replayed).containsExactly(entries("kept"));
+    }
+
+    @Test
+    void damageInOlderSegment_isCorruption() throws IOException {
+        try (Wal wal = Wal.open(config(), r -> {})) {
+            wal.append(entries("old"));
+            wal.rotate();
+            wal.append(entries("new"));
+        }
+        flipLastByte(dir.resolve(String.format("%020d.wal", 1)));
+        assertThatThrownBy(() -> Wal.open(config(), r -> {}))
+                .isInstanceOf(WalCorruptionException.class)
+                .hasMessageContaining("00000000000000000001.wal is corrupt at offset 0: checksum mismatch");
+    }
+
+    @Test
+    void deleteSegmentsBefore_keepsCurrentAndNewer() throws IOException {
+        try (Wal wal = Wal.open(config(), r -> {})) {
+            wal.append(entries("1"));
+            wal.rotate();
+            wal.append(entries("2"));
+            wal.rotate();
+            long before = wal.sizeBytes();
+            assertThat(wal.deleteSegmentsBefore(Long.MAX_VALUE)).isEqualTo(2);
+            assertThat(wal.sizeBytes()).isLessThan(before).isZero();
+            assertThat(Wal.segmentIds(dir)).containsExactly(3L);
+        }
+    }
+
+    @Test
+    void segmentRotatesAtConfiguredSize() throws IOException {
+        WalConfig small = new WalConfig(dir, WalConfig.FsyncPolicy.INTERVAL, java.time.Duration.ofSeconds(1),
+                WalConfig.MIN_SEGMENT_SIZE_BYTES);
+        try (Wal wal = Wal.open(small, r -> {})) {
+            String line = "x".repeat(10_000);
+            for (int i = 0; i < 20; i++) {
+                wal.append(entries(line));
+            }
+            wal.sync();
+            assertThat(wal.currentSegment()).isGreaterThan(2);
+        }
+        List<WalRecord> replayed = new ArrayList<>();
+        Wal.open(small, replayed::add).close();
+        assertThat(replayed).hasSize(20);
+    }
+
+    private static void flipLastByte(Path file) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.seek(f.length() - 1);
+            int b = f.read();
+            f.seek(f.length() - 1);
+            f.write(b ^ 0xff);
+        }
+    }
+}
