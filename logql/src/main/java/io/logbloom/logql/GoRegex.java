@@ -78,6 +78,10 @@ final class GoRegex {
 
     /** Compiles a Go regex unanchored (as Go's regexp.MatchString searches). */
     static Pattern compileSearch(String goRegex) {
-        return Pattern.compile(toJava(goRegex).regex());
+        try {
+            return Pattern.compile(toJava(goRegex).regex());
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException("invalid regex " + GoStrings.quote(goRegex) + ": " + e.getDescription(), e);
+        }
     }
 }

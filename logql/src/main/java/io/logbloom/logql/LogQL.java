@@ -10,7 +10,6 @@ import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.atn.PredictionMode;
-import org.antlr.v4.runtime.misc.ParseCancellationException;
 
 /**
  * Entry point of the module: {@link #parse} a query into the AST, {@link #format} it back, list the
@@ -26,6 +25,17 @@ public final class LogQL {
         if (query == null || query.isBlank()) {
             throw new LogQLParseException(1, 1, "syntax error: unexpected $end");
         }
+        LogQLParser.RootContext root;
+        try {
+            root = parser(query, PredictionMode.SLL).root();
+        } catch (LogQLParseException e) {
+            // SLL prediction can fail on valid input; full LL decides and reports the real error position
+            root = parser(query, PredictionMode.LL).root();
+        }
+        return new AstBuilder().root(root);
+    }
+
+    private static LogQLParser parser(String query, PredictionMode mode) {
         ThrowingListener listener = new ThrowingListener();
         LogQLLexer lexer = new LogQLLexer(CharStreams.fromString(query));
         lexer.removeErrorListeners();
@@ -33,18 +43,8 @@ public final class LogQL {
         LogQLParser parser = new LogQLParser(new CommonTokenStream(lexer));
         parser.removeErrorListeners();
         parser.addErrorListener(listener);
-        parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
-        LogQLParser.RootContext root;
-        try {
-            root = parser.root();
-        } catch (ParseCancellationException | LogQLParseException e) {
-            // SLL can fail on valid input; retry with full LL, which reports the real error position
-            lexer.reset();
-            parser.reset();
-            parser.getInterpreter().setPredictionMode(PredictionMode.LL);
-            root = parser.root();
-        }
-        return new AstBuilder().root(root);
+        parser.getInterpreter().setPredictionMode(mode);
+        return parser;
     }
 
     /** Prints the canonical form of a query; {@code parse(format(e))} equals {@code e}. */

@@ -1,0 +1,193 @@
+package io.logbloom.logql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+final class LogPipelineEvalTest {
+
+    private static final long S = 1_000_000_000L;
+    private final Engine engine = new Engine();
+
+    private static List<String> lines(LogQueryResult r) {
+        return r.streams().stream().flatMap(s -> s.entries().stream()).sorted(
+                java.util.Comparator.comparingLong(ResultEntry::timestampNanos)).map(ResultEntry::line).toList();
+    }
+
+    private LogQueryResult run(MemorySource src, String q) throws IOException {
+        return engine.evalLogs((LogExpr) LogQL.parse(q), src, 0, 1000 * S, 1000, Direction.FORWARD);
+    }
+
+    private static MemorySource source(String... lines) {
+        MemorySource m = new MemorySource();
+        for (int i = 0; i < lines.length; i++) {
+            m.add(Map.of("app", "a"), (i + 1) * S, lines[i]);
+        }
+        return m;
+    }
+
+    @Test
+    void lineFilters_containsRegexPatternIpAndOr() throws IOException {
+        MemorySource src = source("GET /a 200", "POST /b 500", "GET /c 404 from 10.1.2.3", "debug x");
+        assertThat(lines(run(src, "{app=\"a\"} |= \"GET\""))).containsExactly("GET /a 200", "GET /c 404 from 10.1.2.3");
+        assertThat(lines(run(src, "{app=\"a\"} != \"GET\""))).containsExactly("POST /b 500", "debug x");
+        assertThat(lines(run(src, "{app=\"a\"} |~ \"[45]0\\\\d\""))).containsExactly("POST /b 500", "GET /c 404 from 10.1.2.3");
+        assertThat(lines(run(src, "{app=\"a\"} !~ \"^GET\""))).containsExactly("POST /b 500", "debug x");
+        assertThat(lines(run(src, "{app=\"a\"} |= \"POST\" or \"debug\""))).containsExactly("POST /b 500", "debug x");
+        assertThat(lines(run(src, "{app=\"a\"} != \"POST\" or \"debug\""))).containsExactly("GET /a 200", "GET /c 404 from 10.1.2.3");
+        assertThat(lines(run(src, "{app=\"a\"} |> \"<_> /<_> 200\""))).containsExactly("GET /a 200");
+        assertThat(lines(run(src, "{app=\"a\"} !> \"GET <_>\""))).containsExactly("POST /b 500", "debug x");
+        assertThat(lines(run(src, "{app=\"a\"} |= ip(\"10.0.0.0/8\")"))).containsExactly("GET /c 404 from 10.1.2.3");
+        assertThat(lines(run(src, "{app=\"a\"} != ip(\"10.1.2.3\")"))).hasSize(3);
+        assertThat(lines(run(src, "{app=\"a\"} |= \"GET\" != \"404\""))).containsExactly("GET /a 200");
+    }
+
+    @Test
+    void json_flattensNestedKeys_skipsArrays_setsErrorOnInvalid() throws IOException {
+        MemorySource src = source("{\"level\":\"error\",\"req\":{\"method\":\"GET\",\"my-hdr\":1.5},\"list\":[1],\"ok\":true}",
+                "not json");
+        LogQueryResult r = run(src, "{app=\"a\"} | json");
+        assertThat(r.streams()).hasSize(2);
+        Map<String, String> first = r.streams().stream().filter(s -> !s.labels().containsKey("__error__"))
+                .findFirst().orElseThrow().labels();
+        assertThat(first).containsEntry("level", "error").containsEntry("req_method", "GET")
+                .containsEntry("req_my_hdr", "1.5").containsEntry("ok", "true").doesNotContainKey("list");
+        Map<String, String> bad = r.streams().stream().filter(s -> s.labels().containsKey("__error__"))
+                .findFirst().orElseThrow().labels();
+        assertThat(bad).containsEntry("__error__", "JSONParserErr").containsKey("__error_details__");
+        assertThat(lines(run(src, "{app=\"a\"} | json | __error__=\"\""))).hasSize(1);
+        assertThat(r.streams().get(0).entries().get(0).parsedLabels()).isNotEmpty();
+    }
+
+    @Test
+    void json_withParameters_extractsPaths() throws IOException {
+        MemorySource src = source("{\"servers\":[\"s1\",\"s2\"],\"headers\":{\"User-Agent\":\"curl\"},\"n\":{\"x\":1}}");
+        LogQueryResult r = run(src, "{app=\"a\"} | json first=\"servers[0]\", ua=\"headers[\\\"User-Agent\\\"]\", obj=\"n\", missing=\"nope\"");
+        assertThat(r.streams().get(0).labels()).containsEntry("first", "s1").containsEntry("ua", "curl")
+                .containsEntry("obj", "{\"x\":1}").containsEntry("missing", "").doesNotContainKey("servers");
+    }
+
+    @Test
+    void parsedLabel_collidingWithStreamLabel_getsExtractedSuffix() throws IOException {
+        MemorySource src = source("app=other level=info");
+        Map<String, String> labels = run(src, "{app=\"a\"} | logfmt").streams().get(0).labels();
+        assertThat(labels).containsEntry("app", "a").containsEntry("app_extracted", "other").containsEntry("level", "info");
+    }
+
+    @Test
+    void logfmt_strictAndKeepEmpty() throws IOException {
+        MemorySource src = source("a=1 b=\"two words\" standalone c= d=\"esc\\\"q\"");
+        Map<String, String> l = run(src, "{app=\"a\"} | logfmt").streams().get(0).labels();
+        assertThat(l).containsEntry("a", "1").containsEntry("b", "two words").containsEntry("c", "")
+                .containsEntry("d", "esc\"q").doesNotContainKey("standalone");
+        assertThat(run(src, "{app=\"a\"} | logfmt --keep-empty").streams().get(0).labels()).containsEntry("standalone", "");
+        assertThat(run(src, "{app=\"a\"} | logfmt a, renamed=\"b\"").streams().get(0).labels())
+                .containsEntry("a", "1").containsEntry("renamed", "two words").doesNotContainKey("c");
+        MemorySource broken = source("a=1 =oops b=2");
+        assertThat(run(broken, "{app=\"a\"} | logfmt").streams().get(0).labels()).containsEntry("a", "1")
+                .containsEntry("b", "2").doesNotContainKey("__error__");
+        assertThat(run(broken, "{app=\"a\"} | logfmt --strict").streams().get(0).labels())
+                .containsEntry("__error__", "LogfmtParserErr");
+    }
+
+    @Test
+    void regexpPatternUnpack_extract() throws IOException {
+        MemorySource src = source("10.0.0.1 GET /index 200");
+        assertThat(run(src, "{app=\"a\"} | regexp \"(?P<ip>\\\\S+) (?P<http_method>\\\\w+)\"").streams().get(0).labels())
+                .containsEntry("ip", "10.0.0.1").containsEntry("http_method", "GET");
+        assertThat(run(src, "{app=\"a\"} | pattern \"<ip> <method> <_> <status>\"").streams().get(0).labels())
+                .containsEntry("ip", "10.0.0.1").containsEntry("method", "GET").containsEntry("status", "200");
+        MemorySource packed = source("{\"_entry\":\"original line\",\"pod\":\"p1\",\"n\":5}");
+        LogQueryResult r = run(packed, "{app=\"a\"} | unpack");
+        assertThat(r.streams().get(0).labels()).containsEntry("pod", "p1").doesNotContainKey("n");
+        assertThat(lines(r)).containsExactly("original line");
+    }
+
+    @Test
+    void lineFormat_templatesAndFunctions() throws IOException {
+        MemorySource src = source("level=warn msg=\"disk full\" n=3");
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | line_format \"{{.level | ToUpper}}: {{.msg}} ({{.app}})\"")))
+                .containsExactly("WARN: disk full (a)");
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | line_format `{{ if eq .level \"warn\" }}W{{ else }}O{{ end }} {{ default \"-\" .none }} {{ printf \"%05.1f|%s\" .n .msg }}`")))
+                .containsExactly("W - 003.0|disk full");
+        assertThat(lines(run(src, "{app=\"a\"} | line_format \"{{ __line__ | len }} {{ __timestamp__ | unixEpoch }}\"")))
+                .containsExactly("30 1");
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | line_format \"{{ Replace .msg \\\" \\\" \\\"_\\\" -1 }}\" |= \"disk_full\"")))
+                .containsExactly("disk_full");
+    }
+
+    @Test
+    void labelFormat_renameAndTemplate() throws IOException {
+        MemorySource src = source("level=warn code=7");
+        Map<String, String> l = run(src, "{app=\"a\"} | logfmt | label_format severity=level, desc=\"{{.level}}-{{.code}}\"")
+                .streams().get(0).labels();
+        assertThat(l).containsEntry("severity", "warn").doesNotContainKey("level").containsEntry("desc", "warn-7");
+    }
+
+    @Test
+    void dropKeepDecolorize() throws IOException {
+        MemorySource src = source("a=1 b=2 c=3", "\u001b[31mred\u001b[0m text");
+        assertThat(run(src, "{app=\"a\"} |= \"a=1\" | logfmt | drop b, c=\"9\"").streams().get(0).labels())
+                .containsOnlyKeys("app", "a", "c");
+        assertThat(run(src, "{app=\"a\"} |= \"a=1\" | logfmt | keep a, b=\"9\"").streams().get(0).labels())
+                .containsOnlyKeys("a");
+        assertThat(lines(run(src, "{app=\"a\"} |= \"red\" | decolorize"))).containsExactly("red text");
+    }
+
+    @Test
+    void labelFilters_numericDurationBytesIpAndMissing() throws IOException {
+        MemorySource src = source("s=200 d=150ms b=2KB ip=10.0.0.5", "s=500 d=2s b=5MB ip=192.168.1.1", "s=abc",
+                "other=1");
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | s >= 500 | __error__=\"\""))).containsExactly("s=500 d=2s b=5MB ip=192.168.1.1");
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | d > 1s"))).containsExactly("s=500 d=2s b=5MB ip=192.168.1.1");
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | b < 1MB"))).containsExactly("s=200 d=150ms b=2KB ip=10.0.0.5");
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | ip = ip(\"10.0.0.0/24\")"))).containsExactly("s=200 d=150ms b=2KB ip=10.0.0.5");
+        // unparsable numbers keep the line with a LabelFilterErr; missing labels fail numeric filters
+        LogQueryResult r = run(src, "{app=\"a\"} | logfmt | s > 100");
+        assertThat(lines(r)).containsExactly("s=200 d=150ms b=2KB ip=10.0.0.5", "s=500 d=2s b=5MB ip=192.168.1.1", "s=abc");
+        assertThat(r.streams().stream().filter(s -> "LabelFilterErr".equals(s.labels().get("__error__")))).hasSize(1);
+        // string filters treat a missing label as ""
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | s=\"\""))).containsExactly("other=1");
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | s=\"200\" or s=\"abc\""))).hasSize(2);
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | s=~\"[25]00\" and d=\"2s\""))).hasSize(1);
+        assertThat(lines(run(src, "{app=\"a\"} | logfmt | (s=\"200\" or s=\"500\"), b > 3MB"))).hasSize(1);
+    }
+
+    @Test
+    void structuredMetadata_visibleToLabelFilters_andReportedSeparately() throws IOException {
+        MemorySource src = new MemorySource()
+                .add(Map.of("app", "a"), 1 * S, "one", Map.of("trace_id", "t1"))
+                .add(Map.of("app", "a"), 2 * S, "two", Map.of("trace_id", "t2"))
+                .add(Map.of("app", "a"), 3 * S, "three");
+        LogQueryResult r = run(src, "{app=\"a\"} | trace_id=\"t2\"");
+        assertThat(lines(r)).containsExactly("two");
+        ResultStream s = r.streams().get(0);
+        assertThat(s.labels()).containsEntry("trace_id", "t2").containsEntry("app", "a");
+        assertThat(s.streamLabels()).isEqualTo(Map.of("app", "a"));
+        assertThat(s.entries().get(0).structuredMetadata()).isEqualTo(Map.of("trace_id", "t2"));
+        assertThat(run(src, "{app=\"a\"}").streams()).hasSize(3);
+    }
+
+    @Test
+    void directionAndLimit_mergeStreamsByTime_andStopEarly() throws IOException {
+        MemorySource src = new MemorySource();
+        for (int i = 0; i < 50; i++) {
+            src.add(Map.of("app", "a", "pod", "p" + (i % 2)), (i + 1) * S, "line " + i);
+        }
+        LogExpr q = (LogExpr) LogQL.parse("{app=\"a\"}");
+        LogQueryResult fwd = engine.evalLogs(q, src, 0, 1000 * S, 5, Direction.FORWARD);
+        assertThat(lines(fwd)).containsExactly("line 0", "line 1", "line 2", "line 3", "line 4");
+        assertThat(fwd.streams()).hasSize(2);
+        assertThat(src.entriesRead).isLessThanOrEqualTo(7);
+        LogQueryResult bwd = engine.evalLogs(q, src, 0, 1000 * S, 3, Direction.BACKWARD);
+        assertThat(bwd.streams().stream().flatMap(s -> s.entries().stream()).map(ResultEntry::line))
+                .containsExactlyInAnyOrder("line 49", "line 48", "line 47");
+        assertThat(bwd.streams().get(1).labels()).containsEntry("pod", "p1");
+        assertThat(bwd.streams().get(1).entries()).extracting(ResultEntry::line).containsExactly("line 49", "line 47");
+        LogQueryResult window = engine.evalLogs(q, src, 10 * S, 12 * S, 100, Direction.FORWARD);
+        assertThat(lines(window)).containsExactly("line 9", "line 10");
+    }
+}
