@@ -56,7 +56,7 @@ public final class HeadIndex implements IndexReader {
             throw new IllegalArgumentException("chunk ref " + ref.objectKey() + " belongs to tenant '" + ref.tenant()
                     + "', not '" + tenant + "'");
         }
-        TenantHead head = tenants.computeIfAbsent(tenant, t -> new TenantHead(new SeriesPostings(fingerprints)));
+        TenantHead head = tenants.computeIfAbsent(tenant, t -> new TenantHead(new SeriesPostings(fingerprints, false)));
         head.lock.writeLock().lock();
         try {
             int id = head.postings.idOf(labels);
@@ -92,7 +92,7 @@ public final class HeadIndex implements IndexReader {
             head.lock.writeLock().lock();
             try {
                 SeriesPostings old = head.postings;
-                SeriesPostings kept = new SeriesPostings(fingerprints);
+                SeriesPostings kept = new SeriesPostings(fingerprints, false);
                 for (int id = 0; id < old.size(); id++) {
                     SeriesPostings.Series s = old.series(id);
                     List<ChunkRef> refs = new ArrayList<>(s.refs.size());

@@ -97,7 +97,7 @@ public final class IndexFileReader implements IndexReader {
             }
         }
 
-        SeriesPostings postings = new SeriesPostings(Labels::fingerprint);
+        SeriesPostings postings = new SeriesPostings(Labels::fingerprint, true);
         int seriesCount = in.count("series count", in.remaining());
         int refCount = 0;
         long labelPairs = 0;

@@ -89,10 +89,16 @@ final class SeriesPostings {
     private final Map<String, TreeMap<String, IntList>> postings = new HashMap<>();
 
     private final ToLongFunction<Labels> fingerprints;
+    /** Series ids in label order, so results need no sort; null when ids are assigned in label order. */
+    private final TreeMap<Labels, Integer> labelOrder;
 
-    /** Creates an empty structure keyed by {@code fingerprints} (normally {@link Labels#fingerprint}). */
-    SeriesPostings(ToLongFunction<Labels> fingerprints) {
+    /**
+     * Creates an empty structure keyed by {@code fingerprints} (normally {@link Labels#fingerprint});
+     * {@code idsInLabelOrder} promises that series are added in ascending label order (index files).
+     */
+    SeriesPostings(ToLongFunction<Labels> fingerprints, boolean idsInLabelOrder) {
         this.fingerprints = fingerprints;
+        this.labelOrder = idsInLabelOrder ? null : new TreeMap<>();
     }
 
     /** Number of series (ids are 0 .. size-1). */
@@ -120,6 +126,11 @@ final class SeriesPostings {
     /** Adds a new series (caller checked it is absent) and indexes its labels; returns its id. */
     int addSeries(Labels labels, List<ChunkRef> sortedRefs) {
         int id = series.size();
+        if (labelOrder != null) {
+            labelOrder.put(labels, id);
+        } else if (id > 0 && series.get(id - 1).labels.compareTo(labels) >= 0) {
+            throw new IllegalStateException("BUG: series " + labels + " added after " + series.get(id - 1).labels);
+        }
         series.add(new Series(labels, sortedRefs));
         idsByFingerprint.merge(fingerprints.applyAsLong(labels), new int[] {id}, (old, added) -> {
             int[] merged = Arrays.copyOf(old, old.length + 1);
@@ -142,6 +153,11 @@ final class SeriesPostings {
     /** Adds a series without touching postings, for index files whose postings are read separately. */
     int addSeriesWithoutPostings(Labels labels, List<ChunkRef> sortedRefs) {
         int id = series.size();
+        if (labelOrder != null) {
+            labelOrder.put(labels, id);
+        } else if (id > 0 && series.get(id - 1).labels.compareTo(labels) >= 0) {
+            throw new IllegalStateException("BUG: series " + labels + " added after " + series.get(id - 1).labels);
+        }
         series.add(new Series(labels, sortedRefs));
         idsByFingerprint.merge(fingerprints.applyAsLong(labels), new int[] {id}, (old, added) -> {
             int[] merged = Arrays.copyOf(old, old.length + 1);
@@ -226,30 +242,53 @@ final class SeriesPostings {
         return regex.substring(0, Math.max(0, i));
     }
 
+    /**
+     * The selected ids in label order: id order for index files; for the head, a walk of the label-ordered
+     * map when many series are selected, else a sort of the few selected.
+     */
+    private int[] inLabelOrder(BitSet ids) {
+        if (labelOrder == null) {
+            return ids.stream().toArray();
+        }
+        int count = ids.cardinality();
+        int[] out = new int[count];
+        if (count > series.size() / 16) {
+            int n = 0;
+            for (int id : labelOrder.values()) {
+                if (ids.get(id)) {
+                    out[n++] = id;
+                }
+            }
+            return out;
+        }
+        Integer[] boxed = ids.stream().boxed().toArray(Integer[]::new);
+        Arrays.sort(boxed, Comparator.comparing((Integer id) -> series.get(id).labels));
+        for (int i = 0; i < count; i++) {
+            out[i] = boxed[i];
+        }
+        return out;
+    }
+
     List<SeriesChunks> chunks(List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
-        BitSet ids = select(matchers);
         List<SeriesChunks> out = new ArrayList<>();
-        for (int id = ids.nextSetBit(0); id >= 0; id = ids.nextSetBit(id + 1)) {
+        for (int id : inLabelOrder(select(matchers))) {
             Series s = series.get(id);
             List<ChunkRef> refs = s.refsIn(fromNanos, throughNanos);
             if (!refs.isEmpty()) {
                 out.add(new SeriesChunks(s.labels, refs));
             }
         }
-        out.sort(Comparator.comparing(SeriesChunks::labels));
         return List.copyOf(out);
     }
 
     List<Labels> series(List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
-        BitSet ids = select(matchers);
         List<Labels> out = new ArrayList<>();
-        for (int id = ids.nextSetBit(0); id >= 0; id = ids.nextSetBit(id + 1)) {
+        for (int id : inLabelOrder(select(matchers))) {
             Series s = series.get(id);
             if (s.hasDataIn(fromNanos, throughNanos)) {
                 out.add(s.labels);
             }
         }
-        Collections.sort(out);
         return List.copyOf(out);
     }
 
@@ -265,18 +304,22 @@ final class SeriesPostings {
         return List.copyOf(names);
     }
 
+    /** Walks the postings of {@code name}: a value qualifies at its first selected series with data in range. */
     List<String> labelValues(String name, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
         TreeMap<String, IntList> values = postings.get(name);
         if (values == null) {
             return List.of();
         }
-        BitSet ids = select(matchers);
-        TreeSet<String> out = new TreeSet<>();
-        for (int id = ids.nextSetBit(0); id >= 0; id = ids.nextSetBit(id + 1)) {
-            Series s = series.get(id);
-            String value = s.labels.get(name);
-            if (value != null && !out.contains(value) && s.hasDataIn(fromNanos, throughNanos)) {
-                out.add(value);
+        BitSet selected = select(matchers);
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, IntList> e : values.entrySet()) {
+            IntList ids = e.getValue();
+            for (int i = 0; i < ids.size(); i++) {
+                int id = ids.get(i);
+                if (selected.get(id) && series.get(id).hasDataIn(fromNanos, throughNanos)) {
+                    out.add(e.getKey());
+                    break;
+                }
             }
         }
         return List.copyOf(out);

@@ -77,6 +77,7 @@ final class PersistedIndexTest {
             sel("team", "=~", ".+"),
             sel("team", "=", "", "env", "=~", "dev|staging"),
             sel("pod", "=", "pod-7"),
+            sel("pod", "=~", "pod-1[0-9]"),
             sel("nothing", "=", "x"),
             List.of());
 
@@ -99,7 +100,7 @@ final class PersistedIndexTest {
             long from = (long) (random.nextDouble() * 4.5 * DAY);
             ranges.add(new long[] {from, from + (long) (random.nextDouble() * DAY)});
         }
-        for (List<LabelMatcher> matchers : SELECTORS.subList(0, 7)) {
+        for (List<LabelMatcher> matchers : SELECTORS.subList(0, 8)) {
             assertThat(head.series(T, matchers, 0, 5 * DAY)).as("selector %s selects something", matchers).isNotEmpty();
         }
         for (List<LabelMatcher> matchers : SELECTORS) {
