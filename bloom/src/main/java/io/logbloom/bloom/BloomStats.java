@@ -3,6 +3,8 @@ package io.logbloom.bloom;
 /**
  * A snapshot of a scalable filter's properties, with the fields of Valkey's {@code BF.INFO}.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param capacity sum of the sub-filters' capacities (items the filter holds before it must grow)
  * @param sizeBytes bytes of bit storage over all sub-filters
  * @param subFilters number of sub-filters

@@ -88,6 +88,11 @@ public final class PartitionedBloomFilter {
         return add(BloomHash.hash(token));
     }
 
+    /** Adds the bytes of a token, hashed with {@link BloomHash#hash(byte[])}. */
+    public AddResult add(byte[] token) {
+        return add(BloomHash.hash(token));
+    }
+
     /** Returns {@code false} if the item with this hash was certainly never added, {@code true} if it may have been. */
     public boolean mightContain(long hash) {
         long lower = hash & 0xFFFFFFFFL;
@@ -105,6 +110,11 @@ public final class PartitionedBloomFilter {
 
     /** Tests a token, hashed with {@link BloomHash#hash(CharSequence)}. */
     public boolean mightContain(CharSequence token) {
+        return mightContain(BloomHash.hash(token));
+    }
+
+    /** Tests the bytes of a token, hashed with {@link BloomHash#hash(byte[])}. */
+    public boolean mightContain(byte[] token) {
         return mightContain(BloomHash.hash(token));
     }
 

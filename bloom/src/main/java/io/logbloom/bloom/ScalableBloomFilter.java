@@ -1,5 +1,6 @@
 package io.logbloom.bloom;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
@@ -19,7 +20,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * starts at {@code errorRate} itself and so may reach up to {@code errorRate / (1 − r)}.)
  *
  * <p>An add first tests the older sub-filters, so an item is counted once (Valkey's semantics for
- * "items inserted"); the capacity check counts only adds that set a bit. Growth stops when the next
+ * "items inserted"); the capacity check counts only adds that set a bit. That count is exact for
+ * distinct items, so at capacity the newest sub-filter's fill ratio is the designed one (about a
+ * half, see {@link PartitionLayout}); Loki instead estimates the fill ratio every so many adds
+ * because its count includes repeats, which our test-before-add excludes. Growth stops when the next
  * sub-filter would take the bit storage over {@link BloomConfig#maxSizeBytes()}, need more than
  * {@value PartitionLayout#MAX_HASHES} probes, or exceed {@value #MAX_SUB_FILTERS} sub-filters;
  * the filter is then full and an add of a new item returns {@link AddResult#FULL} without
@@ -122,6 +126,11 @@ public final class ScalableBloomFilter {
         return add(BloomHash.hash(token));
     }
 
+    /** Adds the remaining bytes of a buffer, hashed with {@link BloomHash#hash(ByteBuffer)}; see {@link #add(long)}. */
+    public AddResult add(ByteBuffer token) {
+        return add(BloomHash.hash(token));
+    }
+
     /** Returns {@code false} if the item with this hash was certainly never added, {@code true} if it may have been. */
     public boolean mightContain(long hash) {
         PartitionedBloomFilter[] current = filters;
@@ -141,6 +150,11 @@ public final class ScalableBloomFilter {
 
     /** Tests the bytes of a token, hashed with {@link BloomHash#hash(byte[])}. */
     public boolean mightContain(byte[] token) {
+        return mightContain(BloomHash.hash(token));
+    }
+
+    /** Tests the remaining bytes of a buffer, hashed with {@link BloomHash#hash(ByteBuffer)}. */
+    public boolean mightContain(ByteBuffer token) {
         return mightContain(BloomHash.hash(token));
     }
 

@@ -39,6 +39,9 @@ final class PartitionedBloomFilterTest {
         assertThat(filter.mightContain("level=error")).isTrue();
         assertThat(filter.mightContain("level=warn")).isFalse();
         assertThat(filter.itemsInserted()).isEqualTo(1);
+        assertThat(filter.add("level=error".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .isEqualTo(AddResult.ALREADY_PRESENT);
+        assertThat(filter.mightContain("level=error".getBytes(java.nio.charset.StandardCharsets.UTF_8))).isTrue();
     }
 
     @Test

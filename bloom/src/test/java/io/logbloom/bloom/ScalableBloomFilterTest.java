@@ -3,6 +3,8 @@ package io.logbloom.bloom;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -139,6 +141,21 @@ final class ScalableBloomFilterTest {
         // 100 · (2^18 − 1): 18 sub-filters fit in 128 MiB, the value Valkey's BF.INFO shows for
         // a default filter (capacity 100, 0.01, expansion 2, tightening 0.5, 128 MiB limit).
         assertThat(stats.maxScaledCapacity()).isEqualTo(26_214_300L);
+    }
+
+    @Test
+    void textBytesAndBufferForms_ofOneToken_areTheSameItem() {
+        ScalableBloomFilter filter = ScalableBloomFilter.create(BloomConfig.defaults());
+        byte[] line = "ts=1 msg=\"café au lait\" end".getBytes(StandardCharsets.UTF_8);
+        byte[] token = "café au lait".getBytes(StandardCharsets.UTF_8);
+        assertThat(filter.add(ByteBuffer.wrap(line, 10, token.length))).isEqualTo(AddResult.ADDED);
+        assertThat(filter.add("café au lait")).isEqualTo(AddResult.ALREADY_PRESENT);
+        assertThat(filter.add(token)).isEqualTo(AddResult.ALREADY_PRESENT);
+        assertThat(filter.mightContain(new StringBuilder("café au lait"))).isTrue();
+        assertThat(filter.mightContain(token)).isTrue();
+        assertThat(filter.mightContain(ByteBuffer.wrap(token))).isTrue();
+        assertThat(filter.mightContain(BloomHash.hash(token))).isTrue();
+        assertThat(filter.mightContain("café")).isFalse();
     }
 
     @Test
