@@ -99,12 +99,17 @@ public final class LogbloomServer implements AutoCloseable {
         }
         started = true;
         app.start(config.server().httpListenAddress(), config.server().httpListenPort());
+        boolean replayed = false;
         try {
             ingester = new Ingester(ConfigMapping.ingestConfig(config), store, clock, registry);
-        } catch (IOException | RuntimeException e) {
-            app.stop();
-            throw new IllegalStateException("cannot start the ingester (WAL " + config.walDirectory() + "): "
+            replayed = true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the ingester (WAL " + config.walDirectory() + "): "
                     + e.getMessage(), e);
+        } finally {
+            if (!replayed) {
+                app.stop();
+            }
         }
         LOG.info("logbloom listening on {}:{}", config.server().httpListenAddress(), app.port());
         return app.port();

@@ -60,8 +60,8 @@ public final class Main implements Callable<Integer> {
         }, "logbloom-shutdown"));
         try {
             server.start();
-        } catch (RuntimeException e) {
-            System.err.println("logbloom: " + e.getMessage());
+        } catch (RuntimeException | Error e) {
+            System.err.println("logbloom: cannot start: " + e);
             return 1;
         }
         stopped.await();

@@ -1,0 +1,64 @@
+package io.logbloom.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.logbloom.chunks.ChunkEncoding;
+import io.logbloom.ingest.IngestConfig;
+import io.logbloom.ingest.WalConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+final class ConfigMappingTest {
+    @Test
+    void ingestConfig_everyYamlKeyReachesTheIngester() {
+        LogbloomConfig c = LogbloomConfig.parse("""
+                wal: { fsync: interval, fsync_interval: 250ms, segment_size: 1MB }
+                ingester: { chunk_block_size: 64KB, chunk_target_size: 512KB, chunk_encoding: zstd,
+                            chunk_idle_period: 5m, max_chunk_age: 1h, flush_check_period: 2s }
+                limits: { ingestion_rate_mb: 2, ingestion_burst_size_mb: 3, max_line_size: 1KB,
+                          max_label_names_per_series: 7, max_label_name_length: 8, max_label_value_length: 9,
+                          reject_old_samples: false, reject_old_samples_max_age: 2h, creation_grace_period: 1m,
+                          max_global_streams_per_user: 11, max_new_series_per_hour: 12, max_new_series_per_day: 13,
+                          unordered_writes: false }
+                bloom: { enabled: true, error_rate: 0.02, expansion: 3, tightening: 0.7, max_size_per_series: 2MB,
+                         ngram_length: 5, ngram_skip: 1, ngram_enabled: true }
+                """, Map.of()).withOverrides(null, null, Path.of("/d"));
+        IngestConfig i = ConfigMapping.ingestConfig(c);
+        assertThat(i.wal()).isEqualTo(new WalConfig(Path.of("/d/wal"), WalConfig.FsyncPolicy.INTERVAL,
+                Duration.ofMillis(250), 1 << 20));
+        assertThat(i.chunk().blockSizeBytes()).isEqualTo(64 << 10);
+        assertThat(i.chunk().targetSizeBytes()).isEqualTo(512 << 10);
+        assertThat(i.chunk().encoding()).isEqualTo(ChunkEncoding.ZSTD);
+        assertThat(i.flush().chunkIdlePeriod()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(i.flush().maxChunkAge()).isEqualTo(Duration.ofHours(1));
+        assertThat(i.flush().flushCheckPeriod()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(i.limits()).isEqualTo(new io.logbloom.ingest.LimitsConfig(2, 3, 1024, 7, 8, 9, false,
+                Duration.ofHours(2), Duration.ofMinutes(1), 11, 12, 13, false));
+        assertThat(i.tokenizer()).isEqualTo(new io.logbloom.ingest.BloomTokenizerConfig(true, true, 5, 1));
+        assertThat(i.bloom().errorRate()).isEqualTo(0.02);
+        assertThat(i.bloom().expansion()).isEqualTo(3.0);
+        assertThat(i.bloom().tightening()).isEqualTo(0.7);
+        assertThat(i.bloom().maxSizeBytes()).isEqualTo(2 << 20);
+    }
+
+    @Test
+    void ingestConfig_componentRejectsValue_namedAsConfigError() {
+        LogbloomConfig c = LogbloomConfig.parse("bloom: { ngram_length: 99 }", Map.of());
+        assertThatThrownBy(() -> ConfigMapping.ingestConfig(c)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("ngram_length").hasMessageContaining("99");
+        LogbloomConfig huge = LogbloomConfig.parse("ingester: { chunk_target_size: 3GB }", Map.of());
+        assertThatThrownBy(() -> ConfigMapping.ingestConfig(huge)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("ingester.chunk_target_size must be below 2GB");
+    }
+
+    @Test
+    void s3Config_emptyKeysMeanDefaultChain_badEndpointNamed() {
+        assertThat(ConfigMapping.s3Config(new LogbloomConfig.S3("", "b", "us-east-1", "", "", true)).accessKey())
+                .isNull();
+        assertThatThrownBy(() -> ConfigMapping.s3Config(new LogbloomConfig.S3("http://bad host", "b", "r", "", "", true)))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("storage.s3.endpoint: invalid URI 'http://bad host'");
+    }
+}
