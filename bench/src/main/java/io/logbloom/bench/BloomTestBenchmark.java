@@ -58,7 +58,7 @@ public class BloomTestBenchmark {
             candidate.addAll(keys, 0, keys.length);
             if (chunk == 0) {
                 for (int i = 0; i < POOL; i++) {
-                    members[i] = keys[i * (keys.length / POOL)];
+                    members[i] = keys[(int) ((long) i * keys.length / POOL)];
                 }
             }
         }
