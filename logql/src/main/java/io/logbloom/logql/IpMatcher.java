@@ -101,10 +101,10 @@ final class IpMatcher {
     private static String trimPunctuation(String t) {
         int s = 0;
         int e = t.length();
-        while (s < e && (t.charAt(s) == '.' || t.charAt(s) == ':')) {
+        while (s < e && (t.charAt(s) == '.' || t.charAt(s) == ':' && !t.startsWith("::", s))) {
             s++;
         }
-        while (e > s && t.charAt(e - 1) == '.') {
+        while (e > s && (t.charAt(e - 1) == '.' || t.charAt(e - 1) == ':' && !t.startsWith("::", e - 2))) {
             e--;
         }
         return t.substring(s, e);

@@ -1,0 +1,88 @@
+package io.logbloom.logql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+final class TemplateTest {
+
+    private static final Template.Context CTX = new Template.Context(
+            Map.of("a", "Hello World", "n", "42", "f", "2.5", "empty", "", "ip", "10.0.0.1"), "the line", 1_700_000_000_123_000_000L);
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                Arguments.of("plain", "plain"),
+                Arguments.of("{{.a}}", "Hello World"),
+                Arguments.of("{{ .missing }}", ""),
+                Arguments.of("{{ .a | ToUpper }}", "HELLO WORLD"),
+                Arguments.of("{{ ToLower .a }}", "hello world"),
+                Arguments.of("{{ .a | lower | upper }}", "HELLO WORLD"),
+                Arguments.of("{{ Replace .a \"o\" \"0\" 1 }}", "Hell0 World"),
+                Arguments.of("{{ Replace .a \"o\" \"0\" -1 }}", "Hell0 W0rld"),
+                Arguments.of("{{ .a | replace \"World\" \"There\" }}", "Hello There"),
+                Arguments.of("{{ Trim .a \"Hd\" }}", "ello Worl"),
+                Arguments.of("{{ TrimSpace \"  x  \" }}", "x"),
+                Arguments.of("{{ TrimPrefix .a \"Hello \" }}", "World"),
+                Arguments.of("{{ .a | trimSuffix \"World\" }}", "Hello "),
+                Arguments.of("{{ default \"d\" .empty }}", "d"),
+                Arguments.of("{{ .empty | default \"d\" }}", "d"),
+                Arguments.of("{{ default \"d\" .a }}", "Hello World"),
+                Arguments.of("{{ printf \"%s=%d (%.1f) %q %v%%\" .a 7 .f \"q\" true }}", "Hello World=7 (2.5) \"q\" true%"),
+                Arguments.of("{{ printf \"%5s|%-3s|\" \"ab\" \"c\" }}", "   ab|c  |"),
+                Arguments.of("{{ __line__ }}", "the line"),
+                Arguments.of("{{ __line__ | len }}", "8"),
+                Arguments.of("{{ __timestamp__ | unixEpoch }}", "1700000000"),
+                Arguments.of("{{ __timestamp__ | unixEpochMillis }}", "1700000000123"),
+                Arguments.of("{{ __timestamp__ | date \"2006-01-02T15:04:05.000Z07:00\" }}", "2023-11-14T22:13:20.123Z"),
+                Arguments.of("{{ __timestamp__ }}", "2023-11-14 22:13:20.123 +0000 UTC"),
+                Arguments.of("{{ if eq .n \"42\" }}yes{{ else }}no{{ end }}", "yes"),
+                Arguments.of("{{ if .empty }}yes{{ else if .a }}elif{{ else }}no{{ end }}", "elif"),
+                Arguments.of("{{ if and .a .empty }}1{{ else }}0{{ end }}", "0"),
+                Arguments.of("{{ if or .empty .a }}1{{ end }}", "1"),
+                Arguments.of("{{ if not .empty }}1{{ end }}", "1"),
+                Arguments.of("{{ if gt (int .n) 40 }}big{{ end }}", "big"),
+                Arguments.of("{{ add (int .n) 8 }}", "50"),
+                Arguments.of("{{ sub 10 3 }}|{{ mul 2 3 }}|{{ div 7 2 }}|{{ mod 7 2 }}", "7|6|3|1"),
+                Arguments.of("{{ addf .f 0.25 }}|{{ mulf .f 2 }}|{{ divf 1 4 }}", "2.75|5|0.25"),
+                Arguments.of("{{ round 2.567 2 }}|{{ ceil 1.2 }}|{{ floor 1.8 }}", "2.57|2|1"),
+                Arguments.of("{{ regexReplaceAll \"o(.)\" .a \"0$1\" }}", "Hell0 W0rld"),
+                Arguments.of("{{ regexReplaceAllLiteral \"o\" .a \"$\" }}", "Hell$ W$rld"),
+                Arguments.of("{{ count \"o\" .a }}", "2"),
+                Arguments.of("{{ substr 0 5 .a }}|{{ trunc 3 .a }}|{{ trunc -3 .a }}", "Hello|Hel|rld"),
+                Arguments.of("{{ contains \"World\" .a }}|{{ hasPrefix \"He\" .a }}|{{ hasSuffix \"x\" .a }}", "true|true|false"),
+                Arguments.of("{{ repeat 3 \"ab\" }}", "ababab"),
+                Arguments.of("{{ .a | b64enc }}|{{ \"SGk=\" | b64dec }}", "SGVsbG8gV29ybGQ=|Hi"),
+                Arguments.of("{{ urlencode \"a b&c\" }}", "a+b%26c"),
+                Arguments.of("{{ alignLeft 3 \"abcdef\" }}|{{ alignRight 5 \"ab\" }}", "abc|   ab"),
+                Arguments.of("{{ title \"hello world\" }}", "Hello World"),
+                Arguments.of("a  {{- .n -}}  b", "a42b"),
+                Arguments.of("{{/* comment */}}x", "x"),
+                Arguments.of("{{ `raw` }}", "raw"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void execute(String template, String expected) {
+        assertThat(Template.parse(template).execute(CTX)).isEqualTo(expected);
+    }
+
+    @Test
+    void parse_errorsNameTheTemplate() {
+        assertThatThrownBy(() -> Template.parse("{{ .a ")).hasMessageContaining("unclosed action");
+        assertThatThrownBy(() -> Template.parse("{{ nope .a }}")).hasMessageContaining("function \"nope\" not defined");
+        assertThatThrownBy(() -> Template.parse("{{ end }}")).hasMessageContaining("unexpected {{end}}");
+        assertThatThrownBy(() -> Template.parse("{{ range .a }}{{ end }}")).hasMessageContaining("not supported");
+    }
+
+    @Test
+    void execute_runtimeErrorsThrow() {
+        assertThatThrownBy(() -> Template.parse("{{ div 1 0 }}").execute(CTX)).hasMessageContaining("divide by zero");
+        assertThatThrownBy(() -> Template.parse("{{ ToUpper }}").execute(CTX)).hasMessageContaining("wrong number of args");
+    }
+}
