@@ -70,6 +70,13 @@ public final class HeadIndex implements IndexReader {
         }
     }
 
+    /** Number of series {@code tenant} has in the head. */
+    public int seriesCount(String tenant) {
+        Objects.requireNonNull(tenant, "tenant is null");
+        TenantHead head = tenants.get(tenant);
+        return head == null ? 0 : read(head, SeriesPostings::size);
+    }
+
     /** Tenants that have at least one series, sorted. */
     public List<String> tenants() {
         List<String> out = new ArrayList<>();

@@ -71,7 +71,8 @@ public final class IndexWriter {
         return write(tenant, head.chunks(tenant, List.of(), Long.MIN_VALUE, Long.MAX_VALUE));
     }
 
-    private String writePeriod(String tenant, long periodNumber, List<SeriesChunks> series) throws IOException {
+    /** Writes one file for period {@code periodNumber} holding exactly {@code series}; returns its key. */
+    String writePeriod(String tenant, long periodNumber, List<SeriesChunks> series) throws IOException {
         byte[] file = fileWriter.write(tenant, periodNumber, config.periodNanos(), series);
         int crc = ((file[file.length - 4] & 0xFF) << 24) | ((file[file.length - 3] & 0xFF) << 16)
                 | ((file[file.length - 2] & 0xFF) << 8) | (file[file.length - 1] & 0xFF);

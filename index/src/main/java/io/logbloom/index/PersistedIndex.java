@@ -1,6 +1,7 @@
 package io.logbloom.index;
 
 import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.ObjectNotFoundException;
 import io.logbloom.chunks.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -64,7 +65,19 @@ public final class PersistedIndex implements IndexReader {
         return keys;
     }
 
+    /**
+     * Opens the files of the range. A listed file can vanish before it is opened when a compactor merged
+     * it; the merged file was put before the inputs were deleted, so listing again once finds it.
+     */
     private List<IndexFileReader> files(String tenant, long fromNanos, long throughNanos) throws IOException {
+        try {
+            return openListed(tenant, fromNanos, throughNanos);
+        } catch (ObjectNotFoundException e) {
+            return openListed(tenant, fromNanos, throughNanos);
+        }
+    }
+
+    private List<IndexFileReader> openListed(String tenant, long fromNanos, long throughNanos) throws IOException {
         String tenantPrefix = IndexKeys.tenantPrefix(tenant);
         List<IndexFileReader> files = new ArrayList<>();
         for (String key : fileKeys(tenant, fromNanos, throughNanos)) {

@@ -148,6 +148,9 @@ final class HeadIndexTest {
         assertThat(head.series("tenant-c", sel("app", "=~", ".+"), 0, 1000)).isEmpty();
         assertThat(head.chunks(T, sel("app", "=", "web"), 0, 50)).isEmpty();
         assertThat(head.tenants()).containsExactly(T, "tenant-b");
+        assertThat(head.seriesCount(T)).isEqualTo(5);
+        assertThat(head.seriesCount("tenant-b")).isEqualTo(1);
+        assertThat(head.seriesCount("tenant-c")).isZero();
     }
 
     @Test

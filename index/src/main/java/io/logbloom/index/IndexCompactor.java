@@ -1,0 +1,86 @@
+package io.logbloom.index;
+
+import io.logbloom.chunks.ObjectStore;
+import io.logbloom.chunks.TenantIds;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Merges the many small files of a tenant-period (one per flush cycle and writer) into one, so a
+ * lookup opens one file per period, as Loki's compactor does for TSDB tables. Order keeps every
+ * moment consistent for readers: the merged file is put first (readers may briefly see both, and
+ * the union deduplicates), then the inputs are deleted (a reader that listed an input just before
+ * lists again, see {@link PersistedIndex}). A corrupted input aborts the merge and deletes nothing.
+ * Thread-safe, but run one compactor per tenant at a time: two compacting the same period would each
+ * delete the other's inputs after writing equivalent merged files, which is safe but wasteful.
+ */
+public final class IndexCompactor {
+    private final ObjectStore store;
+    private final IndexWriter writer;
+
+    /** A compactor reading from {@code store} and writing merged files with {@code writer} (same store). */
+    public IndexCompactor(ObjectStore store, IndexWriter writer) {
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.writer = Objects.requireNonNull(writer, "writer is null");
+    }
+
+    /** Merges the files of {@code tenant}'s period when there are at least two; returns the merged file's key. */
+    public Optional<String> compact(String tenant, long periodNumber) throws IOException {
+        Objects.requireNonNull(tenant, "tenant is null");
+        TenantIds.validate(tenant);
+        String tenantPrefix = IndexKeys.tenantPrefix(tenant);
+        List<String> keys = new ArrayList<>();
+        for (String key : store.list(IndexKeys.periodPrefix(tenant, periodNumber))) {
+            if (IndexKeys.periodOf(key, tenantPrefix) != null) {
+                keys.add(key);
+            }
+        }
+        return merge(tenant, periodNumber, keys);
+    }
+
+    /** Compacts every period of {@code tenant} holding at least two files; returns the merged keys. */
+    public List<String> compactTenant(String tenant) throws IOException {
+        Objects.requireNonNull(tenant, "tenant is null");
+        TenantIds.validate(tenant);
+        String tenantPrefix = IndexKeys.tenantPrefix(tenant);
+        TreeMap<Long, List<String>> byPeriod = new TreeMap<>();
+        for (String key : store.list(tenantPrefix)) {
+            Long period = IndexKeys.periodOf(key, tenantPrefix);
+            if (period != null) {
+                byPeriod.computeIfAbsent(period, p -> new ArrayList<>()).add(key);
+            }
+        }
+        List<String> merged = new ArrayList<>();
+        for (var e : byPeriod.entrySet()) {
+            merge(tenant, e.getKey(), e.getValue()).ifPresent(merged::add);
+        }
+        return merged;
+    }
+
+    private Optional<String> merge(String tenant, long periodNumber, List<String> keys) throws IOException {
+        if (keys.size() < 2) {
+            return Optional.empty();
+        }
+        List<IndexFileReader> files = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            IndexFileReader file = IndexFileReader.open(key, store.get(key));
+            if (!file.tenant().equals(tenant) || file.periodNumber() != periodNumber) {
+                throw new IndexFormatException("index file " + key + " holds tenant '" + file.tenant() + "' period "
+                        + file.periodNumber() + ", not tenant '" + tenant + "' period " + periodNumber);
+            }
+            files.add(file);
+        }
+        List<SeriesChunks> all = IndexUnion.chunks(files, tenant, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
+        String mergedKey = writer.writePeriod(tenant, periodNumber, all);
+        for (String key : keys) {
+            if (!key.equals(mergedKey)) {
+                store.delete(key);
+            }
+        }
+        return Optional.of(mergedKey);
+    }
+}
