@@ -100,6 +100,13 @@ final class DeploymentFilesTest {
         }
         assertThat(compose().path("services").path("minio-init").path("command").get(0).asText())
                 .contains("local/" + s3.path("bucket").asText());
+        // The server's loader expands references anywhere in the file, comments included.
+        Matcher anyReference = Pattern.compile("\\$\\{[^}]*}").matcher(Files.readString(ROOT.resolve("deploy/logbloom/config.yaml")));
+        List<String> references = new ArrayList<>();
+        while (anyReference.find()) {
+            references.add(anyReference.group());
+        }
+        assertThat(references).containsExactly("${S3_ACCESS_KEY}", "${S3_SECRET_KEY}");
     }
 
     @Test
