@@ -124,8 +124,8 @@ public final class IndexFileReader implements IndexReader {
                 from += in.varint();
                 long length = in.uvarint();
                 int checksum = in.i32();
-                int size = (int) in.count("chunk size", 0xFFFF_FFFFL);
-                int entries = (int) in.count("chunk entry count", 0xFFFF_FFFFL);
+                int size = in.count("chunk size", 0xFFFF_FFFFL);
+                int entries = in.count("chunk entry count", 0xFFFF_FFFFL);
                 long fingerprint = in.uvarint() ^ seriesFingerprint;
                 if (length < 0 || from + length < from) {
                     throw in.error("chunk length " + Long.toUnsignedString(length) + " overflows");

@@ -3,6 +3,7 @@ package io.logbloom.index;
 /**
  * Object keys of index files: {@code index/<tenant>/<periodNumber>/<unique>.idx}, the period number
  * in decimal. Tenant ids are validated elsewhere (they are always one safe path segment).
+ * Stateless and thread-safe.
  */
 final class IndexKeys {
     static final String ROOT = "index/";

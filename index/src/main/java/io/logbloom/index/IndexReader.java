@@ -8,7 +8,9 @@ import java.util.List;
  * Read side of the label index: which series match a selector, and which of their chunks overlap a
  * time range. Times are nanoseconds, ranges [fromNanos, throughNanos). Implemented by the head
  * (in-memory) index, the persisted per-period index files, and a view spanning both.
- * Implementations are thread-safe.
+ * An empty matcher list selects every series; a non-empty one must hold a matcher that does not
+ * match "" (Loki's rule), else the lookup throws IllegalArgumentException, as it does for an invalid
+ * tenant id or a range whose through is before its from. Implementations are thread-safe.
  */
 public interface IndexReader {
     /** Series matching all {@code matchers} that have data in the range, with their chunk refs in it. */

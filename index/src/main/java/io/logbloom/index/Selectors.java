@@ -4,7 +4,7 @@ import io.logbloom.chunks.TenantIds;
 import java.util.List;
 import java.util.Objects;
 
-/** Argument checks shared by every {@link IndexReader} so that all views reject the same input. */
+/** Argument checks shared by every {@link IndexReader} so that all views reject the same input. Stateless and thread-safe. */
 final class Selectors {
     private Selectors() {}
 
