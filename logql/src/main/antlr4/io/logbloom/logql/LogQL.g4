@@ -54,8 +54,7 @@ labelSelect : identifier (op=('=' | '!=' | '=~' | '!~') string)? ;
 
 labelFilter
     : '(' labelFilter ')'                                                      # parenFilter
-    | labelFilter (AND | ',')? labelFilter                                     # andFilter
-    | labelFilter OR labelFilter                                               # orFilter
+    | labelFilter op=(AND | OR | ',')? labelFilter                             # binaryFilter
     | identifier op=('=' | '!=') IP '(' string ')'                             # ipFilter
     | identifier op=('=' | '!=' | '=~' | '!~') string                          # stringFilter
     | identifier op=('==' | '=' | '!=' | '>' | '>=' | '<' | '<=') signedNumber # numberFilter

@@ -210,11 +210,11 @@ final class AstBuilder {
             if (ctx instanceof ParenFilterContext p) {
                 return labelFilter(p.labelFilter());
             }
-            if (ctx instanceof AndFilterContext a) {
-                return new LabelFilter.And(labelFilter(a.labelFilter(0)), labelFilter(a.labelFilter(1)));
-            }
-            if (ctx instanceof OrFilterContext o) {
-                return new LabelFilter.Or(labelFilter(o.labelFilter(0)), labelFilter(o.labelFilter(1)));
+            if (ctx instanceof BinaryFilterContext b) {
+                // Loki evaluates and/or strictly left to right (no precedence between them)
+                LabelFilter l = labelFilter(b.labelFilter(0));
+                LabelFilter r = labelFilter(b.labelFilter(1));
+                return b.op != null && b.op.getType() == LogQLLexer.OR ? new LabelFilter.Or(l, r) : new LabelFilter.And(l, r);
             }
             if (ctx instanceof IpFilterContext ip) {
                 return new LabelFilter.IpFilter(ip.identifier().getText(), ip.op.getText().equals("!="),
@@ -384,7 +384,7 @@ final class AstBuilder {
         if (!op.allowsUnwrap() && range.unwrap() != null) {
             throw error(ctx, "invalid aggregation " + op.text() + " with unwrap");
         }
-        if (grouping != null && range.unwrap() == null) {
+        if (grouping != null && !op.allowsGrouping()) {
             throw error(ctx, "grouping not allowed for " + op.text() + " aggregation");
         }
         return new RangeAggregation(op, range, param, grouping);

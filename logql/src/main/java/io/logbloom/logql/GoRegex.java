@@ -76,6 +76,15 @@ final class GoRegex {
         return new Translated(out.toString(), names);
     }
 
+    /** Compiles a line-filter regex: unanchored, and '.' matches newlines as Loki documents for |~ and !~. */
+    static Pattern compileLineFilter(String goRegex) {
+        try {
+            return Pattern.compile(toJava(goRegex).regex(), Pattern.DOTALL);
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException("invalid regex " + GoStrings.quote(goRegex) + ": " + e.getDescription(), e);
+        }
+    }
+
     /** Compiles a Go regex unanchored (as Go's regexp.MatchString searches). */
     static Pattern compileSearch(String goRegex) {
         try {

@@ -38,9 +38,16 @@ final class LineLabels {
         }
     }
 
-    /** Adds a label from metadata or a parser, renaming it on collision with a stream label. */
+    /**
+     * Adds a label from metadata or a parser, renaming it on collision with a stream label; when the (renamed)
+     * label was already extracted the first value is kept, as Loki documents.
+     */
     void add(Origin origin, String name, String value) {
         String n = stream.containsKey(name) ? name + DUPLICATE_SUFFIX : name;
+        Origin existing = origins.get(n);
+        if (existing == Origin.PARSED || existing == Origin.METADATA) {
+            return;
+        }
         values.put(n, value);
         origins.put(n, origin);
     }

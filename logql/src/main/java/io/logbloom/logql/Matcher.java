@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * A label matcher such as {@code app=~"api.*"}; regexes are anchored at both ends like Prometheus.
+ * A label matcher such as {@code app=~"api.*"}; regexes are fully anchored and '.' does not match a newline
+ * unless the regex says {@code (?s)}, as Loki documents for stream selectors.
  * Immutable and thread-safe; the compiled regex is cached but excluded from equality.
  */
 public record Matcher(MatchType type, String name, String value) {
@@ -53,7 +54,7 @@ public record Matcher(MatchType type, String name, String value) {
 
     static Pattern anchored(String regex) {
         try {
-            return Pattern.compile("^(?:" + GoRegex.toJava(regex).regex() + ")$", Pattern.DOTALL);
+            return Pattern.compile("^(?:" + GoRegex.toJava(regex).regex() + ")$");
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("invalid regex " + GoStrings.quote(regex) + ": " + e.getDescription(), e);
         }

@@ -137,7 +137,7 @@ final class Pipeline {
             List<LabelSelectTest> tests = selectTests(k.labels());
             return (ts, line, labels) -> {
                 for (String name : labels.names()) {
-                    boolean keep = false;
+                    boolean keep = name.equals(LineLabels.ERROR) || name.equals(LineLabels.ERROR_DETAILS);
                     for (LabelSelectTest t : tests) {
                         if (t.name().equals(name) && t.test().test(labels.get(name))) {
                             keep = true;
@@ -199,7 +199,7 @@ final class Pipeline {
                 yield line -> line.contains(lit);
             }
             case MATCHES, NOT_MATCHES -> {
-                Pattern p = GoRegex.compileSearch(t.value());
+                Pattern p = GoRegex.compileLineFilter(t.value());
                 yield line -> p.matcher(line).find();
             }
             case PATTERN, NOT_PATTERN -> {

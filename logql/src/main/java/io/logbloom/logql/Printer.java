@@ -108,13 +108,14 @@ final class Printer {
 
     static void labelFilter(LabelFilter f, StringBuilder sb) {
         if (f instanceof LabelFilter.And a) {
-            labelFilterOperand(a.left(), sb, a.left() instanceof LabelFilter.Or);
+            // and/or share one precedence and associate left: only a binary right operand needs parentheses
+            labelFilterOperand(a.left(), sb, false);
             sb.append(" and ");
             labelFilterOperand(a.right(), sb, a.right() instanceof LabelFilter.Or || a.right() instanceof LabelFilter.And);
         } else if (f instanceof LabelFilter.Or o) {
             labelFilterOperand(o.left(), sb, false);
             sb.append(" or ");
-            labelFilterOperand(o.right(), sb, o.right() instanceof LabelFilter.Or);
+            labelFilterOperand(o.right(), sb, o.right() instanceof LabelFilter.Or || o.right() instanceof LabelFilter.And);
         } else if (f instanceof LabelFilter.StringFilter s) {
             sb.append(s.matcher());
         } else if (f instanceof LabelFilter.NumberFilter n) {

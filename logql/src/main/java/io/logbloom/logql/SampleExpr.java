@@ -27,6 +27,15 @@ public sealed interface SampleExpr extends Expr {
             };
         }
 
+        /** True when {@code by}/{@code without} may follow (Loki: unwrapped ops except sum, rate and rate_counter). */
+        public boolean allowsGrouping() {
+            return switch (this) {
+                case AVG_OVER_TIME, STDDEV_OVER_TIME, STDVAR_OVER_TIME, QUANTILE_OVER_TIME, MAX_OVER_TIME, MIN_OVER_TIME,
+                    FIRST_OVER_TIME, LAST_OVER_TIME -> true;
+                default -> false;
+            };
+        }
+
         /** True when unwrap is allowed (rate accepts either form). */
         public boolean allowsUnwrap() {
             return this == RATE || needsUnwrap();

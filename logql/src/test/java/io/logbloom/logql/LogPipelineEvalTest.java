@@ -190,4 +190,15 @@ final class LogPipelineEvalTest {
         LogQueryResult window = engine.evalLogs(q, src, 10 * S, 12 * S, 100, Direction.FORWARD);
         assertThat(lines(window)).containsExactly("line 9", "line 10");
     }
+
+    @Test
+    void documentedSemantics_firstExtractedWins_keepRetainsErrors_lineRegexDotMatchesNewline() throws IOException {
+        MemorySource src = source("{\"level\":\"json\"} level=logfmt");
+        assertThat(run(src, "{app=\"a\"} | logfmt | json").streams().get(0).labels())
+                .containsEntry("level", "logfmt").containsEntry("__error__", "JSONParserErr");
+        assertThat(run(src, "{app=\"a\"} | json | keep nothing").streams().get(0).labels())
+                .containsOnlyKeys("__error__", "__error_details__");
+        MemorySource multi = source("first\nsecond");
+        assertThat(lines(run(multi, "{app=\"a\"} |~ \"first.second\""))).hasSize(1);
+    }
 }

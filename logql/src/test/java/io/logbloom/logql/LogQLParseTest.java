@@ -147,11 +147,16 @@ final class LogQLParseTest {
     }
 
     @Test
-    void parse_labelFilterPrecedence_andBindsTighterThanOr() {
+    void parse_labelFilters_andOrEvaluateLeftToRight() {
+        // Loki: "| duration >= 20ms or method="GET" and size <= 20KB" means ((d or m) and s)
         LogExpr e = (LogExpr) LogQL.parse("{a=\"b\"} | x=\"1\" or y=\"2\" z=\"3\"");
         LabelFilter f = ((Stage.LabelFilterStage) e.stages().get(0)).filter();
-        assertThat(f).isInstanceOf(LabelFilter.Or.class);
-        assertThat(((LabelFilter.Or) f).right()).isInstanceOf(LabelFilter.And.class);
+        assertThat(f).isInstanceOf(LabelFilter.And.class);
+        assertThat(((LabelFilter.And) f).left()).isInstanceOf(LabelFilter.Or.class);
+        assertThat(LogQL.parse("{a=\"b\"} | d >= 20ms or m=\"GET\" and s <= 20KB"))
+                .isEqualTo(LogQL.parse("{a=\"b\"} | ((d >= 20ms or m=\"GET\") and s <= 20KB)"));
+        assertThat(LogQL.format(LogQL.parse("{a=\"b\"} | d >= 20ms or (m=\"GET\" and s <= 20KB)")))
+                .isEqualTo("{a=\"b\"} | d >= 20ms or (m=\"GET\" and s <= 20KB)");
     }
 
     @Test

@@ -97,9 +97,11 @@ final class MetricEvalTest {
         Vector v = instant("sum_over_time({app=\"x\"} | logfmt v, lvl | unwrap v [60s])", 60 * S);
         assertThat(v.samples()).extracting(Sample::value).containsExactlyInAnyOrder(9.0, 12.0, 60.0);
         assertThat(v.samples()).allSatisfy(s -> assertThat(s.metric()).doesNotContainKey("v").containsKey("lvl"));
-        assertThat(byPod("sum_over_time({app=\"x\"} | logfmt v, lvl | unwrap v [60s]) by (pod)", 60 * S))
+        assertThat(byPod("sum by (pod) (sum_over_time({app=\"x\"} | logfmt v, lvl | unwrap v [60s]))", 60 * S))
                 .isEqualTo(Map.of("a", 21.0, "b", 60.0));
-        assertThat(instant("sum_over_time({app=\"x\"} | logfmt v, lvl | unwrap v [60s]) without (pod)", 60 * S)
+        assertThat(byPod("max_over_time({app=\"x\"} | logfmt v, lvl | unwrap v [60s]) by (pod)", 60 * S))
+                .isEqualTo(Map.of("a", 6.0, "b", 30.0));
+        assertThat(instant("sum without (pod) (sum_over_time({app=\"x\"} | logfmt v, lvl | unwrap v [60s]))", 60 * S)
                 .samples()).extracting(Sample::value).containsExactlyInAnyOrder(9.0 + 60, 12.0);
     }
 
@@ -128,7 +130,7 @@ final class MetricEvalTest {
         assertThat(single("avg(" + c + ")", 30 * S)).isEqualTo(3);
         assertThat(single("count(" + c + ")", 30 * S)).isEqualTo(2);
         assertThat(single("max(" + c + ")", 60 * S)).isEqualTo(3);
-        String s = "sum_over_time({app=\"x\"} | logfmt | unwrap v [30s]) by (pod)";
+        String s = "sum by (pod) (sum_over_time({app=\"x\"} | logfmt | unwrap v [30s]))";
         // a: 1+2+3=6, b: 10+20+30=60
         assertThat(single("min(" + s + ")", 30 * S)).isEqualTo(6);
         assertThat(single("max(" + s + ")", 30 * S)).isEqualTo(60);

@@ -73,10 +73,11 @@ final class UnitsAndMatchersTest {
     }
 
     @Test
-    void matcher_regexIsAnchoredAndDotMatchesNewline() {
+    void matcher_regexIsAnchored_dotMatchesNewlineOnlyWithFlag() {
         assertThat(new Matcher(MatchType.REGEX, "a", "fo+").matches("foo")).isTrue();
         assertThat(new Matcher(MatchType.REGEX, "a", "fo+").matches("xfoo")).isFalse();
-        assertThat(new Matcher(MatchType.REGEX, "a", "a.b").matches("a\nb")).isTrue();
+        assertThat(new Matcher(MatchType.REGEX, "a", "a.b").matches("a\nb")).isFalse();
+        assertThat(new Matcher(MatchType.REGEX, "a", "(?s)a.b").matches("a\nb")).isTrue();
         assertThat(new Matcher(MatchType.NOT_EQUAL, "a", "x").matches(null)).isTrue();
         assertThat(new Matcher(MatchType.REGEX, "a", "(?P<x>\\d+)").matches("12")).isTrue();
         assertThatThrownBy(() -> new Matcher(MatchType.REGEX, "a", "(")).hasMessageContaining("invalid regex \"(\"");
