@@ -6,14 +6,15 @@ import java.util.Objects;
 /**
  * Configuration of the persisted index: the period length that splits each tenant's index into
  * files ({@code index/<tenant>/<periodNumber>/...}, period n covering [n·period, (n+1)·period) in
- * UTC nanoseconds since the epoch) and the byte bound of the cache of opened index files.
+ * UTC nanoseconds since the epoch) and the bound on the estimated heap of the cache of opened
+ * index files.
  * Changing the period of an existing store changes which files a query lists, so keep it fixed.
  * Immutable and thread-safe.
  */
 public record IndexConfig(Duration period, long fileCacheMaxBytes) {
     /** Loki's TSDB index period: one table per day. */
     public static final Duration DEFAULT_PERIOD = Duration.ofHours(24);
-    /** Room for a few hundred opened period files of a busy tenant; a file's in-memory size is about its byte size times a small factor. */
+    /** Room for about 35 opened period files of 10k series and 40k chunk refs each (7.2 MB of heap each). */
     public static final long DEFAULT_FILE_CACHE_MAX_BYTES = 256L << 20;
 
     public IndexConfig {

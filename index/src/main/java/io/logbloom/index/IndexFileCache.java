@@ -9,8 +9,9 @@ import java.util.Objects;
 
 /**
  * A size-bounded cache of opened index files keyed by object key. Index files are immutable, so an
- * entry never goes stale; a deleted file simply ages out. Each entry weighs its encoded size, and
- * Caffeine's W-TinyLFU policy picks the victim when the total passes {@link IndexConfig#fileCacheMaxBytes}.
+ * entry never goes stale; a deleted file simply ages out. Each entry weighs its estimated heap
+ * ({@link IndexFileReader#estimatedHeapBytes}), and Caffeine's W-TinyLFU policy picks the victim when
+ * the total passes {@link IndexConfig#fileCacheMaxBytes}.
  * A file that fails to decode is not cached, so every read reports the corruption. Thread-safe;
  * concurrent opens of one key load it once.
  */
@@ -23,7 +24,7 @@ public final class IndexFileCache {
         this.store = Objects.requireNonNull(store, "store is null");
         this.files = Caffeine.newBuilder()
                 .maximumWeight(config.fileCacheMaxBytes())
-                .weigher((String key, IndexFileReader file) -> file.sizeBytes())
+                .weigher((String key, IndexFileReader file) -> (int) Math.min(Integer.MAX_VALUE, file.estimatedHeapBytes()))
                 .executor(Runnable::run)
                 .recordStats()
                 .build();
@@ -55,7 +56,7 @@ public final class IndexFileCache {
         return files.stats().hitCount();
     }
 
-    /** Encoded bytes of the files currently cached. */
+    /** Estimated heap bytes of the files currently cached. */
     public long cachedBytes() {
         return files.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
     }

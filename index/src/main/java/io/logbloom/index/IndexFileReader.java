@@ -16,6 +16,9 @@ import java.util.zip.CRC32C;
  * tenant than the file's return nothing. Immutable after {@link #open}, hence thread-safe.
  */
 public final class IndexFileReader implements IndexReader {
+    /** Measured ratio of decoded heap to encoded size, rounded up; see {@link #estimatedHeapBytes}. */
+    private static final long HEAP_BYTES_PER_ENCODED_BYTE = 6;
+
     private final String name;
     private final String tenant;
     private final long periodNumber;
@@ -209,6 +212,14 @@ public final class IndexFileReader implements IndexReader {
     /** The encoded size of the file. */
     public int sizeBytes() {
         return sizeBytes;
+    }
+
+    /**
+     * Estimated heap held by this opened file: decoded series, refs and postings take about six times
+     * the encoded size (measured: 7.2 MB of heap for a 1.28 MB file of 10k series and 40k refs).
+     */
+    public long estimatedHeapBytes() {
+        return HEAP_BYTES_PER_ENCODED_BYTE * sizeBytes;
     }
 
     /** The number of series in the file. */
