@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "logbloom", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Log store speaking Grafana Loki's HTTP API, with per-series bloom filters.%n"
-                + "Config file values may reference the environment as ${VAR} or ${VAR:-default} ($$ is a literal $).")
+                + "Config file values may reference the environment as $${VAR} or $${VAR:-default};"
+                + " a doubled dollar sign is one literal dollar sign.")
 public final class Main implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "YAML config file (default: built-in defaults)")
     Path configFile;
