@@ -1,5 +1,6 @@
 package io.logbloom.chunks;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** A growable little-endian byte buffer with LEB128 varints, used by the chunk writers. Not thread-safe. */
@@ -72,12 +73,14 @@ final class ByteSink {
         size += length;
     }
 
-    /** Writes the UTF-8 bytes of {@code s} prefixed with their length as a uvarint. */
+    /**
+     * Writes the UTF-8 bytes of {@code s} prefixed with their length as a uvarint. Uses the JDK's
+     * encoder, whose ASCII fast path is vectorized; it was faster than a char loop in ChunkReport.
+     */
     void writeString(String s) {
-        int utf8 = Utf8.length(s);
-        writeUvarint(utf8);
-        ensure(utf8);
-        size = Utf8.encode(s, buffer, size);
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        writeUvarint(utf8.length);
+        writeBytes(utf8, 0, utf8.length);
     }
 
     void setInt(int position, int v) {

@@ -36,13 +36,26 @@ public final class S3ObjectStore implements ObjectStore {
     /** S3 answers 416 for a range starting at or past the end of the object. */
     private static final int HTTP_RANGE_NOT_SATISFIABLE = 416;
     private static final int HTTP_NOT_FOUND = 404;
+    /** S3's own maximum (and default) number of keys per list page. */
+    static final int MAX_LIST_PAGE_SIZE = 1000;
 
     private final S3Config config;
     private final S3Client client;
+    private final int listPageSize;
 
     /** A store connected as {@code config} says; the bucket is not checked until the first call. */
     public S3ObjectStore(S3Config config) {
+        this(config, MAX_LIST_PAGE_SIZE);
+    }
+
+    /** As {@link #S3ObjectStore(S3Config)} with smaller list pages, so tests exercise pagination cheaply. */
+    S3ObjectStore(S3Config config, int listPageSize) {
         this.config = Objects.requireNonNull(config, "config is null");
+        if (listPageSize < 1 || listPageSize > MAX_LIST_PAGE_SIZE) {
+            throw new IllegalArgumentException("list page size " + listPageSize + " is outside [1, "
+                    + MAX_LIST_PAGE_SIZE + "]");
+        }
+        this.listPageSize = listPageSize;
         AwsCredentialsProvider credentials = config.accessKey() == null
                 ? DefaultCredentialsProvider.create()
                 : StaticCredentialsProvider.create(AwsBasicCredentials.create(config.accessKey(), config.secretKey()));
@@ -153,7 +166,8 @@ public final class S3ObjectStore implements ObjectStore {
         ObjectKeys.validatePrefix(prefix);
         List<String> keys = new ArrayList<>();
         ListObjectsV2Request request =
-                ListObjectsV2Request.builder().bucket(config.bucket()).prefix(config.prefix() + prefix).build();
+                ListObjectsV2Request.builder().bucket(config.bucket()).prefix(config.prefix() + prefix)
+                .maxKeys(listPageSize).build();
         try {
             for (S3Object object : client.listObjectsV2Paginator(request).contents()) {
                 keys.add(object.key().substring(config.prefix().length()));

@@ -96,6 +96,36 @@ final class ChunkFormatTest {
         assertThat(readAll(bytes)).hasSize(Chunk.decode(bytes).entryCount());
     }
 
+    /**
+     * A version-1 chunk as written when the format was introduced (NONE encoding, so the bytes do not
+     * depend on a compressor's version). Readers must keep reading it; if the writer's output changes,
+     * the layout changed and {@code ChunkLayout.VERSION} must be bumped.
+     */
+    private static final String GOLDEN_V1 = "4c42434b0100e803000000000000d00700000000000003000000010000001300000013"
+            + "000000b05fb55ce803000000000000d00700000000000003000000650000002800000028000000be512df1a182c5bc040874"
+            + "726163655f696402743103706f6401700008666972737420c3bc01000105067365636f6e6400e3070a746869726420f09f9a"
+            + "800200010203";
+
+    private static List<LogEntry> goldenEntries() {
+        return List.of(new LogEntry(1_000, "first ü", List.of(new Label("trace_id", "t1"))),
+                LogEntry.of(1_005, "second"),
+                new LogEntry(2_000, "third 🚀", List.of(new Label("trace_id", "t1"), new Label("pod", "p"))));
+    }
+
+    @Test
+    void goldenVersion1_stillReadable() throws Exception {
+        byte[] golden = java.util.HexFormat.of().parseHex(GOLDEN_V1);
+        assertThat(readAll(golden)).isEqualTo(goldenEntries());
+        assertThat(readAll(golden).get(2).metadataValue("pod")).isEqualTo("p");
+    }
+
+    @Test
+    void writer_producesGoldenVersion1Bytes() {
+        MemChunk chunk = new MemChunk(new ChunkConfig(64, 1024, ChunkEncoding.NONE));
+        goldenEntries().forEach(chunk::append);
+        assertThat(java.util.HexFormat.of().formatHex(chunk.encode())).isEqualTo(GOLDEN_V1);
+    }
+
     @Test
     void badMagic_rejected() {
         byte[] bytes = sampleChunk(ChunkEncoding.SNAPPY);

@@ -4,12 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The contract suite against a real S3 protocol server (s3proxy, in process, on loopback). */
 final class S3ObjectStoreTest extends ObjectStoreContractTest {
+    /** Small pages so the contract's listing of 150 keys needs ten of them. */
+    private static final int LIST_PAGE_SIZE = 16;
+
     private static S3TestServer server;
     private static int storeCount;
 
@@ -26,7 +34,7 @@ final class S3ObjectStoreTest extends ObjectStoreContractTest {
     @Override
     protected ObjectStore createStore() {
         // a fresh key prefix per test gives each test an empty store in the shared bucket
-        return new S3ObjectStore(server.config("test-" + (++storeCount) + "/"));
+        return new S3ObjectStore(server.config("test-" + (++storeCount) + "/"), LIST_PAGE_SIZE);
     }
 
     @Test
@@ -38,6 +46,33 @@ final class S3ObjectStoreTest extends ObjectStoreContractTest {
             assertThat(one.list("")).containsExactly("k");
             assertThat(two.list("")).isEmpty();
         }
+    }
+
+    @Test
+    void server_pagesListings_soTheContractExercisesPagination() throws Exception {
+        try (S3ObjectStore store = new S3ObjectStore(server.config("paging/"), LIST_PAGE_SIZE);
+                S3Client raw = S3Client.builder()
+                        .httpClientBuilder(UrlConnectionHttpClient.builder())
+                        .endpointOverride(server.endpoint())
+                        .region(Region.of(S3TestServer.REGION))
+                        .credentialsProvider(StaticCredentialsProvider.create(
+                                AwsBasicCredentials.create(S3TestServer.ACCESS_KEY, S3TestServer.SECRET_KEY)))
+                        .forcePathStyle(true)
+                        .build()) {
+            for (int i = 0; i < LIST_PAGE_SIZE + 1; i++) {
+                store.put("k" + i, new byte[] {1});
+            }
+            var firstPage = raw.listObjectsV2(b -> b.bucket(server.bucket()).prefix("paging/").maxKeys(LIST_PAGE_SIZE));
+            assertThat(firstPage.isTruncated()).isTrue();
+            assertThat(firstPage.contents()).hasSize(LIST_PAGE_SIZE);
+            assertThat(store.list("")).hasSize(LIST_PAGE_SIZE + 1);
+        }
+    }
+
+    @Test
+    void listPageSize_outOfRange_rejected() {
+        assertThatThrownBy(() -> new S3ObjectStore(server.config(), 0)).hasMessageContaining("list page size 0");
+        assertThatThrownBy(() -> new S3ObjectStore(server.config(), 1001)).hasMessageContaining("1001");
     }
 
     @Test
