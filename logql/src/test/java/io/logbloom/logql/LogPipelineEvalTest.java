@@ -201,4 +201,20 @@ final class LogPipelineEvalTest {
         MemorySource multi = source("first\nsecond");
         assertThat(lines(run(multi, "{app=\"a\"} |~ \"first.second\""))).hasSize(1);
     }
+
+    @Test
+    void dropAndKeep_docExamples() throws IOException {
+        MemorySource src = new MemorySource()
+                .add(Map.of("job", "varlogs"), 1 * S, "{\"app\": \"some-api-service\", \"level\": \"info\", \"method\": \"GET\", \"path\": \"/\", \"host\": \"grafana.net\", \"status\": \"200\"}")
+                .add(Map.of("job", "varlogs"), 2 * S, "{\"app\": \"other-service\", \"level\": \"info\", \"method\": \"POST\", \"path\": \"/\", \"host\": \"grafana.net\", \"status\": \"200\"}");
+        LogQueryResult drop = engine.evalLogs((LogExpr) LogQL.parse("{job=\"varlogs\"}|json|drop level, path, app=~\"some-api.*\""),
+                src, 0, 10 * S, 10, Direction.FORWARD);
+        assertThat(drop.streams()).extracting(ResultStream::labels).containsExactly(
+                Map.of("app", "other-service", "host", "grafana.net", "job", "varlogs", "method", "POST", "status", "200"),
+                Map.of("host", "grafana.net", "job", "varlogs", "method", "GET", "status", "200"));
+        LogQueryResult keep = engine.evalLogs((LogExpr) LogQL.parse("{job=\"varlogs\"}|json|keep level, method=\"GET\""),
+                src, 0, 10 * S, 10, Direction.FORWARD);
+        assertThat(keep.streams()).extracting(ResultStream::labels).containsExactly(
+                Map.of("level", "info"), Map.of("level", "info", "method", "GET"));
+    }
 }
