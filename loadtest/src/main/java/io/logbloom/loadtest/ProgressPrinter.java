@@ -66,6 +66,9 @@ final class ProgressPrinter {
                 queryP99 = max(queryP99, point.p99Millis());
             }
         }
+        if (points.isEmpty()) {
+            line.append(" waiting for the first responses");
+        }
         if (queries) {
             line.append(String.format(Locale.ROOT, " | queries %.1f/s p50 %s p99 %s err %d",
                     queryRate, millis(queryP50), millis(queryP99), queryErrors));

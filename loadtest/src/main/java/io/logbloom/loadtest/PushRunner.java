@@ -30,6 +30,8 @@ final class PushRunner {
     private static final int QUEUE_DEPTH_PER_LANE = 2;
     // A refused connection fails in microseconds; without a pause the senders would spin.
     private static final long TRANSPORT_FAILURE_BACKOFF_MILLIS = 20;
+    // A producer with every lane full naps this long; far below one request's latency.
+    private static final long PRODUCER_IDLE_MICROS = 500;
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final LogGenerator generator;
@@ -126,13 +128,18 @@ final class PushRunner {
         long cpuStart = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
         try {
             while (!control.stopped()) {
+                // Refill whichever lanes have room; never block on one full lane while another starves.
+                boolean produced = false;
                 for (GeneratorLane lane : lanes) {
-                    EncodedPush body = settings.encoding().encode(lane.lane().next());
-                    while (!lane.queue().offer(body, POLL_NANOS, TimeUnit.NANOSECONDS)) {
-                        if (control.stopped()) {
-                            return;
+                    if (lane.queue().remainingCapacity() > 0) {
+                        if (!lane.queue().offer(settings.encoding().encode(lane.lane().next()))) {
+                            throw new IllegalStateException("BUG: lane queue filled by someone other than its producer");
                         }
+                        produced = true;
                     }
+                }
+                if (!produced) {
+                    TimeUnit.MICROSECONDS.sleep(PRODUCER_IDLE_MICROS);
                 }
             }
         } catch (InterruptedException e) {
