@@ -4,6 +4,7 @@ import io.logbloom.bloom.BloomHash;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -100,6 +101,7 @@ public final class BloomTokenizer {
         long scope = chunkScope(ref);
         int n = config.ngramLength();
         int skip = config.ngramSkip();
+        int[] starts = new int[256];
         for (LogEntry entry : entries) {
             for (Label field : entry.metadata()) {
                 long name = BloomHash.hash(field.name());
@@ -110,11 +112,34 @@ public final class BloomTokenizer {
                 sink.accept(BloomHash.combine(scope, pair));
             }
             if (config.ngramEnabled()) {
-                String line = entry.line();
-                forEachNgram(line, n, skip,
-                        (start, end) -> sink.accept(BloomHash.combine(scope, BloomHash.hash(line.subSequence(start, end)))));
+                starts = ngramHashes(entry.line(), n, skip, scope, starts, sink);
             }
         }
+    }
+
+    /**
+     * Hashes the line's n-grams over its UTF-8 bytes without building strings: code points start at
+     * bytes that are not continuation bytes ({@code 10xxxxxx}), and {@link BloomHash} hashes text with
+     * UTF-8 semantics, so each hash equals {@code hash(ngram string)}. Returns the (maybe grown)
+     * scratch array of code point starts for reuse across lines.
+     */
+    private static int[] ngramHashes(String line, int n, int skip, long scope, int[] starts, LongConsumer sink) {
+        byte[] utf8 = line.getBytes(StandardCharsets.UTF_8);
+        if (starts.length < utf8.length + 1) {
+            starts = new int[Math.max(utf8.length + 1, starts.length * 2)];
+        }
+        int codePoints = 0;
+        for (int i = 0; i < utf8.length; i++) {
+            if ((utf8[i] & 0xC0) != 0x80) {
+                starts[codePoints++] = i;
+            }
+        }
+        starts[codePoints] = utf8.length;
+        int step = skip + 1;
+        for (int p = 0; p + n <= codePoints; p += step) {
+            sink.accept(BloomHash.combine(scope, BloomHash.hash(utf8, starts[p], starts[p + n] - starts[p])));
+        }
+        return starts;
     }
 
     private interface RangeConsumer {

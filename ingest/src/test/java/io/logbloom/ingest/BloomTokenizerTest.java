@@ -48,6 +48,21 @@ final class BloomTokenizerTest {
     }
 
     @Test
+    void tokenize_ngramMode_unicodeAndSkip_matchStringNgrams() {
+        String line = "héllo 😀 wörld, ça va? ✓✓ end";
+        for (int skip = 0; skip < 3; skip++) {
+            Set<Long> hashes = new HashSet<>();
+            new BloomTokenizer(new BloomTokenizerConfig(true, true, 3, skip)).tokenize(REF,
+                    List.of(LogEntry.of(1000, line)), hashes::add);
+            Set<Long> expected = new HashSet<>();
+            for (String gram : BloomTokenizer.ngrams(line, 3, skip)) {
+                expected.add(BloomTokenizer.chunkScopedHash(REF, gram));
+            }
+            assertThat(hashes).as("skip %d", skip).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void ngrams_skipAndCodePoints() {
         assertThat(BloomTokenizer.ngrams("abcdefg", 3, 0)).containsExactly("abc", "bcd", "cde", "def", "efg");
         assertThat(BloomTokenizer.ngrams("abcdefg", 3, 1)).containsExactly("abc", "cde", "efg");
