@@ -2,6 +2,7 @@ package io.logbloom.api;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -44,9 +45,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         LogbloomServer server;
         try {
-            LogbloomConfig fromFile = configFile == null ? LogbloomConfig.defaults()
-                    : LogbloomConfig.load(configFile, System.getenv());
-            server = new LogbloomServer(fromFile.withOverrides(port, bindAddress, dataDirectory), Clock.systemUTC());
+            server = new LogbloomServer(effectiveConfig(System.getenv()), Clock.systemUTC());
         } catch (ConfigException e) {
             System.err.println("logbloom: " + e.getMessage());
             return 1;
@@ -67,6 +66,13 @@ public final class Main implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    /** The config file (or the defaults) with the flags applied; environment references resolved from {@code environment}. */
+    LogbloomConfig effectiveConfig(Map<String, String> environment) {
+        LogbloomConfig fromFile = configFile == null ? LogbloomConfig.defaults()
+                : LogbloomConfig.load(configFile, environment);
+        return fromFile.withOverrides(port, bindAddress, dataDirectory);
     }
 
     /** The version printed by {@code --version}. */
