@@ -58,7 +58,11 @@ final class SeriesPostings {
             return true;
         }
 
+        /** Whether a ref overlaps [fromNanos, throughNanos); an empty range holds no data. */
         boolean hasDataIn(long fromNanos, long throughNanos) {
+            if (fromNanos >= throughNanos) {
+                return false;
+            }
             for (ChunkRef ref : refs) {
                 if (ref.fromNanos() >= throughNanos) {
                     return false;
@@ -72,6 +76,9 @@ final class SeriesPostings {
 
         List<ChunkRef> refsIn(long fromNanos, long throughNanos) {
             List<ChunkRef> out = new ArrayList<>();
+            if (fromNanos >= throughNanos) {
+                return out;
+            }
             for (ChunkRef ref : refs) {
                 if (ref.fromNanos() >= throughNanos) {
                     break;

@@ -121,6 +121,7 @@ final class HeadIndexTest {
         assertThat(head.chunks(T, app, 150, 301)).containsExactly(new SeriesChunks(S1, List.of(early, mid, late)));
         assertThat(head.chunks(T, app, 400, 500)).isEmpty();
         assertThat(head.chunks(T, app, 0, 100)).isEmpty();
+        assertThat(head.chunks(T, app, 150, 150)).isEmpty();
         assertThat(head.series(T, app, 400, 500)).isEmpty();
         assertThat(head.labelNames(T, List.of(), 400, 500)).isEmpty();
         assertThat(head.labelNames(T, List.of(), 0, 101)).containsExactly("app", "env");
