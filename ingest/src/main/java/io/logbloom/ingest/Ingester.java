@@ -78,6 +78,11 @@ public final class Ingester implements AutoCloseable {
     static final int MAX_ERRORS_PER_PUSH = 100;
     /** Attempts {@link #flushAll()} makes for a failing chunk before it reports the failure. */
     static final int FLUSH_ALL_ATTEMPTS = 5;
+    /**
+     * Memory kept for series blooms between flushes: n-gram blooms reach megabytes per series, so
+     * thousands of series could otherwise hold gigabytes; evicted blooms are reloaded on their next flush.
+     */
+    static final long MAX_BLOOM_MEMORY_BYTES = 256L << 20;
 
     private final IngestConfig config;
     private final ObjectStore store;
@@ -96,6 +101,7 @@ public final class Ingester implements AutoCloseable {
     private final Map<String, TenantState> tenants = new HashMap<>();
     private final Map<BloomKey, SeriesBloom> blooms = new ConcurrentHashMap<>();
     private final Set<BloomKey> unpersistedBlooms = new HashSet<>();
+    private final Map<BloomKey, Long> bloomTouched = new HashMap<>();
     private final List<TailListener> tailListeners = new CopyOnWriteArrayList<>();
     private final AtomicInteger activeStreams = new AtomicInteger();
     private final ScheduledExecutorService scheduler;
@@ -604,6 +610,7 @@ public final class Ingester implements AutoCloseable {
                     blooms.put(key, bloom);
                 }
                 touched.add(key);
+                bloomTouched.put(key, System.nanoTime());
                 waiting.computeIfAbsent(key, k -> new ArrayList<>()).add(w.chunk);
             } catch (IOException e) {
                 failure = failed(w.chunk, now, e, failure);
@@ -677,8 +684,31 @@ public final class Ingester implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        evictOldBlooms(now);
+        pruneHeadIndex();
+        evictBlooms(now);
         return failure;
+    }
+
+    /**
+     * Drops the head index once every indexed chunk is in a persisted index file: the persisted
+     * index then answers for all of them, so the head only ever holds refs awaiting their file.
+     */
+    private void pruneHeadIndex() {
+        lock.lock();
+        try {
+            for (TenantState state : tenants.values()) {
+                for (Stream s : state.streams.values()) {
+                    for (ClosedChunk c : s.closed) {
+                        if (c.indexed && !c.indexPersisted) {
+                            return;
+                        }
+                    }
+                }
+            }
+            head.removeChunksEndingBefore(Long.MAX_VALUE);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private IOException failed(ClosedChunk c, long now, IOException e, IOException first) {
@@ -732,9 +762,34 @@ public final class Ingester implements AutoCloseable {
         return complete[0];
     }
 
-    private void evictOldBlooms(long now) {
+    /**
+     * Bounds the blooms kept in memory: persisted blooms of past periods go at once, and while the
+     * rest exceed {@link #MAX_BLOOM_MEMORY_BYTES} the least recently touched persisted ones go too
+     * (a later flush of that series reloads its bloom from the store).
+     */
+    private void evictBlooms(long now) {
         long keepFrom = SeriesBloom.periodNumber(now) - 1;
         blooms.keySet().removeIf(k -> k.period < keepFrom && !unpersistedBlooms.contains(k));
+        long total = 0;
+        for (SeriesBloom b : blooms.values()) {
+            total += b.filter().stats().sizeBytes();
+        }
+        if (total <= MAX_BLOOM_MEMORY_BYTES) {
+            bloomTouched.keySet().retainAll(blooms.keySet());
+            return;
+        }
+        List<BloomKey> oldestFirst = new ArrayList<>(blooms.keySet());
+        oldestFirst.sort(Comparator.comparingLong(k -> bloomTouched.getOrDefault(k, Long.MIN_VALUE)));
+        for (BloomKey k : oldestFirst) {
+            if (total <= MAX_BLOOM_MEMORY_BYTES) {
+                break;
+            }
+            if (!unpersistedBlooms.contains(k)) {
+                SeriesBloom removed = blooms.remove(k);
+                total -= removed.filter().stats().sizeBytes();
+            }
+        }
+        bloomTouched.keySet().retainAll(blooms.keySet());
     }
 
     // ---------------------------------------------------------------- lifecycle
