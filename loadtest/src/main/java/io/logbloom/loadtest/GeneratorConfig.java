@@ -11,8 +11,16 @@ import java.util.regex.Pattern;
  * @param streams number of distinct label sets (series) the run writes to
  * @param batchSize lines per push request
  * @param userIds whether entries also carry {@code user_id} and {@code session_id} metadata
+ * @param medianLineLength median of the log-normal line length distribution, in characters
  */
-public record GeneratorConfig(long seed, String runId, int streams, int batchSize, boolean userIds) {
+public record GeneratorConfig(long seed, String runId, int streams, int batchSize, boolean userIds, int medianLineLength) {
+    /** Median line length when none is given: typical of HTTP access logs with a few fields. */
+    public static final int DEFAULT_MEDIAN_LINE_LENGTH = 160;
+    /** Shortest median reachable: the fixed fields of logfmt and JSON lines alone take about 140 characters. */
+    public static final int MIN_MEDIAN_LINE_LENGTH = 150;
+    /** Longest median: lines are clamped at four times the median, and Loki's default max_line_size is 256KB. */
+    public static final int MAX_MEDIAN_LINE_LENGTH = 16_384;
+
     private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
     // A push above this size is refused by Loki's default grpc/http limits long before our checks.
     private static final int MAX_BATCH_SIZE = 100_000;
@@ -33,5 +41,14 @@ public record GeneratorConfig(long seed, String runId, int streams, int batchSiz
             throw new IllegalArgumentException(
                     "batch size must be in [1, " + MAX_BATCH_SIZE + "], got " + batchSize);
         }
+        if (medianLineLength < MIN_MEDIAN_LINE_LENGTH || medianLineLength > MAX_MEDIAN_LINE_LENGTH) {
+            throw new IllegalArgumentException("median line length must be in [" + MIN_MEDIAN_LINE_LENGTH + ", "
+                    + MAX_MEDIAN_LINE_LENGTH + "], got " + medianLineLength);
+        }
+    }
+
+    /** Creates a config with the default median line length. */
+    public GeneratorConfig(long seed, String runId, int streams, int batchSize, boolean userIds) {
+        this(seed, runId, streams, batchSize, userIds, DEFAULT_MEDIAN_LINE_LENGTH);
     }
 }

@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * {@code namespace}, {@code service}, {@code pod} and {@code level}, all derived from the seed, so
  * {@code --streams} sets the label cardinality. Lines mix logfmt (45 %), JSON (35 %) and plain text
  * (20 %) with HTTP methods, paths, status codes coherent with the level, durations and sizes drawn
- * from log-normal distributions, and a log-normal line length (median 160 bytes, clamped to
- * [60, 2000]) reached by padding with words. Each entry carries a unique 128-bit {@code trace_id}
+ * from log-normal distributions, and a log-normal line length (median configurable, 160 by
+ * default, clamped to [40, 4 x median]) reached by padding with words. Each entry carries a unique 128-bit {@code trace_id}
  * in structured metadata. One line in {@link #RARE_LINE_ODDS} carries one of {@link #RARE_PHRASES},
  * so a substring query has something rare to find.
  *
@@ -71,9 +71,11 @@ public final class LogGenerator {
         "region", "bucket", "segment", "offset", "partition", "leader", "follower", "token", "lease",
         "snapshot", "checkpoint", "window", "batch", "cursor", "commit", "rollback", "frame"
     };
-    private static final int MIN_LINE_LENGTH = 60;
-    private static final int MAX_LINE_LENGTH = 2_000;
-    private static final double MEDIAN_LINE_LENGTH = 160;
+    // Lines never go below the fixed fields' length nor above 4x the median (a long-tailed but bounded mix).
+    private static final int MIN_LINE_LENGTH = 40;
+    private static final int MAX_LINE_FACTOR = 4;
+    // Spread of the log-normal length distribution: about 90 % of lines within 0.4x..2.7x the median.
+    private static final double LINE_LENGTH_SIGMA = 0.6;
 
     private final GeneratorConfig config;
     private final List<Map<String, String>> streamLabels;
@@ -170,12 +172,12 @@ public final class LogGenerator {
             metadata.put(USER_ID, "u" + (int) Math.floor(Math.pow(random.nextDouble(), 3) * 100_000));
             metadata.put(SESSION_ID, hex(random.nextLong()));
         }
-        return new LogEntry(timestampNanos, line(random, level), metadata);
+        return new LogEntry(timestampNanos, line(random, level, config.medianLineLength()), metadata);
     }
 
-    private static String line(SplittableRandom random, String level) {
-        int targetLength = (int) Math.max(MIN_LINE_LENGTH, Math.min(MAX_LINE_LENGTH,
-                MEDIAN_LINE_LENGTH * Math.exp(0.6 * gaussian(random))));
+    private static String line(SplittableRandom random, String level, int medianLineLength) {
+        int targetLength = (int) Math.max(MIN_LINE_LENGTH, Math.min(MAX_LINE_FACTOR * medianLineLength,
+                medianLineLength * Math.exp(LINE_LENGTH_SIGMA * gaussian(random))));
         if (random.nextInt(RARE_LINE_ODDS) == 0) {
             String phrase = RARE_PHRASES.get(random.nextInt(RARE_PHRASES.size()));
             return pad(new StringBuilder(level.toUpperCase(java.util.Locale.ROOT)).append(" [worker-")

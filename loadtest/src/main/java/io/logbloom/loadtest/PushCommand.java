@@ -53,7 +53,7 @@ final class PushCommand implements Callable<Integer> {
             ResponsivenessWatch watch, NeedleReservoir reservoir, LokiClient lokiClient, RunSession session) {
         static PushRun create(Environment environment, CommonOptions common, PushOptions push) {
             GeneratorConfig config = new GeneratorConfig(common.seed, push.runId(environment.clock()), push.streams,
-                    push.batchSize, push.userIds);
+                    push.batchSize, push.userIds, push.medianLineLength);
             LokiClient client = new LokiClient(URI.create(common.url), common.tenant, common.timeout);
             RunStats stats = new RunStats(System.nanoTime());
             RunControl control = new RunControl();

@@ -23,6 +23,10 @@ final class PushOptions {
             description = "Body format: protobuf (snappy), json or json-gzip (default: ${DEFAULT-VALUE}).")
     PushEncoding encoding;
 
+    @Option(names = "--line-length", defaultValue = "160",
+            description = "Median line length in characters; lengths are log-normal around it (default: ${DEFAULT-VALUE}).")
+    int medianLineLength;
+
     @Option(names = "--user-ids", description = "Also put user_id and session_id into structured metadata.")
     boolean userIds;
 
@@ -43,6 +47,7 @@ final class PushOptions {
         settings.put("streams", streams);
         settings.put("encoding", encoding.cliName());
         settings.put("userIds", userIds);
+        settings.put("medianLineLength", medianLineLength);
         settings.put("producers", producerCount());
     }
 

@@ -76,6 +76,18 @@ final class LogGeneratorTest {
     }
 
     @Test
+    void lineLength_followsTheConfiguredMedian() {
+        for (int median : new int[] {160, 400, 1_000}) {
+            List<Integer> lengths = new java.util.ArrayList<>(new LogGenerator(new GeneratorConfig(6, "r", 4, 4_000, false, median))
+                    .lane(0, 1, FIXED).next().streams().stream().flatMap(s -> s.entries().stream())
+                    .map(e -> e.line().length()).sorted().toList());
+            assertThat(lengths.get(lengths.size() / 2)).as("median for %d", median).isBetween((int) (median * 0.85), (int) (median * 1.2));
+            assertThat(lengths.get(lengths.size() - 1)).isLessThanOrEqualTo(median * 4 + 40);
+        }
+        assertThatThrownBy(() -> new GeneratorConfig(1, "r", 1, 1, false, 10)).hasMessageContaining("got 10");
+    }
+
+    @Test
     void timestamps_increasePerStreamAcrossBatches_evenWithAStoppedClock() {
         Map<Map<String, String>, Long> last = new HashMap<>();
         for (PushBatch batch : batches(9, 20)) {
