@@ -23,6 +23,9 @@ import java.util.stream.Stream;
  * fsyncs it, atomically renames it over the target and fsyncs the target directory, so readers see
  * the whole old object or the whole new one, and a crash leaves at most a stray temporary file, which
  * the next construction removes. Keys are validated by {@link ObjectKeys}, so none escapes the root.
+ * Unlike S3, a key cannot be both an object and the directory of another ({@code a} and
+ * {@code a/b}): the second put fails with an IOException. The keys Logbloom derives (chunk refs, index
+ * and bloom files) never collide that way.
  *
  * <p>Thread-safe: every operation is a single filesystem call sequence without shared mutable
  * state; concurrent puts of one key end with one of the values, whole.

@@ -57,11 +57,9 @@ public final class MemChunk {
     public boolean append(LogEntry entry) {
         Objects.requireNonNull(entry, "entry is null");
         long ts = entry.timestampNanos();
-        if (!blocks.isEmpty()) {
-            long lastCut = blocks.get(blocks.size() - 1).maxTimeNanos();
-            if (ts < lastCut) {
-                throw new OutOfOrderEntryException(ts, lastCut);
-            }
+        long oldestAccepted = oldestAcceptedNanos();
+        if (ts < oldestAccepted) {
+            throw new OutOfOrderEntryException(ts, oldestAccepted);
         }
         if (isDuplicateInHead(entry)) {
             return false;
@@ -112,6 +110,14 @@ public final class MemChunk {
             size += Utf8.length(label.name()) + Utf8.length(label.value());
         }
         return size;
+    }
+
+    /**
+     * The oldest timestamp {@link #append} still accepts: the newest entry of the last cut block, or
+     * {@link Long#MIN_VALUE} while no block is cut.
+     */
+    public long oldestAcceptedNanos() {
+        return blocks.isEmpty() ? Long.MIN_VALUE : blocks.get(blocks.size() - 1).maxTimeNanos();
     }
 
     /** Whether the compressed blocks reached the target chunk size: time to flush. */

@@ -171,7 +171,9 @@ final class MemChunkTest {
     void append_olderThanLastCutBlock_rejected() {
         MemChunk chunk = new MemChunk(ChunkConfig.defaults());
         chunk.append(LogEntry.of(100, "a"));
+        assertThat(chunk.oldestAcceptedNanos()).isEqualTo(Long.MIN_VALUE);
         chunk.cutBlock();
+        assertThat(chunk.oldestAcceptedNanos()).isEqualTo(100);
         chunk.append(LogEntry.of(100, "same time is fine"));
         assertThatThrownBy(() -> chunk.append(LogEntry.of(99, "late")))
                 .isInstanceOf(OutOfOrderEntryException.class)
