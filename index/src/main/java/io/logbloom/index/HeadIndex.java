@@ -56,7 +56,7 @@ public final class HeadIndex implements IndexReader {
             throw new IllegalArgumentException("chunk ref " + ref.objectKey() + " belongs to tenant '" + ref.tenant()
                     + "', not '" + tenant + "'");
         }
-        TenantHead head = tenants.computeIfAbsent(tenant, t -> new TenantHead(new SeriesPostings(fingerprints, false)));
+        TenantHead head = tenants.computeIfAbsent(tenant, t -> new TenantHead(SeriesPostings.forHead(fingerprints)));
         head.lock.writeLock().lock();
         try {
             int id = head.postings.idOf(labels);
@@ -99,7 +99,7 @@ public final class HeadIndex implements IndexReader {
             head.lock.writeLock().lock();
             try {
                 SeriesPostings old = head.postings;
-                SeriesPostings kept = new SeriesPostings(fingerprints, false);
+                SeriesPostings kept = SeriesPostings.forHead(fingerprints);
                 for (int id = 0; id < old.size(); id++) {
                     SeriesPostings.Series s = old.series(id);
                     List<ChunkRef> refs = new ArrayList<>(s.refs.size());

@@ -100,7 +100,7 @@ public final class IndexFileReader implements IndexReader {
             }
         }
 
-        SeriesPostings postings = new SeriesPostings(Labels::fingerprint, true);
+        SeriesPostings postings = SeriesPostings.forFile();
         int seriesCount = in.count("series count", in.remaining());
         int refCount = 0;
         long labelPairs = 0;

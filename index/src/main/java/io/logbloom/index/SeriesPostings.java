@@ -92,20 +92,27 @@ final class SeriesPostings {
     }
 
     private final ArrayList<Series> series = new ArrayList<>();
-    private final Map<Long, int[]> idsByFingerprint = new HashMap<>();
     private final Map<String, TreeMap<String, IntList>> postings = new HashMap<>();
-
+    /** Head mode: fingerprint → ids, for {@link #idOf}; null in file mode, where nothing is looked up by labels. */
+    private final Map<Long, int[]> idsByFingerprint;
     private final ToLongFunction<Labels> fingerprints;
-    /** Series ids in label order, so results need no sort; null when ids are assigned in label order. */
+    /** Head mode: ids in label order, so results need no sort; null in file mode, where ids are in label order. */
     private final TreeMap<Labels, Integer> labelOrder;
 
-    /**
-     * Creates an empty structure keyed by {@code fingerprints} (normally {@link Labels#fingerprint});
-     * {@code idsInLabelOrder} promises that series are added in ascending label order (index files).
-     */
-    SeriesPostings(ToLongFunction<Labels> fingerprints, boolean idsInLabelOrder) {
+    private SeriesPostings(ToLongFunction<Labels> fingerprints, boolean headMode) {
         this.fingerprints = fingerprints;
-        this.labelOrder = idsInLabelOrder ? null : new TreeMap<>();
+        this.idsByFingerprint = headMode ? new HashMap<>() : null;
+        this.labelOrder = headMode ? new TreeMap<>() : null;
+    }
+
+    /** A mutable structure for the head, finding series by {@code fingerprints} (normally {@link Labels#fingerprint}). */
+    static SeriesPostings forHead(ToLongFunction<Labels> fingerprints) {
+        return new SeriesPostings(fingerprints, true);
+    }
+
+    /** A structure for an index file: series are added in ascending label order, postings read separately. */
+    static SeriesPostings forFile() {
+        return new SeriesPostings(Labels::fingerprint, false);
     }
 
     /** Number of series (ids are 0 .. size-1). */
@@ -117,8 +124,11 @@ final class SeriesPostings {
         return series.get(id);
     }
 
-    /** The id of {@code labels}, or -1 when absent; distinct label sets with equal fingerprints differ. */
+    /** Head mode: the id of {@code labels}, or -1 when absent; distinct label sets with equal fingerprints differ. */
     int idOf(Labels labels) {
+        if (idsByFingerprint == null) {
+            throw new IllegalStateException("BUG: series lookup by labels in an index file");
+        }
         int[] ids = idsByFingerprint.get(fingerprints.applyAsLong(labels));
         if (ids != null) {
             for (int id : ids) {
@@ -132,18 +142,7 @@ final class SeriesPostings {
 
     /** Adds a new series (caller checked it is absent) and indexes its labels; returns its id. */
     int addSeries(Labels labels, List<ChunkRef> sortedRefs) {
-        int id = series.size();
-        if (labelOrder != null) {
-            labelOrder.put(labels, id);
-        } else if (id > 0 && series.get(id - 1).labels.compareTo(labels) >= 0) {
-            throw new IllegalStateException("BUG: series " + labels + " added after " + series.get(id - 1).labels);
-        }
-        series.add(new Series(labels, sortedRefs));
-        idsByFingerprint.merge(fingerprints.applyAsLong(labels), new int[] {id}, (old, added) -> {
-            int[] merged = Arrays.copyOf(old, old.length + 1);
-            merged[old.length] = id;
-            return merged;
-        });
+        int id = addSeriesWithoutPostings(labels, sortedRefs);
         for (var label : labels.list()) {
             postings.computeIfAbsent(label.name(), n -> new TreeMap<>())
                     .computeIfAbsent(label.value(), v -> new IntList())
@@ -157,26 +156,21 @@ final class SeriesPostings {
         postings.computeIfAbsent(name, n -> new TreeMap<>()).put(value, ids);
     }
 
-    /** Adds a series without touching postings, for index files whose postings are read separately. */
+    /** Adds a series without touching postings (index files read their postings separately). */
     int addSeriesWithoutPostings(Labels labels, List<ChunkRef> sortedRefs) {
         int id = series.size();
         if (labelOrder != null) {
             labelOrder.put(labels, id);
+            idsByFingerprint.merge(fingerprints.applyAsLong(labels), new int[] {id}, (old, added) -> {
+                int[] merged = Arrays.copyOf(old, old.length + 1);
+                merged[old.length] = id;
+                return merged;
+            });
         } else if (id > 0 && series.get(id - 1).labels.compareTo(labels) >= 0) {
             throw new IllegalStateException("BUG: series " + labels + " added after " + series.get(id - 1).labels);
         }
         series.add(new Series(labels, sortedRefs));
-        idsByFingerprint.merge(fingerprints.applyAsLong(labels), new int[] {id}, (old, added) -> {
-            int[] merged = Arrays.copyOf(old, old.length + 1);
-            merged[old.length] = id;
-            return merged;
-        });
         return id;
-    }
-
-    /** Postings for iteration by the file writer: name → value → ids, names and values sorted. */
-    TreeMap<String, TreeMap<String, IntList>> sortedPostings() {
-        return new TreeMap<>(postings);
     }
 
     /** Ids of series satisfying all matchers (all series for an empty list). */
