@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * A push request body ready to send, with what it carries.
  *
+ * <p>Thread-safe as long as nobody writes into {@code body}; the harness never does.
+ *
  * @param body the request body bytes
  * @param contentType value of the {@code Content-Type} header
  * @param contentEncoding value of the {@code Content-Encoding} header, or {@code null} for none

@@ -7,6 +7,8 @@ import java.util.Objects;
 /**
  * What a command talks to outside itself, injected so tests capture output and control time.
  *
+ * <p>Thread-safe: its streams and clock are.
+ *
  * @param out receives the JSON report and comparison tables
  * @param err receives progress and the human summary
  * @param clock wall clock for timestamps and the run's start time

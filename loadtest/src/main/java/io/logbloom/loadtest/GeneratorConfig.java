@@ -6,6 +6,8 @@ import java.util.regex.Pattern;
 /**
  * What the log generator produces.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param seed seed of every random choice; equal seeds give equal lines, labels and metadata
  * @param runId value of the {@code run} label, so separate runs never share a stream
  * @param streams number of distinct label sets (series) the run writes to

@@ -3,6 +3,8 @@ package io.logbloom.loadtest;
 /**
  * What one HTTP request to the server came to.
  *
+ * <p>Thread-safe as long as nobody writes into {@code body}; the harness never does.
+ *
  * @param status HTTP status, or {@code -1} when no response arrived
  * @param failure for {@code status == -1}: {@code timeout}, {@code connection_refused} or {@code io_error}
  * @param detail the exception or error body text, for messages

@@ -7,6 +7,8 @@ import java.util.TreeMap;
 /**
  * One generated log line with its timestamp and structured metadata (Loki's {@code EntryAdapter}).
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param timestampNanos Unix epoch nanoseconds
  * @param line the log line
  * @param structuredMetadata name/value pairs pushed beside the line (for example {@code trace_id}), sorted by name

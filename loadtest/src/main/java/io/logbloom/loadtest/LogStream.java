@@ -9,6 +9,8 @@ import java.util.stream.Collectors;
 /**
  * A label set and its entries in increasing timestamp order (Loki's {@code StreamAdapter}).
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param labels stream labels, sorted by name
  * @param entries entries, oldest first
  */

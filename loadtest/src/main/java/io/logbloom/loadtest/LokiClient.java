@@ -76,7 +76,8 @@ final class LokiClient {
         parameters.put("limit", Integer.toString(limit));
         parameters.put("direction", "backward");
         if (step != null) {
-            parameters.put("step", step.toMillis() / 1000.0 + "s");
+            // Plain seconds: Loki reads a float first; its duration parser rejects fractions like "1.5s".
+            parameters.put("step", Double.toString(step.toMillis() / 1000.0));
         }
         String queryString = parameters.entrySet().stream()
                 .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))

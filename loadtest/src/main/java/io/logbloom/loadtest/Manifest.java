@@ -14,6 +14,8 @@ import java.util.Objects;
  * What a push run wrote, so a later {@code query} run can ask for it: the run id, the pushed time
  * range, a sample of acknowledged lines (needles) and the rare phrases present.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param runId the run's {@code run} label value
  * @param seed the generator seed
  * @param streams number of streams written

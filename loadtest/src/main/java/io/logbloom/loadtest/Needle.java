@@ -7,6 +7,8 @@ import java.util.TreeMap;
 /**
  * A pushed line the query phase looks up by its unique {@code trace_id}.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param labels the stream labels of the line
  * @param traceId the line's unique trace id (structured metadata)
  * @param line the exact line text the query must return

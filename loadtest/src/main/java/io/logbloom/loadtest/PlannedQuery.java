@@ -6,6 +6,8 @@ import java.util.Objects;
 /**
  * One query the query phase sends, and what its answer must contain.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param operation report name of the query kind, for example {@code query_needle}
  * @param logql the LogQL expression
  * @param startNanos range start (Unix epoch ns)

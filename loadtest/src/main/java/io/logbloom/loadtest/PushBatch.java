@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * The streams of one push request, plus the entry the harness keeps as a needle to query later.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param streams streams of the request
  * @param needle one entry of the batch with its stream's labels, queried by trace id afterwards
  */

@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * How a push run sends.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param connections concurrent connections (one sender thread and one lane of streams each)
  * @param linesPerSecond target line rate, or 0 to push flat out
  * @param producers threads that generate and encode bodies ahead of the senders

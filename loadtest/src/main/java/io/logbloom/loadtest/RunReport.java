@@ -11,6 +11,8 @@ import java.util.Map;
 /**
  * The JSON report of one run.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param tool always {@code logbloom-loadtest}
  * @param command {@code push}, {@code query} or {@code mixed}
  * @param runId the run's {@code run} label value

@@ -3,6 +3,8 @@ package io.logbloom.loadtest;
 /**
  * One operation's activity during one sampling tick (about one second).
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param elapsedSeconds seconds since the run started, at the end of the tick
  * @param operation operation name, for example {@code push} or {@code query_needle}
  * @param requests requests completed in the tick

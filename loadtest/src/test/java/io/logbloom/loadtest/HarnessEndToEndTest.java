@@ -58,6 +58,9 @@ final class HarnessEndToEndTest {
             assertThat(needle.path("errorsByStatus").size()).isZero();
             assertThat(query.path("operations").fieldNames()).toIterable()
                     .contains(QueryMix.NEEDLE, QueryMix.SUBSTRING, QueryMix.LABELS, QueryMix.RATE, QueryMix.QUANTILE);
+            for (String kind : new String[] {QueryMix.RATE, QueryMix.QUANTILE, QueryMix.SUBSTRING, QueryMix.LABELS}) {
+                assertThat(query.path("operations").path(kind).path("failed").asLong()).as(kind).isZero();
+            }
             assertThat(Files.readString(html)).contains("<svg", "report-data", "\"query_needle\"");
         }
     }

@@ -155,6 +155,12 @@ final class LokiTestDouble implements AutoCloseable {
                 params.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
             }
             String query = params.get("query");
+            String step = params.get("step");
+            if (step != null && !step.matches("\\d+(\\.\\d+)?")) {
+                // Loki parses step as float seconds or as an integer-unit duration; "1.5s" is refused.
+                reply(exchange, 400, "invalid step '" + step + "'");
+                return;
+            }
             ObjectNode root = json.createObjectNode().put("status", "success");
             ObjectNode data = root.putObject("data");
             if (!query.startsWith("{")) {
