@@ -206,4 +206,34 @@ final class ConfigNode {
         }
         return Duration.ofNanos((long) nanos);
     }
+
+    /** The shortest {@link #parseDuration}-readable text for {@code d}, e.g. {@code 1h30m}, {@code 250ms}, {@code 0s}. */
+    static String formatDuration(Duration d) {
+        long nanos = d.toNanos();
+        if (nanos == 0) {
+            return "0s";
+        }
+        if (nanos % 1_000_000L != 0) {
+            return nanos + "ns";
+        }
+        long millis = nanos / 1_000_000L;
+        StringBuilder sb = new StringBuilder();
+        long hours = millis / 3_600_000L;
+        long minutes = millis / 60_000L % 60;
+        long seconds = millis / 1000 % 60;
+        long rest = millis % 1000;
+        if (hours > 0) {
+            sb.append(hours).append('h');
+        }
+        if (minutes > 0) {
+            sb.append(minutes).append('m');
+        }
+        if (seconds > 0) {
+            sb.append(seconds).append('s');
+        }
+        if (rest > 0) {
+            sb.append(rest).append("ms");
+        }
+        return sb.toString();
+    }
 }

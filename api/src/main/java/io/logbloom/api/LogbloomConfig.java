@@ -98,6 +98,95 @@ public record LogbloomConfig(
         return new LogbloomConfig(s, authEnabled, st, wal, ingester, limits, bloom, querier);
     }
 
+    /**
+     * This config as YAML with every key, in the file's own format, so {@link #parse} reads it back to an
+     * equal config; the S3 secret key is replaced by {@code <hidden>}. Served by {@code GET /config}.
+     */
+    public String toYaml() {
+        Server sv = server;
+        S3 s3 = storage.s3();
+        Ingester i = ingester;
+        Limits l = limits;
+        Bloom b = bloom;
+        Querier q = querier;
+        return "server:\n"
+                + "  http_listen_address: " + quote(sv.httpListenAddress()) + "\n"
+                + "  http_listen_port: " + sv.httpListenPort() + "\n"
+                + "  max_recv_msg_size: " + sv.maxRecvMsgSizeBytes() + "\n"
+                + "auth_enabled: " + authEnabled + "\n"
+                + "storage:\n"
+                + "  backend: " + storage.backend().name().toLowerCase(Locale.ROOT) + "\n"
+                + "  filesystem:\n"
+                + "    directory: " + quote(storage.filesystemDirectory().toString()) + "\n"
+                + "  s3:\n"
+                + "    endpoint: " + quote(s3.endpoint()) + "\n"
+                + "    bucket: " + quote(s3.bucket()) + "\n"
+                + "    region: " + quote(s3.region()) + "\n"
+                + "    access_key_id: " + quote(s3.accessKeyId()) + "\n"
+                + "    secret_access_key: " + quote(s3.secretAccessKey().isEmpty() ? "" : "<hidden>") + "\n"
+                + "    force_path_style: " + s3.forcePathStyle() + "\n"
+                + "wal:\n"
+                + "  directory: " + quote(wal.directory() == null ? "" : wal.directory().toString()) + "\n"
+                + "  fsync: " + wal.fsync().name().toLowerCase(Locale.ROOT) + "\n"
+                + "  fsync_interval: " + ConfigNode.formatDuration(wal.fsyncInterval()) + "\n"
+                + "  segment_size: " + wal.segmentSizeBytes() + "\n"
+                + "ingester:\n"
+                + "  chunk_block_size: " + i.chunkBlockSizeBytes() + "\n"
+                + "  chunk_target_size: " + i.chunkTargetSizeBytes() + "\n"
+                + "  chunk_encoding: " + i.chunkEncoding() + "\n"
+                + "  chunk_idle_period: " + ConfigNode.formatDuration(i.chunkIdlePeriod()) + "\n"
+                + "  max_chunk_age: " + ConfigNode.formatDuration(i.maxChunkAge()) + "\n"
+                + "  flush_check_period: " + ConfigNode.formatDuration(i.flushCheckPeriod()) + "\n"
+                + "limits:\n"
+                + "  ingestion_rate_mb: " + l.ingestionRateMb() + "\n"
+                + "  ingestion_burst_size_mb: " + l.ingestionBurstSizeMb() + "\n"
+                + "  max_line_size: " + l.maxLineSizeBytes() + "\n"
+                + "  max_label_names_per_series: " + l.maxLabelNamesPerSeries() + "\n"
+                + "  max_label_name_length: " + l.maxLabelNameLength() + "\n"
+                + "  max_label_value_length: " + l.maxLabelValueLength() + "\n"
+                + "  reject_old_samples: " + l.rejectOldSamples() + "\n"
+                + "  reject_old_samples_max_age: " + ConfigNode.formatDuration(l.rejectOldSamplesMaxAge()) + "\n"
+                + "  creation_grace_period: " + ConfigNode.formatDuration(l.creationGracePeriod()) + "\n"
+                + "  max_global_streams_per_user: " + l.maxGlobalStreamsPerUser() + "\n"
+                + "  max_new_series_per_hour: " + l.maxNewSeriesPerHour() + "\n"
+                + "  max_new_series_per_day: " + l.maxNewSeriesPerDay() + "\n"
+                + "  unordered_writes: " + l.unorderedWrites() + "\n"
+                + "  max_entries_limit_per_query: " + l.maxEntriesLimitPerQuery() + "\n"
+                + "  max_query_series: " + l.maxQuerySeries() + "\n"
+                + "  query_timeout: " + ConfigNode.formatDuration(l.queryTimeout()) + "\n"
+                + "  max_query_bytes_read: " + l.maxQueryBytesRead() + "\n"
+                + "bloom:\n"
+                + "  enabled: " + b.enabled() + "\n"
+                + "  error_rate: " + b.errorRate() + "\n"
+                + "  expansion: " + b.expansion() + "\n"
+                + "  tightening: " + b.tightening() + "\n"
+                + "  max_size_per_series: " + b.maxSizePerSeriesBytes() + "\n"
+                + "  ngram_length: " + b.ngramLength() + "\n"
+                + "  ngram_skip: " + b.ngramSkip() + "\n"
+                + "  ngram_enabled: " + b.ngramEnabled() + "\n"
+                + "querier:\n"
+                + "  blooms_enabled: " + q.bloomsEnabled() + "\n"
+                + "  max_concurrent_fetches: " + q.maxConcurrentFetches() + "\n"
+                + "  chunk_cache_size: " + q.chunkCacheSizeBytes() + "\n"
+                + "  bloom_cache_size: " + q.bloomCacheSizeBytes() + "\n";
+    }
+
+    /** A YAML double-quoted scalar; {@code $} is doubled so that re-parsing (with env expansion) yields the same text. */
+    private static String quote(String text) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '$' -> sb.append("$$");
+                default -> sb.append(c);
+            }
+        }
+        return sb.append('"').toString();
+    }
+
     /** The WAL directory: {@code wal.directory} when set, else {@code <storage.filesystem.directory>/wal}. */
     public Path walDirectory() {
         return wal.directory() != null ? wal.directory() : storage.filesystemDirectory().resolve("wal");

@@ -40,6 +40,8 @@ public final class LogbloomServer implements AutoCloseable {
     private final ApiMetrics metrics;
     private final BuildInfo buildInfo;
     private final Javalin app;
+    private final QueryRoutes queryRoutes;
+    private final TailRoute tailRoute;
     private volatile Ingester ingester;
     private boolean started;
     private boolean closed;
@@ -58,6 +60,8 @@ public final class LogbloomServer implements AutoCloseable {
             javalin.http.maxRequestSize = config.server().maxRecvMsgSizeBytes();
             javalin.requestLogger.http((ctx, ms) -> metrics.request(route(ctx), ctx.statusCode(), ms / 1000.0));
         });
+        this.queryRoutes = new QueryRoutes(config, store, this::ingester, clock, registry);
+        this.tailRoute = new TailRoute(queryRoutes, this::ingester, config, clock);
         registerRoutes();
     }
 
@@ -70,8 +74,11 @@ public final class LogbloomServer implements AutoCloseable {
         app.get("/ready", this::ready);
         app.get("/metrics", this::metrics);
         app.get("/loki/api/v1/status/buildinfo", ctx -> ctx.json(buildInfo));
+        app.get("/config", ctx -> ctx.contentType("text/plain; charset=utf-8").result(config.toYaml()));
         app.addHttpHandler(HandlerType.POST, "/flush", this::flush);
         app.addHttpHandler(HandlerType.GET, "/flush", this::flush);
+        queryRoutes.register(app);
+        tailRoute.register(app);
         app.exception(Exception.class, (e, ctx) -> {
             HttpErrors.Classified c = HttpErrors.classify(e);
             if (c.status() >= 500) {
@@ -191,6 +198,8 @@ public final class LogbloomServer implements AutoCloseable {
         }
         closed = true;
         app.stop();
+        tailRoute.close();
+        queryRoutes.close();
         Ingester current = ingester;
         RuntimeException failure = null;
         if (current != null) {

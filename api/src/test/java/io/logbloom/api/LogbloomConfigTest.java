@@ -152,4 +152,36 @@ final class LogbloomConfigTest {
         assertThat(explicitWal.walDirectory()).isEqualTo(Path.of("/w"));
         assertThat(file.withOverrides(null, null, null)).isEqualTo(file);
     }
+
+    @Test
+    void toYaml_roundTripsEveryKey_hidesSecret() {
+        String yaml = """
+                server: { http_listen_address: 0.0.0.0, http_listen_port: 3200, max_recv_msg_size: 8MB }
+                auth_enabled: true
+                storage: { backend: s3, filesystem: { directory: "/var/lib/a$$b" },
+                           s3: { endpoint: "http://h:9000", bucket: logs, region: r, access_key_id: ak, secret_access_key: sk } }
+                wal: { directory: /wal, fsync: interval, fsync_interval: 1500ms }
+                ingester: { chunk_idle_period: 1h30m, max_chunk_age: 90s, chunk_encoding: gzip }
+                limits: { ingestion_rate_mb: 0.5, reject_old_samples_max_age: 1w, creation_grace_period: 0 }
+                bloom: { ngram_enabled: true, ngram_skip: 2, error_rate: 0.001 }
+                querier: { blooms_enabled: false }
+                """;
+        LogbloomConfig c = LogbloomConfig.parse(yaml, Map.of());
+        String printed = c.toYaml();
+        assertThat(printed).doesNotContain("sk\"").contains("secret_access_key: \"<hidden>\"");
+        LogbloomConfig back = LogbloomConfig.parse(printed, Map.of());
+        assertThat(back.storage().s3().secretAccessKey()).isEqualTo("<hidden>");
+        assertThat(new LogbloomConfig(back.server(), back.authEnabled(), new LogbloomConfig.Storage(
+                back.storage().backend(), back.storage().filesystemDirectory(), c.storage().s3()), back.wal(),
+                back.ingester(), back.limits(), back.bloom(), back.querier())).isEqualTo(c);
+        assertThat(LogbloomConfig.parse(LogbloomConfig.defaults().toYaml(), Map.of()))
+                .isEqualTo(LogbloomConfig.defaults());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"PT0S,0s", "PT1H30M,1h30m", "PT0.25S,250ms", "PT168H,168h", "PT1M0.5S,1m500ms", "PT0.000001S,1000ns"})
+    void formatDuration_parsesBack(String iso, String text) {
+        assertThat(ConfigNode.formatDuration(Duration.parse(iso))).isEqualTo(text);
+        assertThat(ConfigNode.parseDuration(text)).isEqualTo(Duration.parse(iso));
+    }
 }

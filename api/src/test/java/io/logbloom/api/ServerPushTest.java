@@ -182,6 +182,10 @@ final class ServerPushTest {
         assertThat(build.body()).contains("\"version\":\"", "\"revision\":", "\"branch\":", "\"buildUser\":",
                 "\"buildDate\":", "\"goVersion\":\"java");
 
+        HttpResponse<String> config = server.get("/config");
+        assertThat(config.statusCode()).isEqualTo(200);
+        assertThat(config.body()).contains("max_recv_msg_size: 262144", "auth_enabled: false");
+
         HttpResponse<String> missing = server.get("/no/such/route");
         assertThat(missing.statusCode()).isEqualTo(404);
         assertThat(missing.body()).isEqualTo("404 page not found: no route for GET /no/such/route\n");
