@@ -85,7 +85,7 @@ public final class Engine {
             }
         }
         List<Map<String, String>> keys = new ArrayList<>(groups.keySet());
-        keys.sort(LABEL_ORDER);
+        sortByLabels(keys);
         List<ResultStream> out = new ArrayList<>();
         for (Map<String, String> k : keys) {
             Group g = groups.get(k);
@@ -159,7 +159,7 @@ public final class Engine {
             }
         }
         List<Map<String, String>> keys = new ArrayList<>(series.keySet());
-        keys.sort(LABEL_ORDER);
+        sortByLabels(keys);
         List<MetricResult.Series> out = new ArrayList<>();
         for (Map<String, String> k : keys) {
             out.add(new MetricResult.Series(k, series.get(k)));
@@ -179,7 +179,11 @@ public final class Engine {
             out.add(new MetricResult.Sample(e.getKey(), timeNanos, e.getValue()));
         }
         if (!(step instanceof LinkedHashMap) || !isSorted(expr)) {
-            out.sort(Comparator.comparing(MetricResult.Sample::metric, LABEL_ORDER));
+            List<Map.Entry<String, MetricResult.Sample>> keyed = new ArrayList<>(out.size());
+            out.forEach(x -> keyed.add(Map.entry(sortKey(x.metric()), x)));
+            keyed.sort(Map.Entry.comparingByKey());
+            out.clear();
+            keyed.forEach(x -> out.add(x.getValue()));
         }
         return new MetricResult.Vector(out);
     }
@@ -872,6 +876,27 @@ public final class Engine {
     }
 
     // ---- helpers
+
+    /** Sorts label sets in label order, computing each set's sort key once. */
+    static void sortByLabels(List<Map<String, String>> keys) {
+        List<Map.Entry<String, Map<String, String>>> keyed = new ArrayList<>(keys.size());
+        for (Map<String, String> k : keys) {
+            keyed.add(Map.entry(sortKey(k), k));
+        }
+        keyed.sort(Map.Entry.comparingByKey());
+        for (int i = 0; i < keyed.size(); i++) {
+            keys.set(i, keyed.get(i).getValue());
+        }
+    }
+
+    /** A string whose natural order is the label order (name, then value, pair by pair). */
+    static String sortKey(Map<String, String> labels) {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
+            sb.append(e.getKey()).append('\u0000').append(e.getValue()).append('\u0000');
+        }
+        return sb.toString();
+    }
 
     static int compareLabels(Map<String, String> a, Map<String, String> b) {
         Iterator<Map.Entry<String, String>> ia = new TreeMap<>(a).entrySet().iterator();
