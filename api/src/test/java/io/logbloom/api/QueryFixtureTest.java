@@ -38,18 +38,14 @@ final class QueryFixtureTest {
         }
     }
 
-    /** A server with the query routes, and request helpers. Not thread-safe. */
+    /** A server (with its query and tail routes), and request helpers. Not thread-safe. */
     static final class Fixture implements AutoCloseable {
         final LogbloomServer server;
-        final QueryRoutes routes;
-        final TailRoute tail;
         final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         final URI base;
 
-        private Fixture(LogbloomServer server, QueryRoutes routes, TailRoute tail) {
+        private Fixture(LogbloomServer server) {
             this.server = server;
-            this.routes = routes;
-            this.tail = tail;
             this.base = URI.create("http://127.0.0.1:" + server.port());
         }
 
@@ -59,13 +55,8 @@ final class QueryFixtureTest {
                     : yaml + "\nwal:\n  directory: \"" + dataDir.resolve("wal").toString().replace("\\", "/") + "\"\n";
             LogbloomConfig config = LogbloomConfig.parse(withWal, Map.of()).withOverrides(0, "127.0.0.1", dataDir);
             LogbloomServer server = new LogbloomServer(config, Clock.systemUTC());
-            QueryRoutes routes = new QueryRoutes(config, server.objectStore(), server::ingester, server.clock(),
-                    server.registry());
-            routes.register(server.app());
-            TailRoute tail = new TailRoute(routes, server::ingester, config, server.clock());
-            tail.register(server.app());
             server.start();
-            return new Fixture(server, routes, tail);
+            return new Fixture(server);
         }
 
         HttpResponse<String> send(HttpRequest.Builder b) throws IOException, InterruptedException {
@@ -118,12 +109,7 @@ final class QueryFixtureTest {
 
         @Override
         public void close() {
-            try {
-                server.close();
-            } finally {
-                tail.close();
-                routes.close();
-            }
+            server.close();
         }
     }
 
