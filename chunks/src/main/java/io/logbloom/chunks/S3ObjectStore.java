@@ -11,7 +11,11 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -63,11 +67,29 @@ public final class S3ObjectStore implements ObjectStore {
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
                 .region(Region.of(config.region()))
                 .credentialsProvider(credentials)
-                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(config.pathStyleAccess()).build());
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(config.pathStyleAccess()).build())
+                .overrideConfiguration(o -> o.addExecutionInterceptor(new NoExpectContinue()));
         if (config.endpoint() != null) {
             builder.endpointOverride(config.endpoint());
         }
         this.client = builder.build();
+    }
+
+    /**
+     * Drops the {@code Expect: 100-continue} header the SDK adds to PutObject. With the JDK's
+     * HttpURLConnection an error answer to that handshake (e.g. NoSuchBucket) can stall the request
+     * until the socket timeout and a retry (JDK-8054022, aws-sdk-java-v2#3050); we saw 60 s hangs
+     * against s3proxy. Our objects are small, so skipping the handshake costs nothing.
+     */
+    private static final class NoExpectContinue implements ExecutionInterceptor {
+        @Override
+        public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context,
+                ExecutionAttributes executionAttributes) {
+            SdkHttpRequest request = context.httpRequest();
+            return request.firstMatchingHeader("Expect").isPresent()
+                    ? request.toBuilder().removeHeader("Expect").build()
+                    : request;
+        }
     }
 
     private String fullKey(String key) {
