@@ -17,13 +17,15 @@ import java.util.function.ToLongFunction;
 
 /**
  * The lookup structure shared by the head index and opened index files: a series table (id →
- * labels + chunk refs sorted by time), a fingerprint map (fingerprint → series ids, so colliding
- * label sets stay distinct), and postings (label name → value → ascending series ids).
+ * labels + chunk refs sorted by time), postings (label name → value → ascending series ids), and in
+ * the head a fingerprint map (fingerprint → series ids, so colliding label sets stay distinct) and a
+ * label-ordered id map (so results come out sorted without a sort).
  *
  * <p>Selection follows Prometheus' {@code PostingsForMatchers} idea as Loki uses it: a matcher that
  * does not match "" intersects the candidates with the union of the postings of the values it
  * matches; a matcher that does match "" removes from the candidates the union of the postings of the
- * values it does not match, so series lacking the label survive. Sets are {@link BitSet}s over series
+ * values it does not match, so series lacking the label survive ({@code !="v"} removes just the
+ * postings of v; an anchored regex with a literal prefix visits only the values under that prefix). Sets are {@link BitSet}s over series
  * ids, which is compact and fast for the tens of thousands of series a tenant period holds.
  *
  * <p>Not thread-safe: {@link HeadIndex} guards each instance with a lock; index files never mutate
@@ -185,20 +187,26 @@ final class SeriesPostings {
             if (values == null) {
                 values = Collections.emptyNavigableMap();
             }
-            if (matcher.matchesEmpty()) {
+            if (matcher.type() == LabelMatcher.MatchType.NOT_EQUAL && !matcher.value().isEmpty()) {
+                candidates.andNot(postingsOf(values, matcher.value()));
+            } else if (matcher.matchesEmpty()) {
                 candidates.andNot(union(values, matcher, false));
             } else if (matcher.type() == LabelMatcher.MatchType.EQUAL) {
-                IntList ids = values.get(matcher.value());
-                BitSet only = new BitSet();
-                if (ids != null) {
-                    ids.setAll(only);
-                }
-                candidates.and(only);
+                candidates.and(postingsOf(values, matcher.value()));
             } else {
                 candidates.and(union(values, matcher, true));
             }
         }
         return candidates;
+    }
+
+    private static BitSet postingsOf(NavigableMap<String, IntList> values, String value) {
+        BitSet out = new BitSet();
+        IntList ids = values.get(value);
+        if (ids != null) {
+            ids.setAll(out);
+        }
+        return out;
     }
 
     private static BitSet union(NavigableMap<String, IntList> values, LabelMatcher matcher, boolean matching) {
