@@ -118,8 +118,8 @@ final class ServerLimitsTest {
                     .isEqualTo(204);
         }
         HttpResponse<String> fifth = server.pushJson(push("{\"s\":\"5\"}", TestServer.nowNanos(), "x"), AUTH);
-        assertThat(fifth.statusCode()).isIn(400, 429);
-        assertThat(fifth.body()).contains("stream");
+        assertThat(fifth.statusCode()).isEqualTo(400);
+        assertThat(fifth.body()).contains("Maximum active stream limit exceeded when trying to create stream {s=\"5\"}");
     }
 
     @Test
@@ -134,5 +134,21 @@ final class ServerLimitsTest {
         HttpResponse<String> r = server.pushJson(body, AUTH);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(429);
         assertThat(r.body()).contains("Ingestion rate limit exceeded for user " + TENANT);
+    }
+
+    @Test
+    void newSeriesPerHour_bloomLimiter_rejectsNewSeriesKeepsKnownOnes() throws Exception {
+        server.close();
+        server = TestServer.start(dataDir.resolve("series"), "limits: { max_new_series_per_hour: 2 }");
+        for (int i = 0; i < 2; i++) {
+            assertThat(server.pushJson(push("{\"s\":\"" + i + "\"}", TestServer.nowNanos(), "x")).statusCode())
+                    .isEqualTo(204);
+        }
+        HttpResponse<String> third = server.pushJson(push("{\"s\":\"third\"}", TestServer.nowNanos(), "x"));
+        assertThat(third.statusCode()).isEqualTo(400);
+        assertThat(third.body()).contains("Maximum new series per hour limit (2) exceeded when trying to create stream",
+                "s=\"third\"");
+        assertThat(server.pushJson(push("{\"s\":\"0\"}", TestServer.nowNanos(), "again")).statusCode())
+                .isEqualTo(204);
     }
 }
