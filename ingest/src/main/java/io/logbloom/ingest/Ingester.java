@@ -55,9 +55,10 @@ import org.slf4j.LoggerFactory;
  * tenant's token bucket is charged for the valid bytes (all-or-nothing, 429 when refused), then,
  * under {@code lock}: new streams pass the active-stream limit and the hourly/daily bloom series
  * limiters, entries pass the out-of-order window and duplicate check (same stream, timestamp and
- * line are stored once, also across WAL replay), the accepted entries are appended to the WAL
- * (forced per request by default) and only then to memory. A push returns once its entries are in
- * the WAL, so an acknowledged entry survives {@code kill -9}.
+ * line are stored once, also across WAL replay), the accepted entries are written to the WAL and
+ * then to memory; after {@code lock} is released the push waits until its WAL record is forced to
+ * disk (per request by default; concurrent pushes share one fsync, a group commit). A push returns
+ * only once its entries are durable in the WAL, so an acknowledged entry survives {@code kill -9}.
  *
  * <p><b>Flush.</b> A single flush cycle at a time ({@code flushLock}) closes chunks per
  * {@link FlushPolicy}, then for each closed chunk: puts the encoded chunk object, adds its ref to the
@@ -216,6 +217,7 @@ public final class Ingester implements AutoCloseable {
         Map<Stream, List<LogEntry>> accepted = new LinkedHashMap<>();
         int acceptedCount = 0;
         long acceptedBytes = 0;
+        Wal.Position written = null;
         lock.lock();
         try {
             ensureOpen();
@@ -260,16 +262,19 @@ public final class Ingester implements AutoCloseable {
                 }
             }
             if (!walStreams.isEmpty()) {
-                long segment = wal.append(new WalRecord.Entries(tenant, walStreams));
+                written = wal.write(new WalRecord.Entries(tenant, walStreams));
                 for (Map.Entry<Stream, List<LogEntry>> e : accepted.entrySet()) {
                     for (LogEntry entry : e.getValue()) {
-                        append(e.getKey(), entry, segment, now);
+                        append(e.getKey(), entry, written.segment(), now);
                     }
                 }
             }
         } finally {
             removeEmptyStreams(state);
             lock.unlock();
+        }
+        if (written != null && config.wal().fsync() == WalConfig.FsyncPolicy.PER_REQUEST) {
+            wal.syncTo(written.sequence());
         }
         long storedLines = 0;
         for (List<LogEntry> list : accepted.values()) {

@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * <p>Checkpointing is segment deletion: the owner rotates and deletes every segment older than
  * the oldest one still holding unflushed entries ({@link #deleteSegmentsBefore}).
  *
- * <p>Thread-safe: every method synchronizes on this object, which guards the open channel, its
- * segment id and size.
+ * <p>Thread-safe: every method except {@link #syncTo} synchronizes on this object, which guards the
+ * open channel, its segment id and size and the written/synced sequence numbers; {@code syncLock}
+ * serializes group-commit forces.
  */
 final class Wal implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(Wal.class);
@@ -47,6 +48,9 @@ final class Wal implements Closeable {
     private long segmentBytes;
     private long olderSegmentsBytes;
     private boolean dirty;
+    private long writtenSeq;
+    private long syncedSeq;
+    private final Object syncLock = new Object();
 
     private Wal(WalConfig config) {
         this.config = config;
@@ -117,15 +121,60 @@ final class Wal implements Closeable {
         }
     }
 
+    /** Where a record was written: its segment and its sequence number for {@link #syncTo}. */
+    record Position(long segment, long sequence) {}
+
     /** Appends one record; returns the id of the segment holding it. Forces to disk per the fsync policy. */
     synchronized long append(WalRecord record) throws IOException {
         return appendAll(List.of(record));
     }
 
+    /**
+     * Writes one record without forcing it; the caller must {@link #syncTo} its sequence before
+     * acknowledging it. Several writers then share one fsync (group commit).
+     */
+    synchronized Position write(WalRecord record) throws IOException {
+        writeRecord(record);
+        return new Position(segmentId, writtenSeq);
+    }
+
+    /**
+     * Returns once every record up to {@code sequence} is on disk. One caller forces the channel for
+     * all records written so far while the others wait on {@code syncLock}, then find their record
+     * already synced. Lock order: {@code syncLock} before this object's monitor, never the reverse.
+     */
+    void syncTo(long sequence) throws IOException {
+        synchronized (syncLock) {
+            FileChannel ch;
+            long target;
+            synchronized (this) {
+                if (syncedSeq >= sequence) {
+                    return;
+                }
+                ch = channel;
+                target = writtenSeq;
+            }
+            try {
+                ch.force(false);
+            } catch (java.nio.channels.ClosedChannelException e) {
+                // rotate() and close() force a channel before closing it, and record their progress below
+                synchronized (this) {
+                    if (syncedSeq >= sequence) {
+                        return;
+                    }
+                }
+                throw new IOException("WAL channel closed before record " + sequence + " was synced", e);
+            }
+            synchronized (this) {
+                syncedSeq = Math.max(syncedSeq, target);
+            }
+        }
+    }
+
     /** Appends records with one force at the end (per the fsync policy); returns the last record's segment id. */
     synchronized long appendAll(List<? extends WalRecord> records) throws IOException {
         for (WalRecord record : records) {
-            write(record);
+            writeRecord(record);
         }
         if (config.fsync() == WalConfig.FsyncPolicy.PER_REQUEST) {
             sync();
@@ -133,7 +182,7 @@ final class Wal implements Closeable {
         return segmentId;
     }
 
-    private void write(WalRecord record) throws IOException {
+    private void writeRecord(WalRecord record) throws IOException {
         byte[] payload = WalCodec.encode(record);
         if (payload.length > MAX_RECORD_BYTES) {
             throw new IOException("WAL record of " + payload.length + " bytes exceeds " + MAX_RECORD_BYTES);
@@ -147,6 +196,7 @@ final class Wal implements Closeable {
             channel.write(buf);
         }
         segmentBytes += payload.length + 8;
+        writtenSeq++;
         dirty = true;
     }
 
@@ -156,6 +206,7 @@ final class Wal implements Closeable {
             channel.force(false);
             dirty = false;
         }
+        syncedSeq = writtenSeq;
     }
 
     /** Closes the current segment (forced) and starts the next; returns the new segment's id. */
