@@ -28,6 +28,9 @@ final class MixedCommand implements Callable<Integer> {
     double queryRate;
     @Option(names = "--limit", defaultValue = "100", description = "limit parameter of log queries (default: ${DEFAULT-VALUE}).")
     int limit;
+    @Option(names = "--query-kinds", split = ",", defaultValue = "needle,substring,labels,rate,quantile",
+            description = "Query kinds to send, keeping their default shares 50/15/15/10/10 (default: ${DEFAULT-VALUE}).")
+    java.util.List<String> queryKinds;
 
     MixedCommand(Environment environment) {
         this.environment = environment;
@@ -37,7 +40,7 @@ final class MixedCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PushCommand.PushRun run = PushCommand.PushRun.create(environment, common, push);
         QueryMix mix = new QueryMix(run.config().runId(), run.reservoir(),
-                QueryMix.growing(environment.epochNanos(), environment::epochNanos), limit);
+                QueryMix.growing(environment.epochNanos(), environment::epochNanos), limit, queryKinds);
         QueryRunner queries = new QueryRunner(mix, queryConnections, queryRate, common.seed, run.lokiClient(), run.stats(),
                 run.control(), run.watch());
         CountDownLatch finished = new CountDownLatch(1);
@@ -50,6 +53,7 @@ final class MixedCommand implements Callable<Integer> {
             settings.put("queryConnections", queryConnections);
             settings.put("queryRate", queryRate);
             settings.put("limit", limit);
+            settings.put("queryKinds", String.join(",", queryKinds));
             return ReportOutput.emit(environment, common, ReportBuilder.build("mixed", run.config().runId(), common.url,
                     timing.startedAt(), timing.durationSeconds(), run.control().stopReason(), settings, run.stats(),
                     run.client(timing)));

@@ -24,6 +24,9 @@ final class QueryCommand implements Callable<Integer> {
     CommonOptions common = new CommonOptions();
     @Option(names = "--limit", defaultValue = "100", description = "limit parameter of log queries (default: ${DEFAULT-VALUE}).")
     int limit;
+    @Option(names = "--query-kinds", split = ",", defaultValue = "needle,substring,labels,rate,quantile",
+            description = "Query kinds to send, keeping their default shares 50/15/15/10/10 (default: ${DEFAULT-VALUE}).")
+    java.util.List<String> queryKinds;
 
     QueryCommand(Environment environment) {
         this.environment = environment;
@@ -36,7 +39,7 @@ final class QueryCommand implements Callable<Integer> {
         RunStats stats = new RunStats(System.nanoTime());
         RunControl control = new RunControl();
         ResponsivenessWatch watch = new ResponsivenessWatch(common.giveUpAfter, System::nanoTime);
-        QueryMix mix = new QueryMix(manifest.runId(), NeedleReservoir.of(manifest), QueryMix.fixed(manifest), limit);
+        QueryMix mix = new QueryMix(manifest.runId(), NeedleReservoir.of(manifest), QueryMix.fixed(manifest), limit, queryKinds);
         QueryRunner runner = new QueryRunner(mix, common.connections, common.rate, common.seed, client, stats, control, watch);
         RunSession session = new RunSession(environment, stats, control, watch, common.url, common.duration);
         CountDownLatch finished = new CountDownLatch(1);
@@ -44,6 +47,7 @@ final class QueryCommand implements Callable<Integer> {
             RunSession.Timing timing = session.run(List.of(workload(runner)), finished);
             Map<String, Object> settings = common.settings();
             settings.put("limit", limit);
+            settings.put("queryKinds", String.join(",", queryKinds));
             settings.put("manifest", common.manifest.toString());
             return ReportOutput.emit(environment, common, ReportBuilder.build("query", manifest.runId(), common.url,
                     timing.startedAt(), timing.durationSeconds(), control.stopReason(), settings, stats,

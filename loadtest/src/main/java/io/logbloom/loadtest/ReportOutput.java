@@ -53,11 +53,14 @@ final class ReportOutput {
                 report.client().cpuCoresUsed()));
         for (Map.Entry<String, RunReport.OperationReport> entry : new java.util.TreeMap<>(report.operations()).entrySet()) {
             RunReport.OperationReport op = entry.getValue();
+            RunReport.Latency latency = op.latencyMillis();
+            String latencyText = latency.count() == 0 ? "no answered request"
+                    : String.format(Locale.ROOT, "p50 %.1f p90 %.1f p99 %.1f max %.1f ms", latency.p50(), latency.p90(),
+                            latency.p99(), latency.max());
             text.append(String.format(Locale.ROOT,
-                    "  %-16s %8d req %8.1f req/s %,12.0f lines/s %8.2f MB/s  p50 %.1f p90 %.1f p99 %.1f max %.1f ms  failed %d %s%n",
+                    "  %-16s %8d req %8.1f req/s %,12.0f lines/s %8.2f MB/s  %s  failed %d %s%n",
                     entry.getKey(), op.requests(), op.requestsPerSecond(), op.linesPerSecond(), op.megabytesPerSecond(),
-                    op.latencyMillis().p50(), op.latencyMillis().p90(), op.latencyMillis().p99(), op.latencyMillis().max(),
-                    op.failed(), op.errorsByStatus().isEmpty() ? "" : op.errorsByStatus()));
+                    latencyText, op.failed(), op.errorsByStatus().isEmpty() ? "" : op.errorsByStatus()));
             op.errorExamples().forEach((key, detail) -> text.append("      last ").append(key).append(": ")
                     .append(detail).append(System.lineSeparator()));
         }

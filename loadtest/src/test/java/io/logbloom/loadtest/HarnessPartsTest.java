@@ -112,6 +112,24 @@ final class HarnessPartsTest {
     }
 
     @Test
+    void queryMix_subsetOfKinds_sendsOnlyThose() {
+        Manifest manifest = new Manifest("r1", 1, 3, 0, 10, 10, java.util.List.of(NEEDLE), LogGenerator.RARE_PHRASES);
+        QueryMix mix = new QueryMix("r1", NeedleReservoir.of(manifest), QueryMix.fixed(manifest), 5,
+                java.util.List.of("needle", "query_rate"));
+        SplittableRandom random = new SplittableRandom(2);
+        java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+        for (int i = 0; i < 600; i++) {
+            counts.merge(mix.next(random).operation(), 1, Integer::sum);
+        }
+        assertThat(counts).containsOnlyKeys(QueryMix.NEEDLE, QueryMix.RATE);
+        assertThat(counts.get(QueryMix.NEEDLE)).isBetween(440, 560);
+        assertThatThrownBy(() -> new QueryMix("r1", NeedleReservoir.of(manifest), QueryMix.fixed(manifest), 5,
+                java.util.List.of("grep"))).hasMessageContaining("'grep'");
+        assertThatThrownBy(() -> new QueryMix("r1", NeedleReservoir.of(manifest), QueryMix.fixed(manifest), 5,
+                java.util.List.of())).hasMessageContaining("at least one");
+    }
+
+    @Test
     void queryMix_withoutNeedlesYet_returnsNullForNeedlePicks() {
         QueryMix mix = new QueryMix("r1", new NeedleReservoir(10, 1), QueryMix.growing(0, () -> 5), 10);
         SplittableRandom random = new SplittableRandom(3);
