@@ -52,16 +52,20 @@ final class ServerPushTest {
     }
 
     @Test
-    void pushJsonGzip_accepted() throws Exception {
+    void pushJsonGzip_andLegacyRoute_accepted() throws Exception {
         long ts = TestServer.nowNanos();
         String json = "{\"streams\":[{\"stream\":{\"app\":\"gz\"},\"values\":[[\"" + ts + "\",\"zipped\"]]}]}";
         HttpResponse<String> push = server.post("/loki/api/v1/push",
                 RequestBodiesTest.gzip(json.getBytes(StandardCharsets.UTF_8)),
                 "Content-Type", "application/json", "Content-Encoding", "gzip");
         assertThat(push.statusCode()).as(push.body()).isEqualTo(204);
-        server.flush();
-        assertThat(server.stored("fake", LabelMatcher.equal("app", "gz")).values())
-                .singleElement().satisfies(e -> assertThat(e).extracting(LogEntry::line).containsExactly("zipped"));
+        String legacy = "{\"streams\":[{\"stream\":{\"app\":\"gz\"},\"values\":[[\"" + (ts + 1) + "\",\"legacy\"]]}]}";
+        HttpResponse<String> legacyPush = server.post("/api/prom/push", legacy.getBytes(StandardCharsets.UTF_8),
+                "Content-Type", "application/json");
+        assertThat(legacyPush.statusCode()).as(legacyPush.body()).isEqualTo(204);
+        assertThat(server.flush().statusCode()).isEqualTo(204);
+        assertThat(server.stored("fake", LabelMatcher.equal("app", "gz")).values()).singleElement()
+                .satisfies(e -> assertThat(e).extracting(LogEntry::line).containsExactly("zipped", "legacy"));
     }
 
     @Test
