@@ -98,7 +98,7 @@ final class RangeFunctions {
         Arrays.sort(values);
         double rank = phi * (values.length - 1);
         int lower = (int) Math.max(0, Math.floor(rank));
-        int upper = (int) Math.min(values.length - 1, lower + 1);
+        int upper = Math.min(values.length - 1, lower + 1);
         double weight = rank - Math.floor(rank);
         return values[lower] * (1 - weight) + values[upper] * weight;
     }
