@@ -433,7 +433,7 @@ public final class Engine {
         String v = raw.trim();
         try {
             return switch (u.conversion()) {
-                case NONE -> v.isEmpty() ? 0 : parseFloat(v);
+                case NONE -> parseFloat(v);
                 case DURATION, DURATION_SECONDS -> Units.parseDurationNanos(v) / 1e9;
                 case BYTES -> Units.parseBytes(v);
             };

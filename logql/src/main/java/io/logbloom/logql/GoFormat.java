@@ -3,7 +3,7 @@ package io.logbloom.logql;
 import java.util.List;
 import java.util.Locale;
 
-/** A subset of Go's fmt.Sprintf for templates: verbs s v d f e g q x X t %, with flags, width and precision. */
+/** A subset of Go's fmt.Sprintf for templates: verbs s v d f e g q x X t %, with flags, width and precision. Stateless. */
 final class GoFormat {
 
     private GoFormat() {
