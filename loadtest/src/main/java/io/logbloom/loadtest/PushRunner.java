@@ -26,8 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class PushRunner {
     static final String OPERATION = "push";
-    // Two bodies per lane: enough to hide encoding latency, few enough that timestamps stay fresh.
-    private static final int QUEUE_DEPTH_PER_LANE = 2;
+    // Four bodies per lane ride out a producer descheduled for a moment on a busy machine, yet keep
+    // timestamps within a few requests of the send time.
+    private static final int QUEUE_DEPTH_PER_LANE = 4;
     // A refused connection fails in microseconds; without a pause the senders would spin.
     private static final long TRANSPORT_FAILURE_BACKOFF_MILLIS = 20;
     // A producer with every lane full naps this long; far below one request's latency.
