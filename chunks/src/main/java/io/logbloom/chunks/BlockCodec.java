@@ -36,7 +36,8 @@ final class BlockCodec {
 
     /**
      * Decodes a block's entries with timestamps in [fromNanos, throughNanos), in time order, and
-     * checks them against the block's metadata.
+     * checks them against the block's metadata. Entries outside the range are parsed (so the whole
+     * block is validated) but no strings are built for them.
      */
     static List<LogEntry> read(byte[] data, ChunkBlock meta, String[] symbols, long fromNanos, long throughNanos,
             String section) throws ChunkFormatException {
@@ -49,17 +50,25 @@ final class BlockCodec {
                 throw new ChunkFormatException(section + ": entry " + i + " timestamp " + timestamp
                         + " outside block range [" + meta.minTimeNanos() + ", " + meta.maxTimeNanos() + "]");
             }
-            String line = in.readString("line of entry " + i);
+            boolean inRange = timestamp >= fromNanos && timestamp < throughNanos;
+            String line = inRange ? in.readString("line of entry " + i) : null;
+            if (!inRange) {
+                in.skipString("line of entry " + i);
+            }
             int pairs = in.readLength(data.length, "metadata count of entry " + i);
             List<Label> metadata = List.of();
-            if (pairs > 0) {
-                Label[] labels = new Label[pairs];
-                for (int p = 0; p < pairs; p++) {
-                    labels[p] = new Label(symbol(in, symbols, section), symbol(in, symbols, section));
+            Label[] labels = inRange && pairs > 0 ? new Label[pairs] : null;
+            for (int p = 0; p < pairs; p++) {
+                String name = symbol(in, symbols, section);
+                String value = symbol(in, symbols, section);
+                if (labels != null) {
+                    labels[p] = new Label(name, value);
                 }
+            }
+            if (labels != null) {
                 metadata = List.of(labels);
             }
-            if (timestamp >= fromNanos && timestamp < throughNanos) {
+            if (inRange) {
                 out.add(new LogEntry(timestamp, line, metadata));
             }
         }

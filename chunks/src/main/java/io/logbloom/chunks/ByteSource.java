@@ -82,6 +82,11 @@ final class ByteSource {
         return (int) v;
     }
 
+    void skipString(String what) throws ChunkFormatException {
+        int length = readLength(end - position, what + " length");
+        position += length;
+    }
+
     String readString(String what) throws ChunkFormatException {
         int length = readLength(end - position, what + " length");
         String s = new String(data, position, length, StandardCharsets.UTF_8);
