@@ -129,7 +129,13 @@ final class HtmlReport {
         return svg.append("</svg>\n").toString();
     }
 
-    private static String barChart(String id, List<RunReport.HistogramBucket> buckets) {
+    private static String barChart(String id, List<RunReport.HistogramBucket> allBuckets) {
+        // Leading empty buckets (faster than any request) only squeeze the bars that matter.
+        int first = 0;
+        while (first < allBuckets.size() - 1 && allBuckets.get(first).count() == 0) {
+            first++;
+        }
+        List<RunReport.HistogramBucket> buckets = allBuckets.subList(Math.max(0, first - 1), allBuckets.size());
         long maxCount = buckets.stream().mapToLong(RunReport.HistogramBucket::count).max().orElse(1);
         double maxY = niceCeiling(maxCount);
         StringBuilder svg = open(id);
@@ -204,7 +210,8 @@ final class HtmlReport {
             return String.format(Locale.ROOT, "%.1fM", value / 1e6);
         }
         if (value >= 1e4) {
-            return String.format(Locale.ROOT, "%.0fk", value / 1e3);
+            double thousands = value / 1e3;
+            return String.format(Locale.ROOT, thousands == Math.rint(thousands) ? "%.0fk" : "%.1fk", thousands);
         }
         if (value == Math.rint(value)) {
             return String.format(Locale.ROOT, "%.0f", value);
