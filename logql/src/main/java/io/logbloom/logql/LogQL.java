@@ -90,11 +90,49 @@ public final class LogQL {
                 String msg, RecognitionException e) {
             String detail;
             if (offendingSymbol instanceof Token t) {
-                detail = "syntax error: unexpected " + describe(t);
+                // only a mismatch knows its expected tokens for sure; a failed prediction would list misleading ones
+                detail = "syntax error: unexpected " + describe(t)
+                        + (e instanceof org.antlr.v4.runtime.InputMismatchException ? expecting(recognizer) : "");
             } else {
                 detail = "syntax error: " + msg.replace("token recognition error at: ", "unexpected character ");
             }
             throw new LogQLParseException(line, charPositionInLine + 1, detail);
+        }
+
+        /** Loki/goyacc style ", expecting A or B" when the parser knows a short list of expected tokens. */
+        private static String expecting(Recognizer<?, ?> recognizer) {
+            if (!(recognizer instanceof LogQLParser p)) {
+                return "";
+            }
+            org.antlr.v4.runtime.misc.IntervalSet expected;
+            try {
+                expected = p.getExpectedTokens();
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                return "";
+            }
+            List<Integer> types = expected.toList();
+            if (types.isEmpty() || types.size() > 4) {
+                return "";
+            }
+            List<String> names = new ArrayList<>();
+            for (int type : types) {
+                names.add(type == Token.EOF ? "$end" : name(type));
+            }
+            return ", expecting " + String.join(" or ", names);
+        }
+
+        private static String name(int type) {
+            return switch (type) {
+                case LogQLLexer.IDENTIFIER -> "IDENTIFIER";
+                case LogQLLexer.STRING -> "STRING";
+                case LogQLLexer.NUMBER -> "NUMBER";
+                case LogQLLexer.DURATION -> "DURATION";
+                case LogQLLexer.BYTES -> "BYTES";
+                default -> {
+                    String literal = LogQLLexer.VOCABULARY.getLiteralName(type);
+                    yield literal != null ? literal.replace("'", "") : LogQLLexer.VOCABULARY.getSymbolicName(type);
+                }
+            };
         }
 
         private static String describe(Token t) {

@@ -36,9 +36,9 @@ public sealed interface SampleExpr extends Expr {
             };
         }
 
-        /** True when unwrap is allowed (rate accepts either form). */
+        /** True when unwrap is allowed (rate and absent_over_time accept either form). */
         public boolean allowsUnwrap() {
-            return this == RATE || needsUnwrap();
+            return this == RATE || this == ABSENT_OVER_TIME || needsUnwrap();
         }
     }
 

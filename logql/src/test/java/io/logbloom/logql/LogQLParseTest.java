@@ -109,7 +109,15 @@ final class LogQLParseTest {
     @Test
     void parse_multiline_reportsLine() {
         assertThatThrownBy(() -> LogQL.parse("sum(\n  rate({a=\"b\"}[5m]\n)"))
-                .hasMessage("parse error at line 3, col 2: syntax error: unexpected $end");
+                .hasMessageStartingWith("parse error at line 3, col 2: syntax error: unexpected $end");
+    }
+
+    @Test
+    void parse_mismatch_listsExpectedTokensLikeLoki() {
+        assertThatThrownBy(() -> LogQL.parse("{app=\"foo\"} |= foo"))
+                .hasMessage("parse error at line 1, col 16: syntax error: unexpected IDENTIFIER, expecting ip or STRING");
+        assertThatThrownBy(() -> LogQL.parse("{app=\"foo\"} | label_format a"))
+                .hasMessage("parse error at line 1, col 29: syntax error: unexpected $end, expecting =");
     }
 
     @Test
