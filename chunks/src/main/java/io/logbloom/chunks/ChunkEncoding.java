@@ -5,6 +5,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.xerial.snappy.Snappy;
@@ -63,11 +64,11 @@ public enum ChunkEncoding {
     byte[] compress(byte[] data, int length) {
         try {
             return switch (this) {
-                case NONE -> java.util.Arrays.copyOf(data, length);
+                case NONE -> Arrays.copyOf(data, length);
                 case SNAPPY -> {
                     byte[] out = new byte[Snappy.maxCompressedLength(length)];
                     int n = Snappy.compress(data, 0, length, out, 0);
-                    yield java.util.Arrays.copyOf(out, n);
+                    yield Arrays.copyOf(out, n);
                 }
                 case GZIP -> {
                     ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(64, length / 4));
@@ -82,7 +83,7 @@ public enum ChunkEncoding {
                     if (Zstd.isError(n)) {
                         throw new IllegalStateException("BUG: zstd compression failed: " + Zstd.getErrorName(n));
                     }
-                    yield java.util.Arrays.copyOf(out, (int) n);
+                    yield Arrays.copyOf(out, (int) n);
                 }
             };
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package io.logbloom.chunks;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -171,7 +172,7 @@ public final class FileSystemObjectStore implements ObjectStore {
                     keys.add(key);
                 }
             });
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             if (e.getCause() instanceof NoSuchFileException) {
                 return list(prefix); // a directory vanished under us; walk again
             }

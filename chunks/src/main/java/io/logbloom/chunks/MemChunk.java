@@ -1,5 +1,6 @@
 package io.logbloom.chunks;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -232,7 +233,7 @@ public final class MemChunk {
                 try {
                     data = config.encoding().decompress(block.stored(), 0, block.stored().length,
                             block.uncompressedLength());
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     throw new ChunkFormatException("cannot decompress " + name + ": " + e.getMessage(), e);
                 }
                 ChunkBlock meta = new ChunkBlock(block.minTimeNanos(), block.maxTimeNanos(), block.entries(), 0,
