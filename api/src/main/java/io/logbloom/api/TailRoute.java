@@ -53,6 +53,8 @@ public final class TailRoute implements AutoCloseable {
     static final int MAX_DELAY_SECONDS = 5;
     /** Buffered entries per session before new ones are dropped: bounds memory per slow client. */
     static final int MAX_BUFFERED_ENTRIES = 10_000;
+    /** Idle time after which a silent tail connection is closed; Jetty's 30s default would cut quiet tails. */
+    static final java.time.Duration IDLE_TIMEOUT = java.time.Duration.ofHours(1);
     /** How often the sender looks for due batches. */
     private static final long SEND_PERIOD_MILLIS = 100;
 
@@ -157,6 +159,7 @@ public final class TailRoute implements AutoCloseable {
             long now = clock.millis() * 1_000_000L;
             long start = QueryParams.timestamp("start", ctx.queryParam("start"), now - QueryParams.DEFAULT_SINCE_NANOS);
             boolean categorize = QueryRoutes.categorize(ctx.header(QueryRoutes.ENCODING_FLAGS_HEADER));
+            ctx.session.setIdleTimeout(IDLE_TIMEOUT);
             Session session = new Session(ctx, tenant, log, delay * 1000L, categorize);
             sessions.put(ctx, session);
             ingester.get().addTailListener(session);

@@ -211,5 +211,9 @@ final class QueryApiTest {
         assertThat(lines(on)).hasSize(3);
         assertThat(on.get("data").get("stats").get("index").get("usedBloomFilters").asBoolean()).isTrue();
         assertThat(off.get("data").get("stats").get("index").get("usedBloomFilters").asBoolean()).isFalse();
+        String metrics = f.get("/metrics").body();
+        assertThat(metrics).contains("logbloom_querier_chunks_total", "logbloom_querier_chunks_skipped_total",
+                "logbloom_querier_chunks_fetched_total",
+                "logbloom_querier_request_duration_seconds_bucket{route=\"query_range\"");
     }
 }
