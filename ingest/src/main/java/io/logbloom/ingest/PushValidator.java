@@ -11,9 +11,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Stateless push validation with Loki's rules, order and messages ({@code pkg/validation/validate.go}):
- * labels are checked for count, then per sorted label name length, value length and duplicates;
- * entries for line size (UTF-8 bytes) and the accepted timestamp window. Timestamps in messages
+ * Stateless push validation with Loki's rules, order and messages ({@code pkg/validation/validate.go},
+ * {@code pkg/distributor/validator.go}): labels are checked for count, then per sorted label name
+ * length, value length and duplicates; entries for the accepted timestamp window (too old, too new),
+ * then line size in UTF-8 bytes. Timestamps in messages
  * use RFC 3339 like Loki. Thread-safe (immutable).
  */
 final class PushValidator {
@@ -58,14 +59,6 @@ final class PushValidator {
 
     /** The problem of one entry at wall-clock time {@code nowNanos}, or null. */
     Rejection validateEntry(String stream, LogEntry entry, long nowNanos) {
-        if (limits.maxLineSizeBytes() > 0) {
-            int length = utf8Length(entry.line());
-            if (length > limits.maxLineSizeBytes()) {
-                return new Rejection(RejectReason.LINE_TOO_LONG, String.format(
-                        "Max entry size '%d' bytes exceeded for stream '%s' while adding an entry with length '%d' bytes",
-                        limits.maxLineSizeBytes(), stream, length));
-            }
-        }
         long ts = entry.timestampNanos();
         if (limits.rejectOldSamples()) {
             long oldest = saturatedSubtract(nowNanos, limits.rejectOldSamplesMaxAge().toNanos());
@@ -79,6 +72,14 @@ final class PushValidator {
         if (ts > newest) {
             return new Rejection(RejectReason.TOO_FAR_IN_FUTURE,
                     String.format("entry for stream '%s' has timestamp too new: %s", stream, format(ts)));
+        }
+        if (limits.maxLineSizeBytes() > 0) {
+            int length = utf8Length(entry.line());
+            if (length > limits.maxLineSizeBytes()) {
+                return new Rejection(RejectReason.LINE_TOO_LONG, String.format(
+                        "Max entry size '%d' bytes exceeded for stream '%s' while adding an entry with length '%d' bytes",
+                        limits.maxLineSizeBytes(), stream, length));
+            }
         }
         return null;
     }
