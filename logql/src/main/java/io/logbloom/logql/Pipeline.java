@@ -106,7 +106,8 @@ final class Pipeline {
             };
         }
         if (stage instanceof Stage.Unpack) {
-            return Pipeline::unpack;
+            JsonFactory factory = new JsonFactory();
+            return (ts, line, labels) -> unpack(factory, line, labels);
         }
         if (stage instanceof Stage.LineFormat f) {
             Template t = Template.parse(f.template());
@@ -273,13 +274,12 @@ final class Pipeline {
 
     // ---- parsers ----
 
-    private static final JsonFactory JSON = new JsonFactory();
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-
     private static Step json(List<Stage.LabelExtraction> params) {
+        // one factory per compiled stage: Jackson factories are thread-safe once configured, and no state is static
+        JsonFactory factory = new JsonFactory();
         if (params.isEmpty()) {
             return (ts, line, labels) -> {
-                try (JsonParser p = JSON.createParser(line)) {
+                try (JsonParser p = factory.createParser(line)) {
                     if (p.nextToken() != JsonToken.START_OBJECT) {
                         throw new IOException("Value looks like object, but can't find closing '}' symbol");
                     }
@@ -293,6 +293,7 @@ final class Pipeline {
                 return line;
             };
         }
+        ObjectMapper mapper = new ObjectMapper(factory);
         List<JsonPath> paths = new ArrayList<>();
         for (Stage.LabelExtraction p : params) {
             paths.add(JsonPath.parse(p.expression()));
@@ -300,7 +301,7 @@ final class Pipeline {
         return (ts, line, labels) -> {
             JsonNode root;
             try {
-                root = MAPPER.readTree(line);
+                root = mapper.readTree(line);
                 if (root == null || !root.isObject()) {
                     throw new IOException("Value looks like object, but can't find closing '}' symbol");
                 }
@@ -367,9 +368,9 @@ final class Pipeline {
         return out;
     }
 
-    private static String unpack(long ts, String line, LineLabels labels) {
+    private static String unpack(JsonFactory factory, String line, LineLabels labels) {
         String entry = null;
-        try (JsonParser p = JSON.createParser(line)) {
+        try (JsonParser p = factory.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("Value looks like object, but can't find closing '}' symbol");
             }

@@ -217,4 +217,39 @@ final class LogPipelineEvalTest {
         assertThat(keep.streams()).extracting(ResultStream::labels).containsExactly(
                 Map.of("level", "info"), Map.of("level", "info", "method", "GET"));
     }
+
+    @Test
+    void parsers_docExamples() throws IOException {
+        assertThat(run(source("{ \"a.b\": {\"c\": \"d\"}, \"e\": \"f\" }"), "{app=\"a\"} | json").streams().get(0).labels())
+                .isEqualTo(Map.of("app", "a", "a_b_c", "d", "e", "f"));
+        String doc = "{\"protocol\": \"HTTP/2.0\", \"servers\": [\"129.0.1.1\",\"10.2.1.3\"], \"request\": {\"time\": \"6.032\", "
+                + "\"headers\": {\"Accept\": \"*/*\", \"User-Agent\": \"curl/7.68.0\"}}, \"response\": {\"status\": 401}}";
+        assertThat(run(source(doc), "{app=\"a\"} | json").streams().get(0).labels()).isEqualTo(Map.of("app", "a",
+                "protocol", "HTTP/2.0", "request_time", "6.032", "request_headers_Accept", "*/*",
+                "request_headers_User_Agent", "curl/7.68.0", "response_status", "401"));
+        assertThat(run(source(doc), "{app=\"a\"} | json first_server=\"servers[0]\", ua=\"request.headers[\\\"User-Agent\\\"]\", "
+                + "server_list=\"servers\"").streams().get(0).labels()).isEqualTo(Map.of("app", "a", "first_server", "129.0.1.1",
+                "ua", "curl/7.68.0", "server_list", "[\"129.0.1.1\",\"10.2.1.3\"]"));
+        String logfmt = "at=info method=GET path=/ host=grafana.net fwd=\"124.133.124.161\" service=8ms status=200";
+        assertThat(run(source(logfmt), "{app=\"a\"} | logfmt").streams().get(0).labels()).isEqualTo(Map.of("app", "a",
+                "at", "info", "method", "GET", "path", "/", "host", "grafana.net", "fwd", "124.133.124.161", "service", "8ms",
+                "status", "200"));
+        assertThat(run(source(logfmt), "{app=\"a\"} | logfmt host, fwd_ip=\"fwd\"").streams().get(0).labels())
+                .isEqualTo(Map.of("app", "a", "host", "grafana.net", "fwd_ip", "124.133.124.161"));
+        String nginx = "0.191.12.2 - - [10/Jun/2021:09:14:29 +0000] \"GET /api/plugins/versioncheck HTTP/1.1\" 200 2 \"-\" "
+                + "\"Go-http-client/2.0\" \"13.76.247.102, 34.120.177.193\" \"TLSv1.2\" \"US\" \"\"";
+        assertThat(run(source(nginx), "{app=\"a\"} | pattern `<ip> - - <_> \"<method> <uri> <_>\" <status> <size> <_> \"<agent>\" <_>`")
+                .streams().get(0).labels()).isEqualTo(Map.of("app", "a", "ip", "0.191.12.2", "method", "GET",
+                "uri", "/api/plugins/versioncheck", "status", "200", "size", "2", "agent", "Go-http-client/2.0"));
+        assertThat(run(source("POST /api/prom/api/v1/query_range (200) 1.5s"),
+                "{app=\"a\"} | regexp \"(?P<method>\\\\w+) (?P<path>[\\\\w|/]+) \\\\((?P<status>\\\\d+?)\\\\) (?P<duration>.*)\"")
+                .streams().get(0).labels()).isEqualTo(Map.of("app", "a", "method", "POST", "path", "/api/prom/api/v1/query_range",
+                "status", "200", "duration", "1.5s"));
+        LogQueryResult unpacked = run(source("{\"container\": \"myapp\", \"pod\": \"pod-3223f\", \"_entry\": \"original log message\"}"),
+                "{app=\"a\"} | unpack");
+        assertThat(unpacked.streams().get(0).labels()).isEqualTo(Map.of("app", "a", "container", "myapp", "pod", "pod-3223f"));
+        assertThat(lines(unpacked)).containsExactly("original log message");
+        assertThat(lines(run(source("ip=1.1.1.1 status=200 duration=3000"),
+                "{app=\"a\"} | logfmt | line_format \"{{.ip}} {{.status}} {{div .duration 1000}}\""))).containsExactly("1.1.1.1 200 3");
+    }
 }
