@@ -201,4 +201,46 @@ final class BloomTestsTest {
         // the property must actually exercise skipping
         assertThat(skipped).isGreaterThan(checked / 10);
     }
+
+    @Test
+    void metricQueries_sameResultWithSkippedChunks() throws IOException {
+        // DESIGN invariant: a query returns exactly the same result with blooms on and off
+        Random r = new Random(99);
+        Engine engine = new Engine();
+        int skippedChunks = 0;
+        for (int q = 0; q < 150; q++) {
+            StringBuilder pipeline = new StringBuilder();
+            int stages = 1 + r.nextInt(3);
+            for (int s = 0; s < stages; s++) {
+                pipeline.append(' ').append(randomStage(r));
+            }
+            String query = "sum by (app) (count_over_time({app=\"a\"}" + pipeline + " | drop __error__, __error_details__ [1h]))";
+            SampleExpr expr = (SampleExpr) LogQL.parse(query);
+            BloomTest test = BloomTests.extractAll(expr).get(0);
+            MemorySource all = new MemorySource();
+            MemorySource kept = new MemorySource();
+            for (int c = 0; c < 6; c++) {
+                List<StreamEntry> chunk = randomChunk(r, 1_000 + c * 10);
+                all.add(Map.of("app", "a"), chunk.toArray(StreamEntry[]::new));
+                boolean may = BloomTests.mayMatch(test, new BloomTests.Probe() {
+                    @Override
+                    public boolean mayContainMetadata(String key, String value) {
+                        return chunk.stream().anyMatch(e -> value.equals(e.structuredMetadata().get(key)));
+                    }
+
+                    @Override
+                    public boolean mayContainLine(String literal) {
+                        return chunk.stream().anyMatch(e -> e.line().contains(literal));
+                    }
+                });
+                if (may) {
+                    kept.add(Map.of("app", "a"), chunk.toArray(StreamEntry[]::new));
+                } else {
+                    skippedChunks++;
+                }
+            }
+            assertThat(engine.evalInstant(expr, kept, 5_000)).as(query).isEqualTo(engine.evalInstant(expr, all, 5_000));
+        }
+        assertThat(skippedChunks).isGreaterThan(50);
+    }
 }
