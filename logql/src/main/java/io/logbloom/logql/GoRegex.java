@@ -32,6 +32,10 @@ final class GoRegex {
                 char n = goRegex.charAt(i + 1);
                 if (n == 'z') {
                     out.append("\\z");
+                } else if ((n == 'p' || n == 'P') && goRegex.startsWith("{", i + 2) && !goRegex.startsWith("{Is", i + 2)) {
+                    // RE2 \p{Greek} / \p{Lu}: Java spells scripts and categories \p{IsGreek} / \p{IsLu}
+                    out.append(c).append(n).append("{Is");
+                    i += 2;
                 } else {
                     out.append(c).append(n);
                 }

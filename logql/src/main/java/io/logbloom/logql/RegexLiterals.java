@@ -109,8 +109,8 @@ final class RegexLiterals {
                     i += 2;
                     i = quantified(re, i, run, parts, n);
                 } else {
-                    flush(run, parts); // \d, \w, \s, \b, \x.. and friends: not a literal
-                    i += 2;
+                    flush(run, parts); // \d, \w, \s, \b, \x41, \pL and friends: not a literal run
+                    i = skipEscapeArgument(re, i + 2, n);
                     i = skipQuantifier(re, i);
                 }
             } else if (c == '(' || c == '[') {
@@ -152,6 +152,25 @@ final class RegexLiterals {
             }
         }
         run.append(c);
+        return i;
+    }
+
+    /** Skips what an escape consumes after its letter: \x{..} or two hex digits, \p{..} or one letter, octal digits. */
+    private static int skipEscapeArgument(String re, int i, char letter) {
+        if (letter == 'x' || letter == 'p' || letter == 'P') {
+            if (i < re.length() && re.charAt(i) == '{') {
+                int end = re.indexOf('}', i);
+                return end < 0 ? re.length() : end + 1;
+            }
+            return Math.min(re.length(), i + (letter == 'x' ? 2 : 1));
+        }
+        if (letter >= '0' && letter <= '7') {
+            int j = i;
+            while (j < re.length() && j < i + 2 && re.charAt(j) >= '0' && re.charAt(j) <= '7') {
+                j++;
+            }
+            return j;
+        }
         return i;
     }
 
