@@ -42,6 +42,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import net.openhft.hashing.LongHashFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,7 +71,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Thread-safety.</b> All public methods are thread-safe. {@code lock} guards the tenant map,
  * every stream's chunks and keys and the closed-chunk states; {@code flushLock} serializes flush
- * cycles (and so the in-memory blooms, which only the flush cycle mutates).
+ * cycles (and so the in-memory blooms, which only the flush cycle mutates); {@code visibility}
+ * (taken before {@code lock}) makes adding refs to the head index atomic with respect to index
+ * lookups and guards {@code indexEpoch}, the count of those additions.
  */
 public final class Ingester implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingester.class);
@@ -99,6 +102,10 @@ public final class Ingester implements AutoCloseable {
     private final Wal wal;
     private final ReentrantLock lock = new ReentrantLock();
     private final ReentrantLock flushLock = new ReentrantLock();
+    private final ReentrantReadWriteLock visibility = new ReentrantReadWriteLock();
+    private final ThreadLocal<Long> epochSeenByIndexRead = new ThreadLocal<>();
+    private final IndexReader visibleIndex;
+    private long indexEpoch;
     private final Map<String, TenantState> tenants = new HashMap<>();
     private final Map<BloomKey, SeriesBloom> blooms = new ConcurrentHashMap<>();
     private final Set<BloomKey> unpersistedBlooms = new HashSet<>();
@@ -120,6 +127,7 @@ public final class Ingester implements AutoCloseable {
         this.tokenizer = new BloomTokenizer(config.tokenizer());
         PersistedIndex persisted = new PersistedIndex(store, config.index(), new IndexFileCache(store, config.index()));
         this.combinedIndex = new CombinedIndex(head, persisted);
+        this.visibleIndex = new VisibleIndex();
         this.indexWriter = new IndexWriter(store, config.index(), clock,
                 "ingester-" + Long.toHexString(LINE_HASH.hashLong(System.nanoTime() ^ System.identityHashCode(this))));
         this.bloomStore = new SeriesBloomStore(store);
@@ -393,11 +401,19 @@ public final class Ingester implements AutoCloseable {
 
     /**
      * Entries held in memory and not yet visible in {@link #index()} for streams matching all
-     * {@code matchers}, in [fromNanos, throughNanos), sorted by time. Call it before querying the
-     * index: a chunk flushed in between then shows up in both (queries deduplicate), never in neither.
+     * {@code matchers}, in [fromNanos, throughNanos), sorted by time.
+     *
+     * <p>Read the index first, then call this on the same thread: a chunk whose ref reached the
+     * index after that index read is still returned here (it was not in the index answer), and one
+     * that was already in the index answer is not, so a flush running between the two calls neither
+     * hides nor duplicates entries. (Only a chunk that is indexed <em>and</em> leaves memory entirely
+     * between the two calls — a whole flush inside the gap — could be missed.)
      */
     public List<StreamSnapshot> unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
         List<StreamSnapshot> out = new ArrayList<>();
+        Long seenEpoch = epochSeenByIndexRead.get();
+        epochSeenByIndexRead.remove();
+        long visibleUpTo = seenEpoch == null ? Long.MAX_VALUE : seenEpoch;
         lock.lock();
         try {
             TenantState state = tenants.get(tenant);
@@ -410,7 +426,7 @@ public final class Ingester implements AutoCloseable {
                 }
                 List<LogEntry> entries = new ArrayList<>();
                 for (ClosedChunk c : s.closed) {
-                    if (!c.indexed) {
+                    if (!c.indexed || c.indexedEpoch > visibleUpTo) {
                         c.chunk.iterator(fromNanos, throughNanos, Direction.FORWARD).forEachRemaining(entries::add);
                     }
                 }
@@ -438,9 +454,55 @@ public final class Ingester implements AutoCloseable {
         return true;
     }
 
-    /** The index of everything flushed: the head index of this process plus the persisted index files. */
+    /**
+     * The index of everything flushed: the head index of this process plus the persisted index
+     * files. Each lookup records, for the calling thread, which flushes it saw, so a following
+     * {@link #unflushed} call on that thread returns exactly the in-memory data missing from it.
+     */
     public IndexReader index() {
-        return combinedIndex;
+        return visibleIndex;
+    }
+
+    /** The combined index under the visibility read lock, recording the epoch each lookup saw. */
+    private final class VisibleIndex implements IndexReader {
+        private <T> T read(IndexRead<T> lookup) throws IOException {
+            visibility.readLock().lock();
+            try {
+                epochSeenByIndexRead.set(indexEpoch);
+                return lookup.run();
+            } finally {
+                visibility.readLock().unlock();
+            }
+        }
+
+        @Override
+        public List<SeriesChunks> chunks(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
+                throws IOException {
+            return read(() -> combinedIndex.chunks(tenant, matchers, fromNanos, throughNanos));
+        }
+
+        @Override
+        public List<Labels> series(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
+                throws IOException {
+            return read(() -> combinedIndex.series(tenant, matchers, fromNanos, throughNanos));
+        }
+
+        @Override
+        public List<String> labelNames(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
+                throws IOException {
+            return read(() -> combinedIndex.labelNames(tenant, matchers, fromNanos, throughNanos));
+        }
+
+        @Override
+        public List<String> labelValues(String tenant, String name, List<LabelMatcher> matchers, long fromNanos,
+                long throughNanos) throws IOException {
+            return read(() -> combinedIndex.labelValues(tenant, name, matchers, fromNanos, throughNanos));
+        }
+    }
+
+    @FunctionalInterface
+    private interface IndexRead<T> {
+        T run() throws IOException;
     }
 
     /** The series bloom store (reads persisted blooms). */
@@ -555,16 +617,20 @@ public final class Ingester implements AutoCloseable {
         }
         // 2. head index, then one index file per tenant for this cycle's newly stored chunks
         Map<String, Map<Labels, List<ChunkRef>>> toPersist = new HashMap<>();
+        visibility.writeLock().lock();
         lock.lock();
         try {
+            long epoch = ++indexEpoch;
             for (Work w : work) {
                 if (w.chunk.stored && !w.chunk.indexed) {
                     head.add(w.stream.tenant, w.stream.labels, w.chunk.ref);
                     w.chunk.indexed = true;
+                    w.chunk.indexedEpoch = epoch;
                 }
             }
         } finally {
             lock.unlock();
+            visibility.writeLock().unlock();
         }
         for (Work w : work) {
             if (w.chunk.indexed && !w.chunk.indexPersisted) {
@@ -1025,7 +1091,8 @@ public final class Ingester implements AutoCloseable {
         final FlushReason reason;
         final long minSegment;
         boolean stored;
-        volatile boolean indexed;
+        boolean indexed;
+        long indexedEpoch;
         boolean indexPersisted;
         boolean bloomed;
         int attempts;

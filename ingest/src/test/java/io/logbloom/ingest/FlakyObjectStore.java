@@ -8,6 +8,8 @@ import java.util.List;
 final class FlakyObjectStore implements ObjectStore {
     private final ObjectStore delegate;
     volatile boolean down;
+    /** When set, only puts of keys with this prefix fail. */
+    volatile String failPutPrefix;
     volatile int puts;
 
     FlakyObjectStore(ObjectStore delegate) {
@@ -23,6 +25,10 @@ final class FlakyObjectStore implements ObjectStore {
     @Override
     public void put(String key, byte[] data) throws IOException {
         check(key);
+        String prefix = failPutPrefix;
+        if (prefix != null && key.startsWith(prefix)) {
+            throw new IOException("put refused for " + key);
+        }
         puts++;
         delegate.put(key, data);
     }

@@ -215,6 +215,26 @@ final class IngesterTest {
     }
 
     @Test
+    void indexThenUnflushed_flushInBetween_neitherHidesNorDuplicates() throws Exception {
+        FlakyObjectStore flaky = new FlakyObjectStore(store);
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir), flaky)) {
+            ingester.push("t", sample());
+            assertThat(ingester.index().chunks("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+            flaky.failPutPrefix = "index/"; // chunks get stored and head-indexed, then stay in memory
+            assertThatThrownBy(ingester::flushAll).isInstanceOf(IOException.class);
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+                    .as("indexed after this thread's index read: still returned").flatExtracting(StreamSnapshot::entries)
+                    .hasSize(3);
+            assertThat(ingester.index().chunks("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).hasSize(2);
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+                    .as("already in the index answer: not returned twice").isEmpty();
+            flaky.failPutPrefix = null;
+            ingester.flushAll();
+            assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(3);
+        }
+    }
+
+    @Test
     void chunksCloseAtTargetSize() throws Exception {
         IngestConfig config = IngesterFixture.config(dir)
                 .withChunk(new ChunkConfig(1024, 2048, ChunkEncoding.NONE));
