@@ -35,7 +35,7 @@ final class GoRegex {
                 } else if ((n == 'p' || n == 'P') && goRegex.startsWith("{", i + 2) && !goRegex.startsWith("{Is", i + 2)) {
                     // RE2 \p{Greek} / \p{Lu}: Java spells scripts and categories \p{IsGreek} / \p{IsLu}
                     out.append(c).append(n).append("{Is");
-                    i += 2;
+                    i++; // with the i++ below, resume after the opening brace
                 } else {
                     out.append(c).append(n);
                 }
