@@ -87,6 +87,13 @@ public final class Ingester implements AutoCloseable {
      * thousands of series could otherwise hold gigabytes; evicted blooms are reloaded on their next flush.
      */
     static final long MAX_BLOOM_MEMORY_BYTES = 256L << 20;
+    /**
+     * How long a flushed chunk stays in memory after its ref entered the index, unless the flush is
+     * forced: a query that read the index just before must still find its entries in
+     * {@link #unflushed}; the gap between those two calls of a query is milliseconds. Capped by the
+     * flush check period, so a chunk leaves memory at the latest one cycle after it was flushed.
+     */
+    static final long REMOVAL_GRACE_NANOS = 5_000_000_000L;
 
     private final IngestConfig config;
     private final ObjectStore store;
@@ -106,6 +113,7 @@ public final class Ingester implements AutoCloseable {
     private final ThreadLocal<Long> epochSeenByIndexRead = new ThreadLocal<>();
     private final IndexReader visibleIndex;
     private long indexEpoch;
+    private final long removalGraceNanos;
     private final Map<String, TenantState> tenants = new HashMap<>();
     private final Map<BloomKey, SeriesBloom> blooms = new ConcurrentHashMap<>();
     private final Set<BloomKey> unpersistedBlooms = new HashSet<>();
@@ -128,6 +136,7 @@ public final class Ingester implements AutoCloseable {
         PersistedIndex persisted = new PersistedIndex(store, config.index(), new IndexFileCache(store, config.index()));
         this.combinedIndex = new CombinedIndex(head, persisted);
         this.visibleIndex = new VisibleIndex();
+        this.removalGraceNanos = Math.min(REMOVAL_GRACE_NANOS, config.flush().flushCheckPeriod().toNanos());
         this.indexWriter = new IndexWriter(store, config.index(), clock,
                 "ingester-" + Long.toHexString(LINE_HASH.hashLong(System.nanoTime() ^ System.identityHashCode(this))));
         this.bloomStore = new SeriesBloomStore(store);
@@ -406,8 +415,9 @@ public final class Ingester implements AutoCloseable {
      * <p>Read the index first, then call this on the same thread: a chunk whose ref reached the
      * index after that index read is still returned here (it was not in the index answer), and one
      * that was already in the index answer is not, so a flush running between the two calls neither
-     * hides nor duplicates entries. (Only a chunk that is indexed <em>and</em> leaves memory entirely
-     * between the two calls — a whole flush inside the gap — could be missed.)
+     * hides nor duplicates entries. A flushed chunk stays in memory for {@link #REMOVAL_GRACE_NANOS}
+     * (at most one flush check period) after it entered the index (unless the flush was forced), so it cannot vanish from both inside
+     * that gap.
      */
     public List<StreamSnapshot> unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
         List<StreamSnapshot> out = new ArrayList<>();
@@ -626,6 +636,7 @@ public final class Ingester implements AutoCloseable {
                     head.add(w.stream.tenant, w.stream.labels, w.chunk.ref);
                     w.chunk.indexed = true;
                     w.chunk.indexedEpoch = epoch;
+                    w.chunk.indexedAtNanos = System.nanoTime();
                 }
             }
         } finally {
@@ -713,7 +724,8 @@ public final class Ingester implements AutoCloseable {
         try {
             for (Work w : work) {
                 ClosedChunk c = w.chunk;
-                if (c.stored && c.indexPersisted && c.bloomed && w.stream.closed.remove(c)) {
+                boolean graceOver = forceReason != null || System.nanoTime() - c.indexedAtNanos >= removalGraceNanos;
+                if (c.stored && c.indexPersisted && c.bloomed && graceOver && w.stream.closed.remove(c)) {
                     long[] ts = new long[c.chunk.entryCount()];
                     long[] hashes = new long[ts.length];
                     int i = 0;
@@ -1093,6 +1105,7 @@ public final class Ingester implements AutoCloseable {
         boolean stored;
         boolean indexed;
         long indexedEpoch;
+        long indexedAtNanos;
         boolean indexPersisted;
         boolean bloomed;
         int attempts;
