@@ -259,7 +259,7 @@ public final class Ingester implements AutoCloseable {
                 List<LogEntry> toStore = new ArrayList<>(sorted.size());
                 Set<EntryKey> inPush = new HashSet<>();
                 for (LogEntry entry : sorted) {
-                    EntryKey key = new EntryKey(entry.timestampNanos(), entry.line());
+                    EntryKey key = EntryKey.of(entry);
                     if (stream.keys.contains(key) || !inPush.add(key)) {
                         acceptedCount++;
                         continue;
@@ -365,7 +365,7 @@ public final class Ingester implements AutoCloseable {
         }
         s.head.append(entry);
         s.headMinSegment = Math.min(s.headMinSegment, segment);
-        s.keys.add(new EntryKey(entry.timestampNanos(), entry.line()));
+        s.keys.add(EntryKey.of(entry));
         s.newestNanos = Math.max(s.newestNanos, entry.timestampNanos());
         s.headLastAppendNanos = now;
         if (s.head.headBytes() == 0) {
@@ -732,9 +732,10 @@ public final class Ingester implements AutoCloseable {
                     Iterator<LogEntry> it = c.chunk.iterator(Long.MIN_VALUE, Long.MAX_VALUE, Direction.FORWARD);
                     while (it.hasNext() && i < ts.length) {
                         LogEntry e = it.next();
-                        w.stream.keys.remove(new EntryKey(e.timestampNanos(), e.line()));
-                        ts[i] = e.timestampNanos();
-                        hashes[i] = LINE_HASH.hashChars(e.line());
+                        EntryKey key = EntryKey.of(e);
+                        w.stream.keys.remove(key);
+                        ts[i] = key.timestampNanos();
+                        hashes[i] = key.lineHash();
                         i++;
                     }
                     markers.add(new WalRecord.Flushed(w.stream.tenant, w.stream.labelsString,
@@ -1023,7 +1024,7 @@ public final class Ingester implements AutoCloseable {
                         List<LogEntry> sorted = new ArrayList<>(s.getValue().values());
                         sorted.sort(Comparator.comparingLong(LogEntry::timestampNanos));
                         for (LogEntry entry : sorted) {
-                            if (!stream.keys.contains(new EntryKey(entry.timestampNanos(), entry.line()))) {
+                            if (!stream.keys.contains(EntryKey.of(entry))) {
                                 append(stream, entry, firstSegment, now);
                                 entries++;
                             }
@@ -1039,7 +1040,16 @@ public final class Ingester implements AutoCloseable {
 
     // ---------------------------------------------------------------- state
 
-    private record EntryKey(long timestampNanos, String line) {}
+    /**
+     * Identity of an entry for duplicate detection: timestamp and XXH3 of the line. Hashing keeps the
+     * line strings out of the key set, so cut (compressed) blocks do not stay in memory as text; two
+     * distinct lines of one stream with the same timestamp collide with probability 2^-64.
+     */
+    private record EntryKey(long timestampNanos, long lineHash) {
+        static EntryKey of(LogEntry entry) {
+            return new EntryKey(entry.timestampNanos(), LINE_HASH.hashChars(entry.line()));
+        }
+    }
 
     private record ReplayKey(long timestampNanos, long lineHash) {}
 
