@@ -94,6 +94,8 @@ public final class Ingester implements AutoCloseable {
      * flush check period, so a chunk leaves memory at the latest one cycle after it was flushed.
      */
     static final long REMOVAL_GRACE_NANOS = 5_000_000_000L;
+    /** A checkpoint rotates a WAL segment only past this size, so frequent flushes do not leave thousands of tiny files. */
+    static final long CHECKPOINT_ROTATE_BYTES = 1L << 20;
 
     private final IngestConfig config;
     private final ObjectStore store;
@@ -748,8 +750,7 @@ public final class Ingester implements AutoCloseable {
             }
             if (!markers.isEmpty()) {
                 wal.appendAll(markers);
-                long current = wal.rotate();
-                long minSegment = current;
+                long minSegment = Long.MAX_VALUE;
                 for (TenantState state : tenants.values()) {
                     for (Stream s : state.streams.values()) {
                         if (s.head != null) {
@@ -760,7 +761,12 @@ public final class Ingester implements AutoCloseable {
                         }
                     }
                 }
-                wal.deleteSegmentsBefore(minSegment);
+                // rotate when memory is empty (everything in the WAL is flushed) or the segment is big
+                // enough that releasing it is worth a new file; otherwise keep appending to it
+                if (minSegment == Long.MAX_VALUE || wal.currentSegmentBytes() >= CHECKPOINT_ROTATE_BYTES) {
+                    wal.rotate();
+                }
+                wal.deleteSegmentsBefore(Math.min(minSegment, wal.currentSegment()));
             }
         } catch (IOException e) {
             failure = failure == null ? e : failure;

@@ -242,6 +242,11 @@ final class Wal implements Closeable {
         return deleted;
     }
 
+    /** Bytes in the segment receiving appends. */
+    synchronized long currentSegmentBytes() {
+        return segmentBytes;
+    }
+
     /** Bytes in all segment files. */
     synchronized long sizeBytes() {
         return olderSegmentsBytes + segmentBytes;
