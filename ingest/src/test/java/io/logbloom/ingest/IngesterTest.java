@@ -270,6 +270,30 @@ final class IngesterTest {
     }
 
     @Test
+    void partialFlush_thenCrash_replayKeepsOnlyUnflushedStream_nothingStoredTwice() throws Exception {
+        IngestConfig looping = IngesterFixture.config(dir).withFlush(new FlushConfig(Duration.ofMinutes(30),
+                Duration.ofHours(2), Duration.ofMillis(20), Duration.ofMillis(1), Duration.ofMillis(5)));
+        Ingester first = fx.openWithMetrics(looping, store);
+        first.push("t", List.of(new PushStream("{app=\"a\"}", List.of(LogEntry.of(fx.clock.nanos(), "from a")))));
+        fx.clock.advance(Duration.ofMinutes(20));
+        first.push("t", List.of(new PushStream("{app=\"b\"}", List.of(LogEntry.of(fx.clock.nanos(), "from b")))));
+        fx.clock.advance(Duration.ofMinutes(11)); // a is idle, b is not
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!fx.scrape().contains("logbloom_ingest_active_streams 1.0") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(fx.scrape()).contains("logbloom_ingest_chunks_flushed_total{reason=\"idle\"} 1.0");
+        first.halt();
+        try (Ingester second = fx.open(IngesterFixture.config(dir), store)) {
+            assertThat(second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).extracting(s -> s.labels().get("app"))
+                    .containsExactly("b");
+            second.flushAll();
+            assertThat(IngesterFixture.stored(second, store, "t")).extracting(LogEntry::line)
+                    .containsExactly("from a", "from b");
+        }
+    }
+
+    @Test
     void closeFlushesEverything_withShutdownReason() throws Exception {
         Ingester ingester = fx.openWithMetrics(IngesterFixture.config(dir), store);
         ingester.push("t", sample());
