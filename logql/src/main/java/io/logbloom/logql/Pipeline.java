@@ -254,9 +254,6 @@ final class Pipeline {
 
     private static Predicate<LineLabels> numeric(String name, LabelFilter.CompareOp op, double value, Converter conv) {
         return labels -> {
-            if (labels.hasError()) {
-                return true; // as Loki: once a line has an error only string matchers can filter it out
-            }
             String v = labels.get(name);
             if (v == null) {
                 return false;
@@ -265,8 +262,8 @@ final class Pipeline {
             try {
                 x = conv.convert(v.trim());
             } catch (IllegalArgumentException e) {
-                labels.setError(LABEL_FILTER_ERROR, e.getMessage());
-                return true;
+                labels.setError(LABEL_FILTER_ERROR, e.getMessage()); // keeps an earlier, more useful error
+                return true; // as Loki: an unconvertible value keeps the line, marked with the error
             }
             return op.test(x, value);
         };
