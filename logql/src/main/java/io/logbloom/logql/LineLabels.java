@@ -40,14 +40,15 @@ final class LineLabels {
 
     /**
      * Adds a label from metadata or a parser, renaming it on collision with a stream label; when the (renamed)
-     * label was already extracted the first value is kept, as Loki documents.
+     * label was already extracted the first value is kept, as Loki documents; parsed values replace metadata.
      */
     void add(Origin origin, String name, String value) {
         String n = stream.containsKey(name) ? name + DUPLICATE_SUFFIX : name;
         Origin existing = origins.get(n);
-        if (existing == Origin.PARSED || existing == Origin.METADATA) {
-            return;
+        if (existing == Origin.PARSED || existing == origin) {
+            return; // later parsers bypass labels already extracted (Loki's parser key hints)
         }
+        // a parsed label takes precedence over structured metadata of the same name
         values.put(n, value);
         origins.put(n, origin);
     }

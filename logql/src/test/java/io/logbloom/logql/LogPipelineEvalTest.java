@@ -169,6 +169,11 @@ final class LogPipelineEvalTest {
         assertThat(s.streamLabels()).isEqualTo(Map.of("app", "a"));
         assertThat(s.entries().get(0).structuredMetadata()).isEqualTo(Map.of("trace_id", "t2"));
         assertThat(run(src, "{app=\"a\"}").streams()).hasSize(3);
+        // a parsed label of the same name takes precedence over structured metadata
+        MemorySource both = new MemorySource().add(Map.of("app", "a"), 1 * S, "trace_id=parsed", Map.of("trace_id", "meta"));
+        LogQueryResult parsed = run(both, "{app=\"a\"} | logfmt");
+        assertThat(parsed.streams().get(0).labels()).containsEntry("trace_id", "parsed");
+        assertThat(parsed.streams().get(0).entries().get(0).parsedLabels()).containsEntry("trace_id", "parsed");
     }
 
     @Test
