@@ -56,7 +56,9 @@ import org.slf4j.LoggerFactory;
  * tenant's token bucket is charged for the valid bytes (all-or-nothing, 429 when refused), then,
  * under {@code lock}: new streams pass the active-stream limit and the hourly/daily bloom series
  * limiters, entries pass the out-of-order window and duplicate check (same stream, timestamp and
- * line are stored once, also across WAL replay), the accepted entries are written to the WAL and
+ * line are stored once: against the entries in memory, across WAL replay, and for
+ * {@code RecentlyFlushed} entries flushed in the last ten minutes, so a client retry after a flush
+ * does not store twice), the accepted entries are written to the WAL and
  * then to memory; after {@code lock} is released the push waits until its WAL record is forced to
  * disk (per request by default; concurrent pushes share one fsync, a group commit). A push returns
  * only once its entries are durable in the WAL, so an acknowledged entry survives {@code kill -9}.
@@ -117,6 +119,7 @@ public final class Ingester implements AutoCloseable {
     private long indexEpoch;
     private final long removalGraceNanos;
     private final Map<String, TenantState> tenants = new HashMap<>();
+    private final RecentlyFlushed recentlyFlushed = new RecentlyFlushed();
     private final Map<BloomKey, SeriesBloom> blooms = new ConcurrentHashMap<>();
     private final Set<BloomKey> unpersistedBlooms = new HashSet<>();
     private final Map<BloomKey, Long> bloomTouched = new HashMap<>();
@@ -262,7 +265,8 @@ public final class Ingester implements AutoCloseable {
                 Set<EntryKey> inPush = new HashSet<>();
                 for (LogEntry entry : sorted) {
                     EntryKey key = EntryKey.of(entry);
-                    if (stream.keys.contains(key) || !inPush.add(key)) {
+                    if (stream.keys.contains(key) || !inPush.add(key) || recentlyFlushed.contains(tenant,
+                            c.labels.fingerprint(), key.timestampNanos(), key.lineHash(), now)) {
                         acceptedCount++;
                         continue;
                     }
@@ -736,6 +740,8 @@ public final class Ingester implements AutoCloseable {
                         LogEntry e = it.next();
                         EntryKey key = EntryKey.of(e);
                         w.stream.keys.remove(key);
+                        recentlyFlushed.add(w.stream.tenant, w.stream.labels.fingerprint(), key.timestampNanos(),
+                                key.lineHash(), now);
                         ts[i] = key.timestampNanos();
                         hashes[i] = key.lineHash();
                         i++;

@@ -162,6 +162,27 @@ final class IngesterTest {
     }
 
     @Test
+    void retryAfterFlush_withinTenMinutes_storedOnce_laterStoredAgain() throws Exception {
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir), store)) {
+            ingester.push("t", sample());
+            ingester.flushAll();
+            PushResult retry = ingester.push("t", sample());
+            assertThat(retry).isEqualTo(new PushResult(3, 0, List.of(), false));
+            ingester.flushAll();
+            assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(3);
+            fx.clock.advance(Duration.ofMinutes(11));
+            List<PushStream> again = new ArrayList<>(sample());
+            again.add(new PushStream("{app=\"db\"}", List.of(LogEntry.of(fx.ts(4), "new line"))));
+            ingester.push("t", again);
+            ingester.flushAll();
+            // beyond the window the db entry is stored again in a new chunk with the new line; the api
+            // chunk is byte-identical to the first one, so it is the same content-addressed object
+            assertThat(IngesterFixture.stored(ingester, store, "t")).extracting(LogEntry::line)
+                    .containsExactly("GET /users 200", "GET /orders 500", "slow query ✓", "slow query ✓", "new line");
+        }
+    }
+
+    @Test
     void crashBeforeFlush_replayRestoresEveryAcknowledgedEntry_thenWalCheckpointed() throws Exception {
         IngestConfig config = IngesterFixture.config(dir);
         Ingester first = fx.open(config, store);

@@ -1,0 +1,29 @@
+package io.logbloom.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+final class RecentlyFlushedTest {
+    @Test
+    void remembersWithinRetention_forgetsAfter() {
+        RecentlyFlushed recent = new RecentlyFlushed();
+        recent.add("t", 1, 100, 7, 0);
+        assertThat(recent.contains("t", 1, 100, 7, RecentlyFlushed.RETENTION_NANOS - 1)).isTrue();
+        assertThat(recent.contains("t", 2, 100, 7, 0)).as("other series").isFalse();
+        assertThat(recent.contains("u", 1, 100, 7, 0)).as("other tenant").isFalse();
+        assertThat(recent.contains("t", 1, 100, 7, RecentlyFlushed.RETENTION_NANOS)).isFalse();
+        assertThat(recent.size()).isZero();
+    }
+
+    @Test
+    void boundedInCount_oldestOut() {
+        RecentlyFlushed recent = new RecentlyFlushed(3);
+        for (int i = 0; i < 5; i++) {
+            recent.add("t", 1, i, i, 0);
+        }
+        assertThat(recent.size()).isEqualTo(3);
+        assertThat(recent.contains("t", 1, 0, 0, 0)).isFalse();
+        assertThat(recent.contains("t", 1, 4, 4, 0)).isTrue();
+    }
+}
