@@ -147,32 +147,13 @@ public final class Ingester implements AutoCloseable {
         this.bloomStore = new SeriesBloomStore(store);
         Replay replay = new Replay();
         this.wal = Wal.open(config.wal(), replay::accept);
-        replay.apply();
-        this.metrics = new IngestMetrics(registry, new IngestMetrics.Gauges() {
-            @Override
-            public double activeStreams() {
-                return activeStreams.get();
-            }
-
-            @Override
-            public double walBytes() {
-                return wal.sizeBytes();
-            }
-
-            @Override
-            public double[] bloomTotals() {
-                double[] totals = new double[5];
-                for (SeriesBloom b : blooms.values()) {
-                    BloomStats s = b.filter().stats();
-                    totals[0] += s.sizeBytes();
-                    totals[1] += 1;
-                    totals[2] += s.subFilters();
-                    totals[3] += s.itemsInserted();
-                    totals[4] += s.capacity();
-                }
-                return totals;
-            }
-        });
+        try {
+            replay.apply();
+        } catch (IOException | RuntimeException e) {
+            wal.close();
+            throw e;
+        }
+        this.metrics = registerMetrics(registry);
         this.scheduler = Executors.newScheduledThreadPool(1, r -> {
             Thread t = new Thread(r, "logbloom-ingester-flush");
             t.setDaemon(true);
@@ -183,6 +164,40 @@ public final class Ingester implements AutoCloseable {
         if (config.wal().fsync() == WalConfig.FsyncPolicy.INTERVAL) {
             long interval = config.wal().fsyncInterval().toMillis();
             scheduler.scheduleWithFixedDelay(this::syncWal, interval, interval, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Registers the metrics; on failure (e.g. names already registered) closes the WAL opened above. */
+    private IngestMetrics registerMetrics(PrometheusRegistry registry) throws IOException {
+        try {
+            return new IngestMetrics(registry, new IngestMetrics.Gauges() {
+                @Override
+                public double activeStreams() {
+                    return activeStreams.get();
+                }
+
+                @Override
+                public double walBytes() {
+                    return wal.sizeBytes();
+                }
+
+                @Override
+                public double[] bloomTotals() {
+                    double[] totals = new double[5];
+                    for (SeriesBloom b : blooms.values()) {
+                        BloomStats s = b.filter().stats();
+                        totals[0] += s.sizeBytes();
+                        totals[1] += 1;
+                        totals[2] += s.subFilters();
+                        totals[3] += s.itemsInserted();
+                        totals[4] += s.capacity();
+                    }
+                    return totals;
+                }
+            });
+        } catch (RuntimeException e) {
+            wal.close();
+            throw e;
         }
     }
 

@@ -328,6 +328,15 @@ final class IngesterTest {
     }
 
     @Test
+    void metricsAlreadyRegistered_constructorFails_walReleased() throws Exception {
+        try (Ingester first = fx.openWithMetrics(IngesterFixture.config(dir), store)) {
+            assertThatThrownBy(() -> fx.openWithMetrics(IngesterFixture.config(dir.resolve("second")), store))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("already registered");
+            first.push("t", sample());
+        }
+    }
+
+    @Test
     void tailListener_receivesAcceptedEntries() throws Exception {
         List<String> seen = new CopyOnWriteArrayList<>();
         TailListener listener = (tenant, labels, entries) -> entries.forEach(e -> seen.add(tenant + labels + e.line()));
