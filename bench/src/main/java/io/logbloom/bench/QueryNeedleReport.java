@@ -45,6 +45,8 @@ public final class QueryNeedleReport {
     private static final long SEC = 1_000_000_000L;
     /** Lines per push, like a client batch. */
     private static final int BATCH_LINES = 2000;
+    /** Raw megabytes per ingester lifetime (see the segment loop). */
+    private static final long SEGMENT_MB = 256;
 
     private QueryNeedleReport() {}
 
@@ -84,8 +86,7 @@ public final class QueryNeedleReport {
         long rawBytes = 0;
         long ingestStart = System.nanoTime();
         String needleId = null;
-        try (FileSystemObjectStore store = new FileSystemObjectStore(dir.resolve("objects"));
-                Ingester ingester = new Ingester(config, store, clock, new PrometheusRegistry())) {
+        try (FileSystemObjectStore store = new FileSystemObjectStore(dir.resolve("objects"))) {
             SplittableRandom rnd = new SplittableRandom(42);
             long lineEstimate = targetBytes / 100;
             long spanNanos = 20L * 3600 * SEC;
@@ -94,35 +95,46 @@ public final class QueryNeedleReport {
             String[] levels = {"info", "info", "info", "warn", "error", "debug"};
             String[] paths = {"/api/orders", "/api/users", "/healthz", "/api/cart", "/login", "/api/search"};
             long needleLine = targetBytes / 300;
+            // one ingester per segment, flushed and closed, so the ingester's per-stream memory (dedupe keys,
+            // recently flushed chunks) never spans the whole data set; the next one reloads the series blooms
             while (rawBytes < targetBytes) {
-                List<PushStream> push = new ArrayList<>(streams);
-                for (int s = 0; s < streams && rawBytes < targetBytes; s++) {
-                    List<LogEntry> entries = new ArrayList<>(BATCH_LINES / streams + 1);
-                    for (int i = 0; i < BATCH_LINES / streams; i++) {
-                        String traceId = Long.toHexString(rnd.nextLong() | Long.MIN_VALUE)
-                                + Long.toHexString(totalLines);
-                        if (totalLines == needleLine) {
-                            needleId = traceId;
+                long segmentEnd = Math.min(targetBytes, rawBytes + (SEGMENT_MB << 20));
+                try (Ingester ingester = new Ingester(config, store, clock, new PrometheusRegistry())) {
+                    while (rawBytes < segmentEnd) {
+                        List<PushStream> push = new ArrayList<>(streams);
+                        for (int s = 0; s < streams && rawBytes < segmentEnd; s++) {
+                            List<LogEntry> entries = new ArrayList<>(BATCH_LINES / streams + 1);
+                            for (int i = 0; i < BATCH_LINES / streams; i++) {
+                                String traceId = Long.toHexString(rnd.nextLong() | Long.MIN_VALUE)
+                                        + Long.toHexString(totalLines);
+                                if (totalLines == needleLine) {
+                                    needleId = traceId;
+                                }
+                                String line = String.format(Locale.ROOT,
+                                        "ts=%d level=%s method=GET path=%s status=%d duration=%dms bytes=%d user=u%d "
+                                                + "msg=\"request served\"",
+                                        totalLines, levels[rnd.nextInt(levels.length)], paths[rnd.nextInt(paths.length)],
+                                        200 + rnd.nextInt(4) * 100, rnd.nextInt(900), rnd.nextInt(100_000),
+                                        rnd.nextInt(5000));
+                                entries.add(new LogEntry(base + Math.min(totalLines * step, spanNanos), line,
+                                        List.of(new Label("trace_id", traceId), new Label("pod", "pod-" + s))));
+                                rawBytes += line.length() + traceId.length();
+                                totalLines++;
+                            }
+                            push.add(new PushStream("{app=\"svc-" + s + "\", env=\"bench\"}", entries));
                         }
-                        String line = String.format(Locale.ROOT,
-                                "ts=%d level=%s method=GET path=%s status=%d duration=%dms bytes=%d user=u%d "
-                                        + "msg=\"request served\"",
-                                totalLines, levels[rnd.nextInt(levels.length)], paths[rnd.nextInt(paths.length)],
-                                200 + rnd.nextInt(4) * 100, rnd.nextInt(900), rnd.nextInt(100_000), rnd.nextInt(5000));
-                        entries.add(new LogEntry(base + Math.min(totalLines * step, spanNanos), line,
-                                List.of(new Label("trace_id", traceId), new Label("pod", "pod-" + s))));
-                        rawBytes += line.length() + traceId.length();
-                        totalLines++;
+                        PushResult r = ingester.push("bench", push);
+                        if (!r.errors().isEmpty()) {
+                            throw new IllegalStateException("push rejected: " + r.errors().get(0));
+                        }
                     }
-                    push.add(new PushStream("{app=\"svc-" + s + "\", env=\"bench\"}", entries));
+                    ingester.flushAll();
                 }
-                PushResult r = ingester.push("bench", push);
-                if (!r.errors().isEmpty()) {
-                    throw new IllegalStateException("push rejected: " + r.errors().get(0));
-                }
+                System.err.printf(Locale.ROOT, "ingested %.0f MB in %.0f s%n", rawBytes / 1048576.0,
+                        (System.nanoTime() - ingestStart) / 1e9);
             }
-            ingester.flushAll();
             double ingestSeconds = (System.nanoTime() - ingestStart) / 1e9;
+            try (Ingester ingester = new Ingester(config, store, clock, new PrometheusRegistry())) {
 
             QuerierConfig qc = new QuerierConfig(true, 8, 0, 128L << 20, 5000, 500, Duration.ofMinutes(10), 0);
             try (Querier querier = Querier.overIngester(qc, store, () -> ingester, clock, new PrometheusRegistry())) {
@@ -162,6 +174,7 @@ public final class QueryNeedleReport {
                         query.replace("\"", "\\\""), found, on.totalChunksRef(), on.chunksSkipped(), on.chunksFetched(),
                         on.bloomsLoaded(), on.bloomFilterTimeNanos() / 1e6, onNanos[runs / 2] / 1e6, onNanos[0] / 1e6,
                         off.chunksSkipped(), off.chunksFetched(), offNanos[runs / 2] / 1e6, offNanos[0] / 1e6);
+            }
             }
         }
     }
