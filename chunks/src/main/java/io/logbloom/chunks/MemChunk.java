@@ -57,6 +57,32 @@ public final class MemChunk {
      */
     public boolean append(LogEntry entry) {
         Objects.requireNonNull(entry, "entry is null");
+        return append(entry, rawSize(entry));
+    }
+
+    /**
+     * Adds an entry that the caller has already checked against duplicates (the ingester keeps a
+     * key set per stream that covers every chunk, a superset of this chunk's head check), with its raw
+     * size (UTF-8 bytes of line and metadata, as {@link #uncompressedBytes()} counts them) already
+     * known, so neither the text is scanned again nor the head searched: the head search is linear per
+     * entry once the head is out of order, which made concurrent pushes quadratic in the block size.
+     *
+     * @throws OutOfOrderEntryException when it is older than the newest entry of the last cut block
+     * @throws IllegalArgumentException when {@code rawSizeBytes} is negative
+     */
+    public void appendDeduplicated(LogEntry entry, long rawSizeBytes) {
+        Objects.requireNonNull(entry, "entry is null");
+        if (rawSizeBytes < 0) {
+            throw new IllegalArgumentException("raw size of an entry cannot be negative: " + rawSizeBytes);
+        }
+        long oldestAccepted = oldestAcceptedNanos();
+        if (entry.timestampNanos() < oldestAccepted) {
+            throw new OutOfOrderEntryException(entry.timestampNanos(), oldestAccepted);
+        }
+        add(entry, rawSizeBytes);
+    }
+
+    private boolean append(LogEntry entry, long rawSizeBytes) {
         long ts = entry.timestampNanos();
         long oldestAccepted = oldestAcceptedNanos();
         if (ts < oldestAccepted) {
@@ -65,11 +91,17 @@ public final class MemChunk {
         if (isDuplicateInHead(entry)) {
             return false;
         }
+        add(entry, rawSizeBytes);
+        return true;
+    }
+
+    private void add(LogEntry entry, long rawSizeBytes) {
+        long ts = entry.timestampNanos();
         if (!head.isEmpty() && ts < head.get(head.size() - 1).timestampNanos()) {
             headSorted = false;
         }
         head.add(entry);
-        long size = rawSize(entry);
+        long size = rawSizeBytes;
         headBytes += size;
         uncompressedBytes += size;
         if (entryCount == 0) {
@@ -83,7 +115,6 @@ public final class MemChunk {
         if (headBytes >= config.blockSizeBytes()) {
             cutBlock();
         }
-        return true;
     }
 
     private boolean isDuplicateInHead(LogEntry entry) {

@@ -20,6 +20,21 @@ final class MemChunkTest {
         return out;
     }
 
+    @Test
+    void appendDeduplicated_countsGivenSize_skipsHeadSearch_stillRejectsOutOfOrderAndNegativeSize() {
+        MemChunk chunk = new MemChunk(SMALL_BLOCKS);
+        LogEntry entry = new LogEntry(10, "héllo", List.of(new Label("k", "v")));
+        chunk.appendDeduplicated(entry, MemChunk.rawSize(entry));
+        chunk.appendDeduplicated(entry, MemChunk.rawSize(entry));
+        assertThat(chunk.uncompressedBytes()).isEqualTo(16);
+        assertThat(chunk.entryCount()).as("the caller owns deduplication").isEqualTo(2);
+        assertThatThrownBy(() -> chunk.appendDeduplicated(LogEntry.of(11, "x"), -1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+        chunk.cutBlock();
+        assertThatThrownBy(() -> chunk.appendDeduplicated(LogEntry.of(9, "old"), 3))
+                .isInstanceOf(OutOfOrderEntryException.class);
+    }
+
     @ParameterizedTest
     @EnumSource(ChunkEncoding.class)
     void roundTrip_singleEntry(ChunkEncoding encoding) throws Exception {

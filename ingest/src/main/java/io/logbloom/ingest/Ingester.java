@@ -231,13 +231,15 @@ public final class Ingester implements AutoCloseable {
             Labels labels = Labels.of(pairs);
             Candidate candidate = candidates.computeIfAbsent(labels, l -> new Candidate(l, l.toString()));
             for (LogEntry entry : ps.entries()) {
-                Rejection problem = validator.validateEntry(candidate.shown, entry, now);
+                int lineBytes = PushValidator.utf8Length(entry.line());
+                Rejection problem = validator.validateEntry(candidate.shown, entry, lineBytes, now);
                 if (problem != null) {
                     errors.reject(problem, 1);
                     continue;
                 }
-                candidate.entries.add(entry);
-                validBytes += entrySize(entry);
+                long size = entrySize(entry, lineBytes);
+                candidate.entries.add(new Prepared(entry, size));
+                validBytes += size;
                 validLines++;
             }
         }
@@ -251,16 +253,23 @@ public final class Ingester implements AutoCloseable {
             errors.rateLimited = true;
             return errors.result(0, metrics);
         }
-        Map<Stream, List<LogEntry>> accepted = new LinkedHashMap<>();
+        // Outside the lock: sort, hash, drop duplicates within the push and WAL-encode each entry once.
+        WalCodec.Buffer encoded = new WalCodec.Buffer(validLines * 64 + 64);
         int acceptedCount = 0;
+        for (Candidate c : candidates.values()) {
+            c.prepare(encoded);
+        }
+        Map<Stream, List<LogEntry>> accepted = new LinkedHashMap<>();
         long acceptedBytes = 0;
         Wal.Position written = null;
         lock.lock();
         try {
             ensureOpen();
-            List<WalRecord.StreamEntries> walStreams = new ArrayList<>();
+            WalCodec.Buffer record = null;
+            int recordStreams = 0;
+            Map<Stream, List<Prepared>> toAppend = new LinkedHashMap<>();
             for (Candidate c : candidates.values()) {
-                if (c.entries.isEmpty()) {
+                if (c.unique.isEmpty()) {
                     continue;
                 }
                 Stream stream = state.streams.get(c.labels);
@@ -274,37 +283,64 @@ public final class Ingester implements AutoCloseable {
                     state.streams.put(c.labels, stream);
                     activeStreams.incrementAndGet();
                 }
-                List<LogEntry> sorted = new ArrayList<>(c.entries);
-                sorted.sort(Comparator.comparingLong(LogEntry::timestampNanos));
-                List<LogEntry> toStore = new ArrayList<>(sorted.size());
-                Set<EntryKey> inPush = new HashSet<>();
-                for (LogEntry entry : sorted) {
-                    EntryKey key = EntryKey.of(entry);
-                    if (stream.keys.contains(key) || !inPush.add(key) || recentlyFlushed.contains(tenant,
-                            c.labels.fingerprint(), key.timestampNanos(), key.lineHash(), now)) {
+                acceptedCount += c.entries.size() - c.unique.size(); // repeats within the push: duplicates
+                List<Prepared> toStore = new ArrayList<>(c.unique.size());
+                for (Prepared p : c.unique) {
+                    if (stream.keys.contains(p.key) || recentlyFlushed.contains(tenant, c.labels.fingerprint(),
+                            p.key.timestampNanos(), p.key.lineHash(), now)) {
                         acceptedCount++;
                         continue;
                     }
-                    Rejection order = orderCheck(stream, entry);
+                    Rejection order = orderCheck(stream, p.entry);
                     if (order != null) {
                         errors.reject(order, 1);
                         continue;
                     }
-                    toStore.add(entry);
+                    toStore.add(p);
                     acceptedCount++;
-                    acceptedBytes += entrySize(entry);
+                    acceptedBytes += p.size;
                 }
-                if (!toStore.isEmpty()) {
-                    accepted.put(stream, toStore);
-                    walStreams.add(new WalRecord.StreamEntries(stream.labelsString, toStore));
+                if (toStore.isEmpty()) {
+                    continue;
                 }
-            }
-            if (!walStreams.isEmpty()) {
-                written = wal.write(new WalRecord.Entries(tenant, walStreams));
-                for (Map.Entry<Stream, List<LogEntry>> e : accepted.entrySet()) {
-                    for (LogEntry entry : e.getValue()) {
-                        append(e.getKey(), entry, written.segment(), now);
+                if (record == null) {
+                    record = new WalCodec.Buffer(encoded.size() + 256);
+                    record.writeByte(WalCodec.TYPE_ENTRIES);
+                    record.writeString(tenant);
+                    record.writeInt(0); // stream count, patched below
+                }
+                record.writeString(stream.labelsString);
+                record.writeInt(toStore.size());
+                int runStart = -1;
+                int runEnd = -1;
+                for (Prepared p : toStore) {
+                    if (p.walStart != runEnd) {
+                        if (runStart >= 0) {
+                            record.writeBytes(encoded.array(), runStart, runEnd - runStart);
+                        }
+                        runStart = p.walStart;
                     }
+                    runEnd = p.walEnd;
+                }
+                record.writeBytes(encoded.array(), runStart, runEnd - runStart);
+                recordStreams++;
+                toAppend.put(stream, toStore);
+            }
+            if (record != null) {
+                int at = 1 + 4 + tenant.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                byte[] bytes = record.array();
+                bytes[at] = (byte) (recordStreams >>> 24);
+                bytes[at + 1] = (byte) (recordStreams >>> 16);
+                bytes[at + 2] = (byte) (recordStreams >>> 8);
+                bytes[at + 3] = (byte) recordStreams;
+                written = wal.writePayload(bytes, record.size());
+                for (Map.Entry<Stream, List<Prepared>> e : toAppend.entrySet()) {
+                    List<LogEntry> entries = new ArrayList<>(e.getValue().size());
+                    for (Prepared p : e.getValue()) {
+                        append(e.getKey(), p.entry, p.key, p.size, written.segment(), now);
+                        entries.add(p.entry);
+                    }
+                    accepted.put(e.getKey(), entries);
                 }
             }
         } finally {
@@ -374,7 +410,7 @@ public final class Ingester implements AutoCloseable {
     }
 
     /** Appends an accepted entry to the stream's open chunk; caller holds {@code lock}. */
-    private void append(Stream s, LogEntry entry, long segment, long now) {
+    private void append(Stream s, LogEntry entry, EntryKey key, long size, long segment, long now) {
         if (s.head != null && entry.timestampNanos() < s.cutBoundNanos) {
             closeHead(s, FlushReason.OUT_OF_ORDER);
         }
@@ -384,9 +420,9 @@ public final class Ingester implements AutoCloseable {
             s.headMinSegment = segment;
             s.cutBoundNanos = Long.MIN_VALUE;
         }
-        s.head.append(entry);
+        s.head.appendDeduplicated(entry, size);
         s.headMinSegment = Math.min(s.headMinSegment, segment);
-        s.keys.add(EntryKey.of(entry));
+        s.keys.add(key);
         s.newestNanos = Math.max(s.newestNanos, entry.timestampNanos());
         s.headLastAppendNanos = now;
         if (s.head.headBytes() == 0) {
@@ -967,8 +1003,9 @@ public final class Ingester implements AutoCloseable {
         }
     }
 
-    private static long entrySize(LogEntry entry) {
-        long size = PushValidator.utf8Length(entry.line());
+    /** Raw size as Loki counts it for rate limits and as {@link MemChunk#rawSize} does: UTF-8 of line and metadata. */
+    private static long entrySize(LogEntry entry, int lineBytes) {
+        long size = lineBytes;
         for (Label l : entry.metadata()) {
             size += PushValidator.utf8Length(l.name()) + PushValidator.utf8Length(l.value());
         }
@@ -1051,8 +1088,10 @@ public final class Ingester implements AutoCloseable {
                         List<LogEntry> sorted = new ArrayList<>(s.getValue().values());
                         sorted.sort(Comparator.comparingLong(LogEntry::timestampNanos));
                         for (LogEntry entry : sorted) {
-                            if (!stream.keys.contains(EntryKey.of(entry))) {
-                                append(stream, entry, firstSegment, now);
+                            EntryKey key = EntryKey.of(entry);
+                            if (!stream.keys.contains(key)) {
+                                append(stream, entry, key, entrySize(entry, PushValidator.utf8Length(entry.line())),
+                                        firstSegment, now);
                                 entries++;
                             }
                         }
@@ -1084,16 +1123,57 @@ public final class Ingester implements AutoCloseable {
 
     private record Work(Stream stream, ClosedChunk chunk) {}
 
+    /** A valid entry of a push with what the push computes once for it: size, dedupe key, WAL bytes. */
+    private static final class Prepared {
+        final LogEntry entry;
+        final long size;
+        EntryKey key;
+        int walStart;
+        int walEnd;
+
+        Prepared(LogEntry entry, long size) {
+            this.entry = entry;
+            this.size = size;
+        }
+    }
+
+    /** The valid entries of one stream of a push; confined to the pushing thread. */
     private static final class Candidate {
         final Labels labels;
         final String shown;
-        final List<LogEntry> entries = new ArrayList<>();
+        final List<Prepared> entries = new ArrayList<>();
+        /** {@link #entries} sorted by time (stably) without repeats of an earlier (timestamp, line) of this push. */
+        List<Prepared> unique = List.of();
 
         Candidate(Labels labels, String shown) {
             this.labels = labels;
             this.shown = shown;
         }
+
+        /** Sorts, hashes, drops in-push duplicates and encodes each remaining entry's WAL bytes into {@code out}. */
+        void prepare(WalCodec.Buffer out) {
+            if (entries.isEmpty()) {
+                return;
+            }
+            List<Prepared> sorted = new ArrayList<>(entries);
+            sorted.sort(BY_TIME);
+            Set<EntryKey> seen = new HashSet<>(sorted.size() * 2);
+            List<Prepared> kept = new ArrayList<>(sorted.size());
+            for (Prepared p : sorted) {
+                p.key = EntryKey.of(p.entry);
+                if (!seen.add(p.key)) {
+                    continue;
+                }
+                p.walStart = out.size();
+                WalCodec.writeEntry(out, p.entry);
+                p.walEnd = out.size();
+                kept.add(p);
+            }
+            unique = kept;
+        }
     }
+
+    private static final Comparator<Prepared> BY_TIME = Comparator.comparingLong(p -> p.entry.timestampNanos());
 
     /** Per-tenant state; the stream map is guarded by the ingester's {@code lock}, the limiters are thread-safe. */
     private static final class TenantState {

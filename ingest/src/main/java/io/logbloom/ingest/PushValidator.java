@@ -59,6 +59,11 @@ final class PushValidator {
 
     /** The problem of one entry at wall-clock time {@code nowNanos}, or null. */
     Rejection validateEntry(String stream, LogEntry entry, long nowNanos) {
+        return validateEntry(stream, entry, utf8Length(entry.line()), nowNanos);
+    }
+
+    /** As {@link #validateEntry(String, LogEntry, long)} with the line's UTF-8 length already known. */
+    Rejection validateEntry(String stream, LogEntry entry, int lineUtf8Bytes, long nowNanos) {
         long ts = entry.timestampNanos();
         if (limits.rejectOldSamples()) {
             long oldest = saturatedSubtract(nowNanos, limits.rejectOldSamplesMaxAge().toNanos());
@@ -74,7 +79,7 @@ final class PushValidator {
                     String.format("entry for stream '%s' has timestamp too new: %s", stream, format(ts)));
         }
         if (limits.maxLineSizeBytes() > 0) {
-            int length = utf8Length(entry.line());
+            int length = lineUtf8Bytes;
             if (length > limits.maxLineSizeBytes()) {
                 return new Rejection(RejectReason.LINE_TOO_LONG, String.format(
                         "Max entry size '%d' bytes exceeded for stream '%s' while adding an entry with length '%d' bytes",

@@ -182,20 +182,36 @@ final class Wal implements Closeable {
         return segmentId;
     }
 
+    /**
+     * Writes one already encoded payload ({@code payload[0, length)}, as {@link WalCodec} lays it out)
+     * without forcing it; see {@link #write}. Lets the caller encode outside its own locks.
+     */
+    synchronized Position writePayload(byte[] payload, int length) throws IOException {
+        writeFramed(payload, length);
+        return new Position(segmentId, writtenSeq);
+    }
+
     private void writeRecord(WalRecord record) throws IOException {
         byte[] payload = WalCodec.encode(record);
-        if (payload.length > MAX_RECORD_BYTES) {
-            throw new IOException("WAL record of " + payload.length + " bytes exceeds " + MAX_RECORD_BYTES);
+        writeFramed(payload, payload.length);
+    }
+
+    private void writeFramed(byte[] payload, int length) throws IOException {
+        if (length > MAX_RECORD_BYTES) {
+            throw new IOException("WAL record of " + length + " bytes exceeds " + MAX_RECORD_BYTES);
         }
-        if (segmentBytes > 0 && segmentBytes + payload.length + 8 > config.segmentSizeBytes()) {
+        if (segmentBytes > 0 && segmentBytes + length + 8 > config.segmentSizeBytes()) {
             rotate();
         }
-        ByteBuffer buf = ByteBuffer.allocate(payload.length + 8);
-        buf.putInt(payload.length).putInt(crc32c(payload)).put(payload).flip();
-        while (buf.hasRemaining()) {
-            channel.write(buf);
+        CRC32C crc = new CRC32C();
+        crc.update(payload, 0, length);
+        ByteBuffer header = ByteBuffer.allocate(8).putInt(length).putInt((int) crc.getValue()).flip();
+        ByteBuffer body = ByteBuffer.wrap(payload, 0, length);
+        ByteBuffer[] buffers = {header, body};
+        while (body.hasRemaining()) {
+            channel.write(buffers);
         }
-        segmentBytes += payload.length + 8;
+        segmentBytes += length + 8;
         writtenSeq++;
         dirty = true;
     }

@@ -2,14 +2,11 @@ package io.logbloom.ingest;
 
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -30,39 +27,111 @@ final class WalCodec {
     private WalCodec() {}
 
     static byte[] encode(WalRecord record) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            if (record instanceof WalRecord.Entries e) {
-                out.writeByte(TYPE_ENTRIES);
-                writeString(out, e.tenant());
-                out.writeInt(e.streams().size());
-                for (WalRecord.StreamEntries s : e.streams()) {
-                    writeString(out, s.labels());
-                    out.writeInt(s.entries().size());
-                    for (LogEntry entry : s.entries()) {
-                        out.writeLong(entry.timestampNanos());
-                        writeString(out, entry.line());
-                        out.writeInt(entry.metadata().size());
-                        for (Label l : entry.metadata()) {
-                            writeString(out, l.name());
-                            writeString(out, l.value());
-                        }
-                    }
-                }
-            } else if (record instanceof WalRecord.Flushed f) {
-                out.writeByte(TYPE_FLUSHED);
-                writeString(out, f.tenant());
-                writeString(out, f.labels());
-                out.writeInt(f.timestamps().length);
-                for (int i = 0; i < f.timestamps().length; i++) {
-                    out.writeLong(f.timestamps()[i]);
-                    out.writeLong(f.lineHashes()[i]);
+        Buffer out = new Buffer(256);
+        if (record instanceof WalRecord.Entries e) {
+            out.writeByte(TYPE_ENTRIES);
+            out.writeString(e.tenant());
+            out.writeInt(e.streams().size());
+            for (WalRecord.StreamEntries s : e.streams()) {
+                out.writeString(s.labels());
+                out.writeInt(s.entries().size());
+                for (LogEntry entry : s.entries()) {
+                    writeEntry(out, entry);
                 }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("BUG: in-memory stream failed", e);
+        } else if (record instanceof WalRecord.Flushed f) {
+            out.writeByte(TYPE_FLUSHED);
+            out.writeString(f.tenant());
+            out.writeString(f.labels());
+            out.writeInt(f.timestamps().length);
+            for (int i = 0; i < f.timestamps().length; i++) {
+                out.writeLong(f.timestamps()[i]);
+                out.writeLong(f.lineHashes()[i]);
+            }
         }
-        return bytes.toByteArray();
+        return out.toByteArray();
+    }
+
+    /**
+     * Appends one entry in the layout of a type-1 record ({@code ts line md {name value}}), so the
+     * ingester can encode entries before it takes its lock and later splice the accepted ones into a
+     * record with {@link Buffer#writeBytes}: the result is byte-identical to {@link #encode}.
+     */
+    static void writeEntry(Buffer out, LogEntry entry) {
+        out.writeLong(entry.timestampNanos());
+        out.writeString(entry.line());
+        out.writeInt(entry.metadata().size());
+        for (Label l : entry.metadata()) {
+            out.writeString(l.name());
+            out.writeString(l.value());
+        }
+    }
+
+    /**
+     * A growable big-endian byte buffer for WAL payloads: strings go straight from the JDK's UTF-8
+     * encoder into the array, with none of {@code DataOutputStream}'s per-byte synchronized writes.
+     * Not thread-safe.
+     */
+    static final class Buffer {
+        private byte[] bytes;
+        private int size;
+
+        Buffer(int initialCapacity) {
+            bytes = new byte[Math.max(16, initialCapacity)];
+        }
+
+        int size() {
+            return size;
+        }
+
+        byte[] array() {
+            return bytes;
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(bytes, size);
+        }
+
+        private void ensure(int extra) {
+            if (size + extra > bytes.length) {
+                long wanted = Math.max((long) bytes.length * 2, (long) size + extra);
+                if (wanted > Integer.MAX_VALUE - 16) {
+                    throw new IllegalStateException("WAL record would exceed 2 GiB: " + wanted + " bytes");
+                }
+                bytes = Arrays.copyOf(bytes, (int) wanted);
+            }
+        }
+
+        void writeByte(int v) {
+            ensure(1);
+            bytes[size++] = (byte) v;
+        }
+
+        void writeInt(int v) {
+            ensure(4);
+            bytes[size] = (byte) (v >>> 24);
+            bytes[size + 1] = (byte) (v >>> 16);
+            bytes[size + 2] = (byte) (v >>> 8);
+            bytes[size + 3] = (byte) v;
+            size += 4;
+        }
+
+        void writeLong(long v) {
+            writeInt((int) (v >>> 32));
+            writeInt((int) v);
+        }
+
+        void writeString(String s) {
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            writeInt(utf8.length);
+            writeBytes(utf8, 0, utf8.length);
+        }
+
+        void writeBytes(byte[] src, int offset, int length) {
+            ensure(length);
+            System.arraycopy(src, offset, bytes, size, length);
+            size += length;
+        }
     }
 
     /** Decodes a payload whose checksum already matched; structural damage throws IllegalArgumentException. */
@@ -122,12 +191,6 @@ final class WalCodec {
             throw new IllegalArgumentException("WAL record count " + n + " exceeds remaining " + in.remaining() + " bytes");
         }
         return n;
-    }
-
-    private static void writeString(DataOutputStream out, String s) throws IOException {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(b.length);
-        out.write(b);
     }
 
     private static String readString(ByteBuffer in) {

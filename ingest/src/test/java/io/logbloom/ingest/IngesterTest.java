@@ -183,6 +183,32 @@ final class IngesterTest {
     }
 
     @Test
+    void mixedPush_walRecordHoldsExactlyTheStoredEntries_acrossReplay() throws Exception {
+        IngestConfig config = IngesterFixture.config(dir);
+        Ingester first = fx.open(config, store);
+        first.push("t", List.of(new PushStream("{app=\"b\"}", List.of(LogEntry.of(fx.ts(0), "newest b")))));
+        fx.clock.advance(Duration.ofHours(3));
+        first.push("t", List.of(new PushStream("{app=\"b\"}", List.of(LogEntry.of(fx.ts(3 * 3600), "later b")))));
+        PushResult result = first.push("t", List.of(
+                new PushStream("{app=\"a\"}", List.of(LogEntry.of(fx.ts(3 * 3600 + 2), "a2 ✓"),
+                        LogEntry.of(fx.ts(3 * 3600 + 1), "a1"), LogEntry.of(fx.ts(3 * 3600 + 2), "a2 ✓"))),
+                new PushStream("{app=\"b\"}", List.of(LogEntry.of(fx.ts(60), "too far behind"),
+                        new LogEntry(fx.ts(3 * 3600 + 5), "b5", List.of(new Label("trace_id", "t5"))))),
+                new PushStream("{app=\"c\"}", List.of(LogEntry.of(fx.ts(3 * 3600 + 3), "c3")))));
+        assertThat(result.acceptedEntries()).isEqualTo(5);
+        assertThat(result.rejectedEntries()).isEqualTo(1);
+        first.halt();
+        try (Ingester second = fx.open(config, store)) {
+            assertThat(second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+                    .flatExtracting(StreamSnapshot::entries).extracting(LogEntry::line)
+                    .containsExactly("a1", "a2 ✓", "newest b", "later b", "b5", "c3");
+            assertThat(second.unflushed("t", List.of(ANY_APP), fx.ts(3 * 3600 + 5), Long.MAX_VALUE))
+                    .flatExtracting(StreamSnapshot::entries).extracting(LogEntry::metadata)
+                    .containsExactly(List.of(new Label("trace_id", "t5")));
+        }
+    }
+
+    @Test
     void crashBeforeFlush_replayRestoresEveryAcknowledgedEntry_thenWalCheckpointed() throws Exception {
         IngestConfig config = IngesterFixture.config(dir);
         Ingester first = fx.open(config, store);

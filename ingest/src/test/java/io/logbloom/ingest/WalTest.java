@@ -46,6 +46,30 @@ final class WalTest {
     }
 
     @Test
+    void writePayload_entriesEncodedOneByOne_sameBytesAsEncode_andReplayed() throws IOException {
+        List<LogEntry> entries = List.of(new LogEntry(5, "one ✓", List.of(new Label("k", "v"))), LogEntry.of(7, "two"));
+        WalRecord.Entries record = new WalRecord.Entries("t", List.of(new WalRecord.StreamEntries("{a=\"b\"}", entries)));
+        WalCodec.Buffer spliced = new WalCodec.Buffer(1);
+        spliced.writeByte(WalCodec.TYPE_ENTRIES);
+        spliced.writeString("t");
+        spliced.writeInt(1);
+        spliced.writeString("{a=\"b\"}");
+        spliced.writeInt(entries.size());
+        for (LogEntry e : entries) {
+            WalCodec.writeEntry(spliced, e);
+        }
+        assertThat(spliced.toByteArray()).isEqualTo(WalCodec.encode(record));
+        try (Wal wal = Wal.open(config(), r -> {})) {
+            Wal.Position at = wal.writePayload(spliced.array(), spliced.size());
+            wal.syncTo(at.sequence());
+        }
+        List<WalRecord> replayed = new ArrayList<>();
+        try (Wal wal = Wal.open(config(), replayed::add)) {
+            assertThat(replayed).containsExactly(record);
+        }
+    }
+
+    @Test
     void tornTail_truncatedAndLaterAppendsSurvive() throws IOException {
         try (Wal wal = Wal.open(config(), r -> {})) {
             wal.append(entries("kept"));
