@@ -1,6 +1,7 @@
 package io.logbloom.querier;
 
 import io.logbloom.chunks.LogEntry;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -22,15 +23,27 @@ import java.util.function.Supplier;
  * segment is loaded only when the buffer is empty or its range reaches the buffer's next entry,
  * so a consumer that stops early (a satisfied limit) never fetches the chunks beyond. Chunks of a
  * series may overlap in time (unordered writes); the priority buffer merges them. Loading one
- * segment starts fetches for the next {@code prefetch} ones on the shared bounded pool. Ties are
+ * segment starts byte fetches for the next {@code prefetch} ones on the shared bounded pool; decoding
+ * happens on the consuming thread when a segment is reached. Ties are
  * broken by line, then metadata, so the output is a total order and is the same whichever
  * chunks were skipped by blooms: a skipped chunk holds no match, and order does not depend on it.
  *
  * <p>Not thread-safe: one consumer.
  */
 final class SeriesReader implements Iterator<LogEntry> {
-    /** One source of entries with its time bounds. */
-    record Segment(long minNanos, long maxNanos, Supplier<CompletableFuture<List<LogEntry>>> loader) {}
+    /** Decodes a segment's fetched bytes on the consuming thread. */
+    @FunctionalInterface
+    interface Decoder {
+        List<LogEntry> decode(byte[] fetched) throws IOException;
+    }
+
+    /**
+     * One source of entries with its time bounds: {@code fetch} starts the (asynchronous) read of its
+     * bytes, {@code decoder} turns them into entries when the reader reaches the segment. Only bytes
+     * are prefetched, so memory holds at most the prefetched encoded chunks plus the decoded ones
+     * being merged.
+     */
+    record Segment(long minNanos, long maxNanos, Supplier<CompletableFuture<byte[]>> fetch, Decoder decoder) {}
 
     static final Comparator<LogEntry> FORWARD = Comparator.comparingLong(LogEntry::timestampNanos)
             .thenComparing(LogEntry::line)
@@ -44,7 +57,7 @@ final class SeriesReader implements Iterator<LogEntry> {
     private final int prefetch;
     private final QueryContext ctx;
     private final PriorityQueue<LogEntry> buffer;
-    private final List<CompletableFuture<List<LogEntry>>> started;
+    private final List<CompletableFuture<byte[]>> started;
     private int nextSegment;
     private LogEntry pending;
     private LogEntry last;
@@ -107,13 +120,14 @@ final class SeriesReader implements Iterator<LogEntry> {
         int end = Math.min(segments.size(), index + 1 + prefetch);
         for (int i = index; i < end; i++) {
             if (started.get(i) == null) {
-                started.set(i, segments.get(i).loader().get());
+                started.set(i, segments.get(i).fetch().get());
             }
         }
-        CompletableFuture<List<LogEntry>> future = started.get(index);
+        CompletableFuture<byte[]> future = started.get(index);
         started.set(index, null);
+        byte[] bytes;
         try {
-            return future.get(ctx.remainingMillis(), TimeUnit.MILLISECONDS);
+            bytes = future.get(ctx.remainingMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw ctx.timeout();
         } catch (InterruptedException e) {
@@ -125,6 +139,11 @@ final class SeriesReader implements Iterator<LogEntry> {
                 throw q;
             }
             throw new QuerierException(QuerierErrorCode.STORAGE, "cannot read chunk: " + cause.getMessage(), cause);
+        }
+        try {
+            return segments.get(index).decoder().decode(bytes);
+        } catch (IOException e) {
+            throw new QuerierException(QuerierErrorCode.STORAGE, "cannot decode chunk: " + e.getMessage(), e);
         }
     }
 }

@@ -97,11 +97,13 @@ final class StoreReader {
         checkBytesLimit(survivors);
 
         List<SeriesStream> streams = new ArrayList<>(survivors.size());
+        // the fetch pool is shared: spread its width over the series so prefetched bytes stay bounded
+        int prefetch = Math.max(1, config.maxConcurrentFetches() / Math.max(1, survivors.size()));
         for (Map.Entry<Labels, List<ChunkRef>> e : survivors.entrySet()) {
             List<SeriesReader.Segment> segments = new ArrayList<>();
             for (ChunkRef ref : e.getValue()) {
-                segments.add(new SeriesReader.Segment(ref.fromNanos(), ref.throughNanos(),
-                        () -> fetch(ctx, ref, fromNanos, throughNanos)));
+                segments.add(new SeriesReader.Segment(ref.fromNanos(), ref.throughNanos(), () -> fetch(ctx, ref),
+                        bytes -> decode(ctx, ref, bytes, fromNanos, throughNanos)));
             }
             List<LogEntry> mem = memoryBySeries.get(e.getKey());
             if (mem != null) {
@@ -110,8 +112,7 @@ final class StoreReader {
             if (segments.isEmpty()) {
                 continue;
             }
-            streams.add(new SeriesStream(e.getKey(),
-                    new SeriesReader(segments, forward, config.maxConcurrentFetches(), ctx)));
+            streams.add(new SeriesStream(e.getKey(), new SeriesReader(segments, forward, prefetch, ctx)));
         }
         return streams;
     }
@@ -188,17 +189,17 @@ final class StoreReader {
             min = Math.min(min, entry.timestampNanos());
             max = Math.max(max, entry.timestampNanos());
         }
-        return new SeriesReader.Segment(min, max, () -> {
+        return new SeriesReader.Segment(min, max, () -> CompletableFuture.completedFuture(new byte[0]), none -> {
             ctx.stats.headChunkLines.add(entries.size());
             ctx.stats.headChunkBytes.add(entryBytes(entries));
-            return CompletableFuture.completedFuture(entries);
+            return entries;
         });
     }
 
-    private CompletableFuture<List<LogEntry>> fetch(QueryContext ctx, ChunkRef ref, long fromNanos, long throughNanos) {
-        CompletableFuture<List<LogEntry>> future = CompletableFuture.supplyAsync(() -> {
+    private CompletableFuture<byte[]> fetch(QueryContext ctx, ChunkRef ref) {
+        CompletableFuture<byte[]> future = CompletableFuture.supplyAsync(() -> {
             try {
-                return read(ctx, ref, fromNanos, throughNanos);
+                return read(ctx, ref);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read chunk " + ref.objectKey() + ": " + e.getMessage(), e);
             }
@@ -207,7 +208,7 @@ final class StoreReader {
         return future;
     }
 
-    private List<LogEntry> read(QueryContext ctx, ChunkRef ref, long fromNanos, long throughNanos) throws IOException {
+    private byte[] read(QueryContext ctx, ChunkRef ref) throws IOException {
         long start = System.nanoTime();
         String key = ref.objectKey();
         byte[] bytes = chunks.get(key);
@@ -220,6 +221,11 @@ final class StoreReader {
         ctx.stats.chunksDownloadTimeNanos.add(System.nanoTime() - start);
         ctx.stats.chunksFetched.increment();
         ctx.stats.compressedBytes.add(bytes.length);
+        return bytes;
+    }
+
+    private List<LogEntry> decode(QueryContext ctx, ChunkRef ref, byte[] bytes, long fromNanos, long throughNanos)
+            throws IOException {
         List<LogEntry> decoded = decoder.decode(ref, bytes, fromNanos, throughNanos);
         List<LogEntry> inRange = new ArrayList<>(decoded.size());
         for (LogEntry entry : decoded) {
