@@ -36,8 +36,19 @@ public final class Engine {
 
     private static final Comparator<Map<String, String>> LABEL_ORDER = Engine::compareLabels;
 
-    /** Creates an engine. */
+    private final boolean pushDownGrouping;
+
+    /** Creates an engine with every optimization on. */
     public Engine() {
+        this(true);
+    }
+
+    /**
+     * Creates an engine; {@code pushDownGrouping} false evaluates {@code sum by (...) (rate(...))} and its kin
+     * series by series (the reference path of tests and the baseline of benchmarks).
+     */
+    public Engine(boolean pushDownGrouping) {
+        this.pushDownGrouping = pushDownGrouping;
     }
 
     // ------------------------------------------------------------------ log queries
@@ -72,8 +83,7 @@ public final class Engine {
                 String line = pipeline.process(e.timestampNanos(), e.line(), h.stream.labels(), e.structuredMetadata());
                 if (line != null) {
                     LineLabels labels = pipeline.labels();
-                    TreeMap<String, String> all = labels.all();
-                    Group g = groups.computeIfAbsent(Collections.unmodifiableMap(all),
+                    Group g = groups.computeIfAbsent(LabelSet.of(labels.view()),
                             k -> new Group(labels.of(LineLabels.Origin.STREAM)));
                     g.entries.add(new ResultEntry(e.timestampNanos(), line, labels.of(LineLabels.Origin.METADATA),
                             labels.of(LineLabels.Origin.PARSED)));
@@ -221,9 +231,13 @@ public final class Engine {
             return new VectorValue(steps);
         }
         if (e instanceof RangeAggregation r) {
-            return rangeAggregation(r, ctx);
+            return rangeAggregation(r, ctx, false, null);
         }
         if (e instanceof VectorAggregation v) {
+            if (pushDownGrouping && v.inner() instanceof RangeAggregation r && groupsBeforeRange(v.op(), r.op())) {
+                // sum by (g) (rate(...)): one series per group already; the aggregation below just relabels it
+                return vectorAggregation(v, (VectorValue) rangeAggregation(r, ctx, true, v.grouping()));
+            }
             return vectorAggregation(v, (VectorValue) eval(v.inner(), ctx));
         }
         if (e instanceof LabelReplace r) {
@@ -234,6 +248,24 @@ public final class Engine {
     }
 
     // ---- range aggregation
+
+    /**
+     * Whether {@code op by (g) (rangeOp(...))} equals applying rangeOp to the samples of each group merged into one
+     * series: true where the outer operation distributes over the window function (a sum of window sums, a min
+     * of window mins, ...), so the engine never builds one series per distinct label set (with per-line
+     * structured metadata, one per line). Loki's sharding relies on the same identities. Sums of rates differ
+     * from the rate of the summed counts only by floating-point rounding; count of series, averages, quantiles
+     * and topk do not distribute and are never pushed down.
+     */
+    static boolean groupsBeforeRange(VectorOp op, RangeOp rangeOp) {
+        return switch (op) {
+            case SUM -> rangeOp == RangeOp.RATE || rangeOp == RangeOp.COUNT_OVER_TIME || rangeOp == RangeOp.BYTES_RATE
+                    || rangeOp == RangeOp.BYTES_OVER_TIME || rangeOp == RangeOp.SUM_OVER_TIME;
+            case MIN -> rangeOp == RangeOp.MIN_OVER_TIME;
+            case MAX -> rangeOp == RangeOp.MAX_OVER_TIME;
+            default -> false;
+        };
+    }
 
     /** Sorted samples of one series. */
     private static final class SeriesBuffer {
@@ -290,14 +322,25 @@ public final class Engine {
         }
     }
 
-    private Value rangeAggregation(RangeAggregation r, Context ctx) throws IOException {
+    /**
+     * Evaluates a range aggregation; when {@code pushed}, the samples of each group of {@code outer} (null: one
+     * group) are merged into one series.
+     */
+    private Value rangeAggregation(RangeAggregation r, Context ctx, boolean pushed, Grouping outer) throws IOException {
         LogRange lr = r.range();
         long rangeNanos = lr.range().toNanos();
         long offsetNanos = lr.offset().toNanos();
         long[] steps = ctx.steps;
         long from = steps[0] - offsetNanos - rangeNanos;
         long through = steps[steps.length - 1] - offsetNanos + 1;
-        Map<Map<String, String>, SeriesBuffer> series = collect(r, ctx.source, from, through);
+        List<Grouping> chain = new ArrayList<>(2);
+        if (r.grouping() != null) {
+            chain.add(r.grouping());
+        }
+        if (pushed) {
+            chain.add(outer);
+        }
+        Map<Map<String, String>, SeriesBuffer> series = collect(r, ctx.source, from, through, chain.isEmpty() ? null : LabelGrouping.of(chain));
         List<Map<Map<String, String>, Double>> out = new ArrayList<>(steps.length);
         double rangeSeconds = rangeNanos / 1e9;
         if (r.op() == RangeOp.ABSENT_OVER_TIME) {
@@ -307,7 +350,7 @@ public final class Engine {
                     absentLabels.put(m.name(), m.value());
                 }
             }
-            Map<String, String> key = Collections.unmodifiableMap(absentLabels);
+            Map<String, String> key = LabelSet.of(absentLabels);
             for (long t : steps) {
                 long hi = t - offsetNanos;
                 long lo = hi - rangeNanos;
@@ -349,7 +392,7 @@ public final class Engine {
     }
 
     private Map<Map<String, String>, SeriesBuffer> collect(RangeAggregation r, EntrySource source, long from,
-            long through) throws IOException {
+            long through, LabelGrouping grouping) throws IOException {
         LogRange lr = r.range();
         Pipeline pipeline = Pipeline.compile(lr.log().stages());
         Unwrap unwrap = lr.unwrap();
@@ -393,11 +436,13 @@ public final class Engine {
                 if (labels.hasError()) {
                     throw pipelineError(labels);
                 }
-                TreeMap<String, String> key = labels.all();
-                if (r.grouping() != null) {
-                    key = group(key, r.grouping());
+                LabelSet key = grouping == null ? LabelSet.of(labels.view()) : grouping.key(labels.view());
+                SeriesBuffer b = series.get(key);
+                if (b == null) {
+                    b = new SeriesBuffer();
+                    series.put(key, b);
                 }
-                series.computeIfAbsent(Collections.unmodifiableMap(key), k -> new SeriesBuffer()).add(e.timestampNanos(), value);
+                b.add(e.timestampNanos(), value);
             }
         }
         for (SeriesBuffer b : series.values()) {
@@ -516,9 +561,9 @@ public final class Engine {
             }
             default -> {
                 Map<Map<String, String>, List<Double>> all = new HashMap<>();
+                LabelGrouping grouping = LabelGrouping.of(java.util.Collections.singletonList(v.grouping()));
                 for (Map.Entry<Map<String, String>, Double> e : step.entrySet()) {
-                    Map<String, String> key = Collections.unmodifiableMap(group(e.getKey(), v.grouping()));
-                    all.computeIfAbsent(key, k -> new ArrayList<>()).add(e.getValue());
+                    all.computeIfAbsent(grouping.key(e.getKey()), k -> new ArrayList<>()).add(e.getValue());
                 }
                 Map<Map<String, String>, Double> m = new HashMap<>();
                 for (Map.Entry<Map<String, String>, List<Double>> e : all.entrySet()) {
@@ -617,7 +662,7 @@ public final class Engine {
                     } else {
                         k.put(r.destination(), value);
                     }
-                    key = Collections.unmodifiableMap(k);
+                    key = LabelSet.of(k);
                 }
                 m.put(key, e.getValue());
             }
@@ -872,7 +917,7 @@ public final class Engine {
                 }
             }
         }
-        return Collections.unmodifiableMap(out);
+        return LabelSet.of(out);
     }
 
     // ---- helpers

@@ -39,13 +39,20 @@ final class Pipeline {
     private final List<Stage> stages;
     private final List<Step> steps;
     private final LineLabels scratch = new LineLabels();
+    /** How many stages at the front are line filters: they read only the line, so they run before labels are built. */
+    private final int lineFilterPrefix;
 
     private Pipeline(List<Stage> stages) {
         this.stages = stages;
         this.steps = new ArrayList<>();
+        int prefix = 0;
         for (Stage s : stages) {
             steps.add(compile(s));
+            if (s instanceof Stage.LineFilter && prefix == steps.size() - 1) {
+                prefix++;
+            }
         }
+        this.lineFilterPrefix = prefix;
     }
 
     static Pipeline compile(List<Stage> stages) {
@@ -58,10 +65,16 @@ final class Pipeline {
 
     /** Runs the pipeline over one entry; returns the final line or null when filtered out. Labels are left in {@link #labels()}. */
     String process(long ts, String line, Map<String, String> streamLabels, Map<String, String> metadata) {
-        scratch.reset(streamLabels, metadata);
         String l = line;
-        for (Step s : steps) {
-            l = s.apply(ts, l, scratch);
+        for (int i = 0; i < lineFilterPrefix; i++) {
+            l = steps.get(i).apply(ts, l, scratch);
+            if (l == null) {
+                return null; // dropped before any label was copied
+            }
+        }
+        scratch.reset(streamLabels, metadata);
+        for (int i = lineFilterPrefix; i < steps.size(); i++) {
+            l = steps.get(i).apply(ts, l, scratch);
             if (l == null) {
                 return null;
             }

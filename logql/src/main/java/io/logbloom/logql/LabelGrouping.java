@@ -1,0 +1,88 @@
+package io.logbloom.logql;
+
+import io.logbloom.logql.SampleExpr.Grouping;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A chain of {@code by (...)}/{@code without (...)} groupings applied one after the other, compiled into one
+ * step. Applying {@code by (l...)} keeps the listed labels that have a non-empty value, {@code without (l...)}
+ * drops the listed labels (PromQL). Once a {@code by} occurs the surviving names are a fixed list known before
+ * any sample is seen, so a key is built by a few lookups instead of copying and filtering the whole label set.
+ * Immutable and thread-safe.
+ */
+final class LabelGrouping {
+
+    /** Names kept when the chain holds a {@code by}: sorted, fixed; null when there is no {@code by}. */
+    private final String[] kept;
+    /** Names dropped when there is no {@code by}. */
+    private final Set<String> dropped;
+
+    private LabelGrouping(String[] kept, Set<String> dropped) {
+        this.kept = kept;
+        this.dropped = dropped;
+    }
+
+    /** Compiles the groupings applied in list order; a null grouping means {@code by ()} (everything collapses). */
+    static LabelGrouping of(List<Grouping> chain) {
+        Set<String> dropped = new HashSet<>();
+        TreeSet<String> kept = null;
+        for (Grouping g : chain) {
+            if (g == null) {
+                g = new Grouping(false, List.of());
+            }
+            if (kept == null) {
+                if (g.without()) {
+                    dropped.addAll(g.labels());
+                } else {
+                    kept = new TreeSet<>(g.labels());
+                    kept.removeAll(dropped);
+                }
+            } else if (g.without()) {
+                g.labels().forEach(kept::remove);
+            } else {
+                kept.retainAll(new HashSet<>(g.labels()));
+            }
+        }
+        return new LabelGrouping(kept == null ? null : kept.toArray(new String[0]), Set.copyOf(dropped));
+    }
+
+    /** The group key of a label set. */
+    LabelSet key(Map<String, String> labels) {
+        if (kept != null) {
+            String[] n = new String[kept.length];
+            String[] v = new String[kept.length];
+            int size = 0;
+            for (String name : kept) {
+                String value = labels.get(name);
+                if (value != null && !value.isEmpty()) {
+                    n[size] = name;
+                    v[size] = value;
+                    size++;
+                }
+            }
+            return LabelSet.ofSorted(size == n.length ? n : Arrays.copyOf(n, size), size == v.length ? v : Arrays.copyOf(v, size));
+        }
+        if (dropped.isEmpty()) {
+            return LabelSet.of(labels);
+        }
+        List<String> names = new ArrayList<>(labels.size());
+        for (String name : labels.keySet()) {
+            if (!dropped.contains(name)) {
+                names.add(name);
+            }
+        }
+        String[] n = names.toArray(new String[0]);
+        Arrays.sort(n);
+        String[] v = new String[n.length];
+        for (int i = 0; i < n.length; i++) {
+            v[i] = labels.get(n[i]);
+        }
+        return LabelSet.ofSorted(n, v);
+    }
+}
