@@ -64,9 +64,11 @@ public final class Engine {
         }
         List<SourceStream> streams = source.select(expr.selector(), startNanos, endNanos, dir);
         Pipeline pipeline = Pipeline.compile(expr.stages());
-        Comparator<Head> order = dir == Direction.FORWARD
-                ? Comparator.comparingLong((Head h) -> h.entry.timestampNanos()).thenComparingInt(h -> h.index)
-                : Comparator.comparingLong((Head h) -> -h.entry.timestampNanos()).thenComparingInt(h -> h.index);
+        boolean forward = dir == Direction.FORWARD;
+        Comparator<Head> order = (a, b) -> {
+            int c = forward ? Long.compare(a.timestampNanos, b.timestampNanos) : Long.compare(b.timestampNanos, a.timestampNanos);
+            return c != 0 ? c : Integer.compare(a.index, b.index);
+        };
         PriorityQueue<Head> heads = new PriorityQueue<>(Math.max(1, streams.size()), order);
         for (int i = 0; i < streams.size(); i++) {
             Head h = new Head(i, streams.get(i));
@@ -79,13 +81,14 @@ public final class Engine {
         while (!heads.isEmpty() && count < limit) {
             Head h = heads.poll();
             StreamEntry e = h.entry;
-            if (e.timestampNanos() >= startNanos && e.timestampNanos() < endNanos) {
-                String line = pipeline.process(e.timestampNanos(), e.line(), h.stream.labels(), e.structuredMetadata());
+            long ts = h.timestampNanos;
+            if (ts >= startNanos && ts < endNanos) {
+                String line = pipeline.process(ts, e.line(), h.stream.labels(), e.structuredMetadata());
                 if (line != null) {
                     LineLabels labels = pipeline.labels();
                     Group g = groups.computeIfAbsent(LabelSet.of(labels.view()),
                             k -> new Group(labels.of(LineLabels.Origin.STREAM)));
-                    g.entries.add(new ResultEntry(e.timestampNanos(), line, labels.of(LineLabels.Origin.METADATA),
+                    g.entries.add(new ResultEntry(ts, line, labels.of(LineLabels.Origin.METADATA),
                             labels.of(LineLabels.Origin.PARSED)));
                     count++;
                 }
@@ -104,10 +107,15 @@ public final class Engine {
         return new LogQueryResult(out);
     }
 
+    /**
+     * The next raw entry of one stream in the merge. The merge orders raw entries (not surviving lines), so a
+     * satisfied limit stops every stream at most one entry past the last returned time.
+     */
     private static final class Head {
         final int index;
         final SourceStream stream;
         StreamEntry entry;
+        long timestampNanos;
 
         Head(int index, SourceStream stream) {
             this.index = index;
@@ -117,6 +125,7 @@ public final class Engine {
         boolean advance() {
             if (stream.entries().hasNext()) {
                 entry = stream.entries().next();
+                timestampNanos = entry.timestampNanos();
                 return true;
             }
             return false;
@@ -436,7 +445,7 @@ public final class Engine {
                 if (labels.hasError()) {
                     throw pipelineError(labels);
                 }
-                LabelSet key = grouping == null ? LabelSet.of(labels.view()) : grouping.key(labels.view());
+                LabelSet key = grouping == null ? LabelSet.of(labels.view()) : grouping.key(labels);
                 SeriesBuffer b = series.get(key);
                 if (b == null) {
                     b = new SeriesBuffer();

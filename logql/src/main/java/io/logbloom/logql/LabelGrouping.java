@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 
 /**
  * A chain of {@code by (...)}/{@code without (...)} groupings applied one after the other, compiled into one
@@ -52,22 +53,32 @@ final class LabelGrouping {
         return new LabelGrouping(kept == null ? null : kept.toArray(new String[0]), Set.copyOf(dropped));
     }
 
+    /** The group key of a line's labels, reading only the kept labels when the names are fixed. */
+    LabelSet key(LineLabels labels) {
+        return kept != null ? kept(labels::get) : key(labels.view());
+    }
+
     /** The group key of a label set. */
     LabelSet key(Map<String, String> labels) {
-        if (kept != null) {
-            String[] n = new String[kept.length];
-            String[] v = new String[kept.length];
-            int size = 0;
-            for (String name : kept) {
-                String value = labels.get(name);
-                if (value != null && !value.isEmpty()) {
-                    n[size] = name;
-                    v[size] = value;
-                    size++;
-                }
+        return kept != null ? kept(labels::get) : unkept(labels);
+    }
+
+    private LabelSet kept(UnaryOperator<String> labels) {
+        String[] n = new String[kept.length];
+        String[] v = new String[kept.length];
+        int size = 0;
+        for (String name : kept) {
+            String value = labels.apply(name);
+            if (value != null && !value.isEmpty()) {
+                n[size] = name;
+                v[size] = value;
+                size++;
             }
-            return LabelSet.ofSorted(size == n.length ? n : Arrays.copyOf(n, size), size == v.length ? v : Arrays.copyOf(v, size));
         }
+        return size == n.length ? LabelSet.ofSorted(n, v) : LabelSet.ofSorted(Arrays.copyOf(n, size), Arrays.copyOf(v, size));
+    }
+
+    private LabelSet unkept(Map<String, String> labels) {
         if (dropped.isEmpty()) {
             return LabelSet.of(labels);
         }

@@ -7,7 +7,10 @@ import java.util.TreeMap;
 /**
  * The mutable label set of one line while it runs through a pipeline, with the origin of every label
  * (stream, structured metadata, parser). Like Loki's LabelsBuilder, a parsed or metadata label whose name
- * is already a stream label gets the suffix {@code _extracted}. Not thread-safe; reused per line.
+ * is already a stream label gets the suffix {@code _extracted}. The label maps are built only when a stage needs
+ * more than a plain lookup: {@link #reset} keeps references, and {@link #get}/{@link #has} answer from the stream
+ * labels and metadata directly (most lines of a metric query are only grouped by a few labels). Not thread-safe;
+ * reused per line.
  */
 final class LineLabels {
 
@@ -23,13 +26,25 @@ final class LineLabels {
     private final Map<String, String> values = new HashMap<>();
     private final Map<String, Origin> origins = new HashMap<>();
     private Map<String, String> stream = Map.of();
+    private Map<String, String> metadata = Map.of();
+    /** Whether {@link #values}/{@link #origins} hold the current line's labels. */
+    private boolean materialized = true;
 
     /** Resets to a stream's labels plus an entry's structured metadata. */
     void reset(Map<String, String> streamLabels, Map<String, String> metadata) {
+        this.stream = streamLabels;
+        this.metadata = metadata;
+        this.materialized = false;
+    }
+
+    private void materialize() {
+        if (materialized) {
+            return;
+        }
+        materialized = true;
         values.clear();
         origins.clear();
-        stream = streamLabels;
-        for (Map.Entry<String, String> e : streamLabels.entrySet()) {
+        for (Map.Entry<String, String> e : stream.entrySet()) {
             values.put(e.getKey(), e.getValue());
             origins.put(e.getKey(), Origin.STREAM);
         }
@@ -43,6 +58,7 @@ final class LineLabels {
      * label was already extracted the first value is kept, as Loki documents; parsed values replace metadata.
      */
     void add(Origin origin, String name, String value) {
+        materialize();
         String n = stream.containsKey(name) ? name + DUPLICATE_SUFFIX : name;
         Origin existing = origins.get(n);
         if (existing == Origin.PARSED || existing == origin) {
@@ -55,25 +71,37 @@ final class LineLabels {
 
     /** Sets a label as is (label_format). */
     void set(Origin origin, String name, String value) {
+        materialize();
         values.put(name, value);
         origins.put(name, origin);
     }
 
     String get(String name) {
+        if (!materialized && !name.endsWith(DUPLICATE_SUFFIX)) {
+            // no renaming can produce this name: a stream label wins, else the metadata value
+            String v = stream.get(name);
+            return v != null ? v : metadata.get(name);
+        }
+        materialize();
         return values.get(name);
     }
 
     boolean has(String name) {
+        if (!materialized && !name.endsWith(DUPLICATE_SUFFIX)) {
+            return stream.containsKey(name) || metadata.containsKey(name);
+        }
+        materialize();
         return values.containsKey(name);
     }
 
     void delete(String name) {
+        materialize();
         values.remove(name);
         origins.remove(name);
     }
 
     boolean hasError() {
-        return values.containsKey(ERROR);
+        return has(ERROR);
     }
 
     /** Sets {@code __error__} (first error wins) and its details. */
@@ -88,20 +116,24 @@ final class LineLabels {
     }
 
     Map<String, String> view() {
+        materialize();
         return values;
     }
 
     Iterable<String> names() {
+        materialize();
         return new java.util.ArrayList<>(values.keySet());
     }
 
     /** All labels, sorted. */
     TreeMap<String, String> all() {
+        materialize();
         return new TreeMap<>(values);
     }
 
     /** Labels of one origin, sorted. */
     TreeMap<String, String> of(Origin origin) {
+        materialize();
         TreeMap<String, String> out = new TreeMap<>();
         for (Map.Entry<String, Origin> e : origins.entrySet()) {
             if (e.getValue() == origin) {
