@@ -70,28 +70,19 @@ public final class Engine {
             return c != 0 ? c : Integer.compare(a.index, b.index);
         };
         PriorityQueue<Head> heads = new PriorityQueue<>(Math.max(1, streams.size()), order);
+        Map<Map<String, String>, Group> groups = new HashMap<>();
         for (int i = 0; i < streams.size(); i++) {
-            Head h = new Head(i, streams.get(i));
+            Head h = new Head(i, streams.get(i), pipeline, groups, startNanos, endNanos);
             if (h.advance()) {
                 heads.add(h);
             }
         }
-        Map<Map<String, String>, Group> groups = new HashMap<>();
         int count = 0;
         while (!heads.isEmpty() && count < limit) {
             Head h = heads.poll();
-            StreamEntry e = h.entry;
-            long ts = h.timestampNanos;
-            if (ts >= startNanos && ts < endNanos) {
-                String line = pipeline.process(ts, e.line(), h.stream.labels(), e.structuredMetadata());
-                if (line != null) {
-                    LineLabels labels = pipeline.labels();
-                    Group g = groups.computeIfAbsent(LabelSet.of(labels.view()),
-                            k -> new Group(labels.of(LineLabels.Origin.STREAM)));
-                    g.entries.add(new ResultEntry(ts, line, labels.of(LineLabels.Origin.METADATA),
-                            labels.of(LineLabels.Origin.PARSED)));
-                    count++;
-                }
+            if (h.entry != null) {
+                groups.computeIfAbsent(h.groupKey, k -> new Group(h.streamLabels)).entries.add(h.entry);
+                count++;
             }
             if (h.advance()) {
                 heads.add(h);
@@ -108,27 +99,66 @@ public final class Engine {
     }
 
     /**
-     * The next raw entry of one stream in the merge. The merge orders raw entries (not surviving lines), so a
-     * satisfied limit stops every stream at most one entry past the last returned time.
+     * How many raw entries a stream may run through the pipeline between two visits of the merge heap: lines
+     * that are filtered out then cost no heap operation, while a satisfied limit still stops every stream at most
+     * this many entries past the last returned time (the lazy chunk reads behind a stream stay bounded).
+     */
+    private static final int LOOKAHEAD_ENTRIES = 64;
+
+    /**
+     * One stream in the k-way merge of a log query: either its next surviving line (with its result computed),
+     * or, after {@value #LOOKAHEAD_ENTRIES} filtered-out entries, a marker keyed by the last time read — a lower
+     * bound for the stream's remaining lines, since a stream's entries come sorted in the query direction. The
+     * heap orders heads by (time, stream index), which is the order of the merged lines.
      */
     private static final class Head {
         final int index;
         final SourceStream stream;
-        StreamEntry entry;
+        final Pipeline pipeline;
+        final Map<Map<String, String>, Group> groups;
+        final long startNanos;
+        final long endNanos;
         long timestampNanos;
+        /** The surviving line's result, or null for a marker. */
+        ResultEntry entry;
+        LabelSet groupKey;
+        Map<String, String> streamLabels;
 
-        Head(int index, SourceStream stream) {
+        Head(int index, SourceStream stream, Pipeline pipeline, Map<Map<String, String>, Group> groups,
+                long startNanos, long endNanos) {
             this.index = index;
             this.stream = stream;
+            this.pipeline = pipeline;
+            this.groups = groups;
+            this.startNanos = startNanos;
+            this.endNanos = endNanos;
         }
 
+        /** Reads to the next surviving line or the next marker; false when the stream is exhausted. */
         boolean advance() {
-            if (stream.entries().hasNext()) {
-                entry = stream.entries().next();
-                timestampNanos = entry.timestampNanos();
-                return true;
+            Iterator<StreamEntry> it = stream.entries();
+            entry = null;
+            for (int read = 0; read < LOOKAHEAD_ENTRIES; read++) {
+                if (!it.hasNext()) {
+                    return false;
+                }
+                StreamEntry e = it.next();
+                long ts = e.timestampNanos();
+                timestampNanos = ts;
+                if (ts < startNanos || ts >= endNanos) {
+                    continue;
+                }
+                String line = pipeline.process(ts, e.line(), stream.labels(), e.structuredMetadata());
+                if (line != null) {
+                    LineLabels labels = pipeline.labels();
+                    groupKey = LabelSet.of(labels.view());
+                    streamLabels = groups.containsKey(groupKey) ? null : labels.of(LineLabels.Origin.STREAM);
+                    entry = new ResultEntry(ts, line, labels.of(LineLabels.Origin.METADATA),
+                            labels.of(LineLabels.Origin.PARSED));
+                    return true;
+                }
             }
-            return false;
+            return true;
         }
     }
 
