@@ -133,7 +133,7 @@ public final class PushReport {
     private static final String[] LEVELS = {"info", "info", "info", "debug", "warn", "error"};
     private static final String[] PATHS = {"/api/v1/orders", "/api/v1/users", "/healthz", "/api/v1/cart", "/login"};
 
-    private static String logLine(Random random, int batch, int stream, int line) {
+    static String logLine(Random random, int batch, int stream, int line) {
         return "ts=" + batch + "." + line + " level=" + LEVELS[random.nextInt(LEVELS.length)] + " method=GET path="
                 + PATHS[random.nextInt(PATHS.length)] + " status=" + (200 + random.nextInt(5) * 100) + " duration_ms="
                 + random.nextInt(2000) + " pod=pod-" + stream + " user_id=" + random.nextInt(100_000)

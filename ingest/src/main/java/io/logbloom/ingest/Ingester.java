@@ -286,7 +286,7 @@ public final class Ingester implements AutoCloseable {
                 acceptedCount += c.entries.size() - c.unique.size(); // repeats within the push: duplicates
                 List<Prepared> toStore = new ArrayList<>(c.unique.size());
                 for (Prepared p : c.unique) {
-                    if (stream.keys.contains(p.key) || recentlyFlushed.contains(tenant, c.labels.fingerprint(),
+                    if (stream.keys.contains(0, p.key.timestampNanos(), p.key.lineHash()) || recentlyFlushed.contains(tenant, c.labels.fingerprint(),
                             p.key.timestampNanos(), p.key.lineHash(), now)) {
                         acceptedCount++;
                         continue;
@@ -422,7 +422,14 @@ public final class Ingester implements AutoCloseable {
         }
         s.head.appendDeduplicated(entry, size);
         s.headMinSegment = Math.min(s.headMinSegment, segment);
-        s.keys.add(key);
+        s.keys.add(0, key.timestampNanos(), key.lineHash());
+        if (s.headKeyCount == s.headTimestamps.length) {
+            s.headTimestamps = java.util.Arrays.copyOf(s.headTimestamps, s.headKeyCount * 2);
+            s.headHashes = java.util.Arrays.copyOf(s.headHashes, s.headKeyCount * 2);
+        }
+        s.headTimestamps[s.headKeyCount] = key.timestampNanos();
+        s.headHashes[s.headKeyCount] = key.lineHash();
+        s.headKeyCount++;
         s.newestNanos = Math.max(s.newestNanos, entry.timestampNanos());
         s.headLastAppendNanos = now;
         if (s.head.headBytes() == 0) {
@@ -439,8 +446,13 @@ public final class Ingester implements AutoCloseable {
         byte[] bytes = chunk.encode();
         ChunkRef ref = new ChunkRef(s.tenant, s.labels.fingerprint(), chunk.minTimeNanos(), chunk.maxTimeNanos(),
                 Chunk.checksum(bytes), bytes.length, chunk.entryCount());
-        s.closed.add(new ClosedChunk(chunk, bytes, ref, reason, s.headMinSegment));
+        s.closed.add(new ClosedChunk(chunk, bytes, ref, reason, s.headMinSegment,
+                java.util.Arrays.copyOf(s.headTimestamps, s.headKeyCount),
+                java.util.Arrays.copyOf(s.headHashes, s.headKeyCount)));
         s.head = null;
+        s.headTimestamps = new long[Stream.INITIAL_HEAD_KEYS];
+        s.headHashes = new long[Stream.INITIAL_HEAD_KEYS];
+        s.headKeyCount = 0;
     }
 
     private void removeEmptyStreams(TenantState state) {
@@ -783,22 +795,13 @@ public final class Ingester implements AutoCloseable {
                 ClosedChunk c = w.chunk;
                 boolean graceOver = forceReason != null || System.nanoTime() - c.indexedAtNanos >= removalGraceNanos;
                 if (c.stored && c.indexPersisted && c.bloomed && graceOver && w.stream.closed.remove(c)) {
-                    long[] ts = new long[c.chunk.entryCount()];
-                    long[] hashes = new long[ts.length];
-                    int i = 0;
-                    Iterator<LogEntry> it = c.chunk.iterator(Long.MIN_VALUE, Long.MAX_VALUE, Direction.FORWARD);
-                    while (it.hasNext() && i < ts.length) {
-                        LogEntry e = it.next();
-                        EntryKey key = EntryKey.of(e);
-                        w.stream.keys.remove(key);
-                        recentlyFlushed.add(w.stream.tenant, w.stream.labels.fingerprint(), key.timestampNanos(),
-                                key.lineHash(), now);
-                        ts[i] = key.timestampNanos();
-                        hashes[i] = key.lineHash();
-                        i++;
+                    for (int i = 0; i < c.keyTimestamps.length; i++) {
+                        w.stream.keys.remove(0, c.keyTimestamps[i], c.keyHashes[i]);
+                        recentlyFlushed.add(w.stream.tenant, w.stream.labels.fingerprint(), c.keyTimestamps[i],
+                                c.keyHashes[i], now);
                     }
-                    markers.add(new WalRecord.Flushed(w.stream.tenant, w.stream.labelsString,
-                            java.util.Arrays.copyOf(ts, i), java.util.Arrays.copyOf(hashes, i)));
+                    markers.add(new WalRecord.Flushed(w.stream.tenant, w.stream.labelsString, c.keyTimestamps,
+                            c.keyHashes));
                     metrics.flushed(c.reason, c.flushNanos / 1e9);
                 }
             }
@@ -1089,7 +1092,7 @@ public final class Ingester implements AutoCloseable {
                         sorted.sort(Comparator.comparingLong(LogEntry::timestampNanos));
                         for (LogEntry entry : sorted) {
                             EntryKey key = EntryKey.of(entry);
-                            if (!stream.keys.contains(key)) {
+                            if (!stream.keys.contains(0, key.timestampNanos(), key.lineHash())) {
                                 append(stream, entry, key, entrySize(entry, PushValidator.utf8Length(entry.line())),
                                         firstSegment, now);
                                 entries++;
@@ -1157,11 +1160,22 @@ public final class Ingester implements AutoCloseable {
             }
             List<Prepared> sorted = new ArrayList<>(entries);
             sorted.sort(BY_TIME);
-            Set<EntryKey> seen = new HashSet<>(sorted.size() * 2);
             List<Prepared> kept = new ArrayList<>(sorted.size());
+            int runStart = 0; // first kept entry with the current timestamp: only those can be repeated
+            Set<EntryKey> longRun = null; // the run's keys once it outgrows a linear scan
             for (Prepared p : sorted) {
                 p.key = EntryKey.of(p.entry);
-                if (!seen.add(p.key)) {
+                if (runStart < kept.size() && kept.get(runStart).key.timestampNanos() != p.key.timestampNanos()) {
+                    runStart = kept.size();
+                    longRun = null;
+                }
+                if (longRun == null && kept.size() - runStart > MAX_LINEAR_RUN) {
+                    longRun = new HashSet<>();
+                    for (int i = runStart; i < kept.size(); i++) {
+                        longRun.add(kept.get(i).key);
+                    }
+                }
+                if (longRun != null ? !longRun.add(p.key) : isRepeat(kept, runStart, p.key)) {
                     continue;
                 }
                 p.walStart = out.size();
@@ -1171,8 +1185,20 @@ public final class Ingester implements AutoCloseable {
             }
             unique = kept;
         }
+
+        /** Whether {@code key} is among {@code kept[from..]}, a run of equal timestamps (short in practice). */
+        private static boolean isRepeat(List<Prepared> kept, int from, EntryKey key) {
+            for (int i = kept.size() - 1; i >= from; i--) {
+                if (kept.get(i).key.equals(key)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
+    /** Entries of one push sharing a timestamp are compared pairwise up to this many, then through a hash set. */
+    private static final int MAX_LINEAR_RUN = 16;
     private static final Comparator<Prepared> BY_TIME = Comparator.comparingLong(p -> p.entry.timestampNanos());
 
     /** Per-tenant state; the stream map is guarded by the ingester's {@code lock}, the limiters are thread-safe. */
@@ -1196,7 +1222,13 @@ public final class Ingester implements AutoCloseable {
         final String tenant;
         final Labels labels;
         final String labelsString;
-        final Set<EntryKey> keys = new HashSet<>();
+        static final int INITIAL_HEAD_KEYS = 64;
+        /** Dedupe identities (stream id 0, timestamp, line hash) of every entry in memory. */
+        final EntryKeySet keys = new EntryKeySet();
+        /** Identities of the open chunk's entries, handed to its {@link ClosedChunk} so removal needs no decoding. */
+        long[] headTimestamps = new long[INITIAL_HEAD_KEYS];
+        long[] headHashes = new long[INITIAL_HEAD_KEYS];
+        int headKeyCount;
         final List<ClosedChunk> closed = new ArrayList<>();
         MemChunk head;
         long headOpenedNanos;
@@ -1219,6 +1251,9 @@ public final class Ingester implements AutoCloseable {
         final ChunkRef ref;
         final FlushReason reason;
         final long minSegment;
+        /** Dedupe identities of the chunk's entries, in append order (also its WAL {@code Flushed} marker). */
+        final long[] keyTimestamps;
+        final long[] keyHashes;
         boolean stored;
         boolean indexed;
         long indexedEpoch;
@@ -1229,7 +1264,10 @@ public final class Ingester implements AutoCloseable {
         long nextAttemptNanos;
         long flushNanos;
 
-        ClosedChunk(MemChunk chunk, byte[] bytes, ChunkRef ref, FlushReason reason, long minSegment) {
+        ClosedChunk(MemChunk chunk, byte[] bytes, ChunkRef ref, FlushReason reason, long minSegment,
+                long[] keyTimestamps, long[] keyHashes) {
+            this.keyTimestamps = keyTimestamps;
+            this.keyHashes = keyHashes;
             this.chunk = chunk;
             this.bytes = bytes;
             this.ref = ref;

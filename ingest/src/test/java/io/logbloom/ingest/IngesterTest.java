@@ -183,6 +183,20 @@ final class IngesterTest {
     }
 
     @Test
+    void manyEntriesWithOneTimestamp_repeatsWithinPushStoredOnce() throws Exception {
+        List<LogEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            entries.add(LogEntry.of(fx.ts(1), "line " + (i % 25)));
+        }
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir), store)) {
+            PushResult result = ingester.push("t", List.of(new PushStream("{app=\"a\"}", entries)));
+            assertThat(result).isEqualTo(new PushResult(60, 0, List.of(), false));
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+                    .flatExtracting(StreamSnapshot::entries).extracting(LogEntry::line).doesNotHaveDuplicates().hasSize(25);
+        }
+    }
+
+    @Test
     void mixedPush_walRecordHoldsExactlyTheStoredEntries_acrossReplay() throws Exception {
         IngestConfig config = IngesterFixture.config(dir);
         Ingester first = fx.open(config, store);

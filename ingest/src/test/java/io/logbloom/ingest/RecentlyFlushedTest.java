@@ -26,4 +26,17 @@ final class RecentlyFlushedTest {
         assertThat(recent.contains("t", 1, 0, 0, 0)).isFalse();
         assertThat(recent.contains("t", 1, 4, 4, 0)).isTrue();
     }
+
+    @Test
+    void readdedEntry_keptOnce_ringGrowsPastInitialSize() {
+        RecentlyFlushed recent = new RecentlyFlushed(5_000);
+        for (int i = 0; i < 3_000; i++) {
+            recent.add("t", 1, i, i, i);
+            recent.add("t", 1, i, i, i);
+        }
+        assertThat(recent.size()).isEqualTo(3_000);
+        assertThat(recent.contains("t", 1, 0, 0, 0)).isTrue();
+        assertThat(recent.contains("t", 1, 2_999, 2_999, RecentlyFlushed.RETENTION_NANOS + 2_000)).isTrue();
+        assertThat(recent.size()).as("entries flushed before now - retention expired").isEqualTo(999);
+    }
 }

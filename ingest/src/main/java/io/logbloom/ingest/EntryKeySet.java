@@ -1,0 +1,140 @@
+package io.logbloom.ingest;
+
+/**
+ * A hash set of entry identities — (stream id, timestamp, line hash), three {@code long}s — in
+ * flat arrays with open addressing and linear probing, deleting by backward shift (Knuth, TAOCP vol.
+ * 3, 6.4, Algorithm R) so no tombstones accumulate.
+ *
+ * <p>Why not {@code HashSet<record>}: the ingester keeps one identity per entry in memory plus the
+ * recently flushed ones, millions of them at tens of MB/s; as boxed keys in hash-map nodes they were
+ * ~80 bytes and three objects each, and the garbage collector's tracing of them cost more CPU than
+ * the push path itself. Here an identity is 24 bytes of primitive arrays and the GC sees four objects
+ * in total. The table doubles at load 1/2 and halves below 1/8 (not below {@link #MIN_CAPACITY}).
+ *
+ * <p>Not thread-safe: the owner serializes calls.
+ */
+final class EntryKeySet {
+    /** Smallest table: a stream with a few entries should not cost more than a few hundred bytes. */
+    static final int MIN_CAPACITY = 16;
+
+    private long[] streams;
+    private long[] timestamps;
+    private long[] hashes;
+    private boolean[] used;
+    private int mask;
+    private int size;
+
+    EntryKeySet() {
+        allocate(MIN_CAPACITY);
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Whether the identity is present. */
+    boolean contains(long stream, long timestampNanos, long lineHash) {
+        return find(stream, timestampNanos, lineHash) >= 0;
+    }
+
+    /** Adds the identity; false when it was already present. */
+    boolean add(long stream, long timestampNanos, long lineHash) {
+        if (find(stream, timestampNanos, lineHash) >= 0) {
+            return false;
+        }
+        if (size + 1 > (mask + 1) / 2) {
+            rehash((mask + 1) * 2);
+        }
+        insert(stream, timestampNanos, lineHash);
+        size++;
+        return true;
+    }
+
+    /** Removes the identity; false when it was absent. */
+    boolean remove(long stream, long timestampNanos, long lineHash) {
+        int i = find(stream, timestampNanos, lineHash);
+        if (i < 0) {
+            return false;
+        }
+        used[i] = false;
+        size--;
+        int j = i;
+        while (true) {
+            j = (j + 1) & mask;
+            if (!used[j]) {
+                break;
+            }
+            int home = slot(streams[j], timestamps[j], hashes[j]);
+            // move j back to the hole at i unless j's home lies cyclically in (i, j]
+            boolean homeBetween = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+            if (!homeBetween) {
+                streams[i] = streams[j];
+                timestamps[i] = timestamps[j];
+                hashes[i] = hashes[j];
+                used[i] = true;
+                used[j] = false;
+                i = j;
+            }
+        }
+        if (mask + 1 > MIN_CAPACITY && size < (mask + 1) / 8) {
+            rehash((mask + 1) / 2);
+        }
+        return true;
+    }
+
+    private int find(long stream, long timestampNanos, long lineHash) {
+        int i = slot(stream, timestampNanos, lineHash);
+        while (used[i]) {
+            if (hashes[i] == lineHash && timestamps[i] == timestampNanos && streams[i] == stream) {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+        return -1;
+    }
+
+    private void insert(long stream, long timestampNanos, long lineHash) {
+        int i = slot(stream, timestampNanos, lineHash);
+        while (used[i]) {
+            i = (i + 1) & mask;
+        }
+        streams[i] = stream;
+        timestamps[i] = timestampNanos;
+        hashes[i] = lineHash;
+        used[i] = true;
+    }
+
+    private int slot(long stream, long timestampNanos, long lineHash) {
+        long h = lineHash ^ (timestampNanos * 0x9E3779B97F4A7C15L) ^ (stream * 0xC2B2AE3D27D4EB4FL);
+        h ^= h >>> 31;
+        h *= 0xBF58476D1CE4E5B9L;
+        h ^= h >>> 29;
+        return (int) h & mask;
+    }
+
+    private void rehash(int capacity) {
+        long[] oldStreams = streams;
+        long[] oldTimestamps = timestamps;
+        long[] oldHashes = hashes;
+        boolean[] oldUsed = used;
+        allocate(capacity);
+        for (int i = 0; i < oldUsed.length; i++) {
+            if (oldUsed[i]) {
+                insert(oldStreams[i], oldTimestamps[i], oldHashes[i]);
+            }
+        }
+    }
+
+    private void allocate(int capacity) {
+        streams = new long[capacity];
+        timestamps = new long[capacity];
+        hashes = new long[capacity];
+        used = new boolean[capacity];
+        mask = capacity - 1;
+    }
+
+    @Override
+    public String toString() {
+        return "EntryKeySet[" + size + " of " + used.length + " slots]";
+    }
+}

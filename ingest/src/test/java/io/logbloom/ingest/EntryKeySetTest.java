@@ -1,0 +1,59 @@
+package io.logbloom.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+final class EntryKeySetTest {
+    private record Key(long stream, long ts, long hash) {}
+
+    @Test
+    void randomAddsAndRemoves_agreeWithHashSet_throughGrowthAndShrink() {
+        Random random = new Random(5);
+        EntryKeySet set = new EntryKeySet();
+        Set<Key> model = new HashSet<>();
+        List<Key> added = new ArrayList<>();
+        for (int op = 0; op < 200_000; op++) {
+            boolean grow = (op / 20_000) % 2 == 0;
+            if (random.nextInt(10) < (grow ? 7 : 3) || added.isEmpty()) {
+                // few distinct values so probe chains collide and repeat
+                Key k = new Key(random.nextInt(3), random.nextInt(5_000), random.nextInt(50));
+                assertThat(set.add(k.stream(), k.ts(), k.hash())).isEqualTo(model.add(k));
+                added.add(k);
+            } else {
+                Key k = added.get(random.nextInt(added.size()));
+                assertThat(set.remove(k.stream(), k.ts(), k.hash())).isEqualTo(model.remove(k));
+            }
+            if (op % 997 == 0) {
+                Key probe = new Key(random.nextInt(3), random.nextInt(5_000), random.nextInt(50));
+                assertThat(set.contains(probe.stream(), probe.ts(), probe.hash())).isEqualTo(model.contains(probe));
+            }
+        }
+        assertThat(set.size()).isEqualTo(model.size());
+        for (Key k : model) {
+            assertThat(set.contains(k.stream(), k.ts(), k.hash())).isTrue();
+        }
+        for (Key k : new ArrayList<>(model)) {
+            assertThat(set.remove(k.stream(), k.ts(), k.hash())).isTrue();
+        }
+        assertThat(set.size()).isZero();
+        assertThat(set.contains(0, 0, 0)).isFalse();
+    }
+
+    @Test
+    void identitiesDifferingInOneComponent_areDistinct() {
+        EntryKeySet set = new EntryKeySet();
+        assertThat(set.add(1, 2, 3)).isTrue();
+        assertThat(set.add(1, 2, 3)).isFalse();
+        assertThat(set.contains(0, 2, 3)).isFalse();
+        assertThat(set.contains(1, 0, 3)).isFalse();
+        assertThat(set.contains(1, 2, 0)).isFalse();
+        assertThat(set.remove(1, 2, 4)).isFalse();
+        assertThat(set.size()).isEqualTo(1);
+    }
+}
