@@ -339,7 +339,7 @@ public record LogbloomConfig(
         static Ingester from(ConfigNode n) {
             Ingester i = new Ingester(n.bytes("chunk_block_size", 256L << 10),
                     n.bytes("chunk_target_size", 1536L << 10),
-                    n.string("chunk_encoding", "snappy").toLowerCase(Locale.ROOT),
+                    n.string("chunk_encoding", "zstd").toLowerCase(Locale.ROOT),
                     n.duration("chunk_idle_period", Duration.ofMinutes(30)),
                     n.duration("max_chunk_age", Duration.ofHours(2)),
                     n.duration("flush_check_period", Duration.ofSeconds(10)));

@@ -18,11 +18,11 @@ import org.xerial.snappy.Snappy;
 public enum ChunkEncoding {
     /** No compression; useful for debugging and as a baseline in benchmarks. */
     NONE(0),
-    /** Snappy (snappy-java): fast, moderate ratio; the default, as in Loki. */
+    /** Snappy (snappy-java): fast, moderate ratio; Loki's default. */
     SNAPPY(1),
     /** Gzip (java.util.zip) at the default level: slower, better ratio. */
     GZIP(2),
-    /** Zstandard (zstd-jni) at level 3: near-gzip ratio at near-snappy speed. */
+    /** Zstandard (zstd-jni) at level 3: near-gzip ratio at near-snappy speed; our default. */
     ZSTD(3);
 
     /** Zstd's own default level: a good ratio/speed balance for log text. */

@@ -13,7 +13,7 @@ final class ChunkConfigTest {
         ChunkConfig config = ChunkConfig.defaults();
         assertThat(config.blockSizeBytes()).isEqualTo(262_144);
         assertThat(config.targetSizeBytes()).isEqualTo(1_572_864);
-        assertThat(config.encoding()).isEqualTo(ChunkEncoding.SNAPPY);
+        assertThat(config.encoding()).as("zstd: smaller than Loki's snappy default").isEqualTo(ChunkEncoding.ZSTD);
     }
 
     @ParameterizedTest
