@@ -12,8 +12,9 @@ import java.util.function.LongSupplier;
  * expected line), 15 % rare substring ({@code {run="…"} |= "disk quota exceeded"}), 15 %
  * label-filtered log queries ({@code {run="…", service="…", level=~"warn|error"}}), 10 %
  * {@code sum by (level) (rate({run="…"}[1m]))} and 10 %
- * {@code quantile_over_time(0.99, {run="…"} |= "duration_ms=" | logfmt | unwrap duration_ms [1m])}
- * (the line filter keeps only logfmt lines, which all carry {@code duration_ms}).
+ * {@code quantile_over_time(0.99, {run="…"} |= "duration_ms=" | logfmt | unwrap duration_ms [1m]) by (level)}
+ * (the line filter keeps only logfmt lines, which all carry {@code duration_ms}; grouping by level keeps
+ * the result to a few series: without it every label set, trace_id metadata included, is a series).
  *
  * <p>Thread-safe: each call uses the caller's random source; the reservoir is thread-safe.
  */
@@ -150,7 +151,7 @@ final class QueryMix {
             }
             case RATE -> new PlannedQuery(RATE, "sum by (level) (rate({" + run + "}[1m]))", start, end, limit, step, null);
             case QUANTILE -> new PlannedQuery(QUANTILE, "quantile_over_time(0.99, {" + run + "} |= \"duration_ms=\" | logfmt"
-                    + " | unwrap duration_ms [1m])", start, end, limit, step, null);
+                    + " | unwrap duration_ms [1m]) by (level)", start, end, limit, step, null);
             default -> throw new IllegalStateException("BUG: unknown query kind " + kind);
         };
     }

@@ -108,7 +108,7 @@ final class HarnessPartsTest {
         assertThat(byKind.get(QueryMix.RATE).logql()).isEqualTo("sum by (level) (rate({run=\"r1\"}[1m]))");
         assertThat(byKind.get(QueryMix.RATE).step()).isEqualTo(Duration.ofSeconds(1));
         assertThat(byKind.get(QueryMix.QUANTILE).logql())
-                .isEqualTo("quantile_over_time(0.99, {run=\"r1\"} |= \"duration_ms=\" | logfmt | unwrap duration_ms [1m])");
+                .isEqualTo("quantile_over_time(0.99, {run=\"r1\"} |= \"duration_ms=\" | logfmt | unwrap duration_ms [1m]) by (level)");
     }
 
     @Test
