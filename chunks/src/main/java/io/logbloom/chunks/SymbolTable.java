@@ -17,12 +17,11 @@ final class SymbolTable {
     private long utf8Bytes;
 
     int intern(String s) {
-        Integer id = ids.get(s);
+        int next = symbols.size();
+        Integer id = ids.putIfAbsent(s, next); // one hash lookup: unique values (trace ids) are the common case
         if (id != null) {
             return id;
         }
-        int next = symbols.size();
-        ids.put(s, next);
         symbols.add(s);
         utf8Bytes += Utf8.length(s);
         return next;

@@ -8,8 +8,8 @@ package io.logbloom.ingest;
  * <p>Why not {@code HashSet<record>}: the ingester keeps one identity per entry in memory plus the
  * recently flushed ones, millions of them at tens of MB/s; as boxed keys in hash-map nodes they were
  * ~80 bytes and three objects each, and the garbage collector's tracing of them cost more CPU than
- * the push path itself. Here an identity is 24 bytes of primitive arrays and the GC sees four objects
- * in total. The table doubles at load 1/2 and halves below 1/8 (not below {@link #MIN_CAPACITY}).
+ * the push path itself. Here an identity is 32 bytes of one primitive array (interleaved, so a probe
+ * touches one cache line) and the GC sees one object. The table doubles at load 1/2 and halves below 1/8 (not below {@link #MIN_CAPACITY}).
  *
  * <p>Not thread-safe: the owner serializes calls.
  */
@@ -17,10 +17,8 @@ final class EntryKeySet {
     /** Smallest table: a stream with a few entries should not cost more than a few hundred bytes. */
     static final int MIN_CAPACITY = 16;
 
-    private long[] streams;
-    private long[] timestamps;
-    private long[] hashes;
-    private boolean[] used;
+    /** Slot i is {@code table[4i..4i+3]} = stream, timestamp, line hash, used (0/1): one cache line per probe. */
+    private long[] table;
     private int mask;
     private int size;
 
@@ -56,23 +54,21 @@ final class EntryKeySet {
         if (i < 0) {
             return false;
         }
-        used[i] = false;
+        long[] t = table;
+        t[4 * i + 3] = 0;
         size--;
         int j = i;
         while (true) {
             j = (j + 1) & mask;
-            if (!used[j]) {
+            if (t[4 * j + 3] == 0) {
                 break;
             }
-            int home = slot(streams[j], timestamps[j], hashes[j]);
+            int home = slot(t[4 * j], t[4 * j + 1], t[4 * j + 2]);
             // move j back to the hole at i unless j's home lies cyclically in (i, j]
             boolean homeBetween = i <= j ? (i < home && home <= j) : (i < home || home <= j);
             if (!homeBetween) {
-                streams[i] = streams[j];
-                timestamps[i] = timestamps[j];
-                hashes[i] = hashes[j];
-                used[i] = true;
-                used[j] = false;
+                System.arraycopy(t, 4 * j, t, 4 * i, 4);
+                t[4 * j + 3] = 0;
                 i = j;
             }
         }
@@ -83,9 +79,10 @@ final class EntryKeySet {
     }
 
     private int find(long stream, long timestampNanos, long lineHash) {
+        long[] t = table;
         int i = slot(stream, timestampNanos, lineHash);
-        while (used[i]) {
-            if (hashes[i] == lineHash && timestamps[i] == timestampNanos && streams[i] == stream) {
+        while (t[4 * i + 3] != 0) {
+            if (t[4 * i + 2] == lineHash && t[4 * i + 1] == timestampNanos && t[4 * i] == stream) {
                 return i;
             }
             i = (i + 1) & mask;
@@ -94,14 +91,15 @@ final class EntryKeySet {
     }
 
     private void insert(long stream, long timestampNanos, long lineHash) {
+        long[] t = table;
         int i = slot(stream, timestampNanos, lineHash);
-        while (used[i]) {
+        while (t[4 * i + 3] != 0) {
             i = (i + 1) & mask;
         }
-        streams[i] = stream;
-        timestamps[i] = timestampNanos;
-        hashes[i] = lineHash;
-        used[i] = true;
+        t[4 * i] = stream;
+        t[4 * i + 1] = timestampNanos;
+        t[4 * i + 2] = lineHash;
+        t[4 * i + 3] = 1;
     }
 
     private int slot(long stream, long timestampNanos, long lineHash) {
@@ -113,28 +111,22 @@ final class EntryKeySet {
     }
 
     private void rehash(int capacity) {
-        long[] oldStreams = streams;
-        long[] oldTimestamps = timestamps;
-        long[] oldHashes = hashes;
-        boolean[] oldUsed = used;
+        long[] old = table;
         allocate(capacity);
-        for (int i = 0; i < oldUsed.length; i++) {
-            if (oldUsed[i]) {
-                insert(oldStreams[i], oldTimestamps[i], oldHashes[i]);
+        for (int i = 0; i < old.length; i += 4) {
+            if (old[i + 3] != 0) {
+                insert(old[i], old[i + 1], old[i + 2]);
             }
         }
     }
 
     private void allocate(int capacity) {
-        streams = new long[capacity];
-        timestamps = new long[capacity];
-        hashes = new long[capacity];
-        used = new boolean[capacity];
+        table = new long[4 * capacity];
         mask = capacity - 1;
     }
 
     @Override
     public String toString() {
-        return "EntryKeySet[" + size + " of " + used.length + " slots]";
+        return "EntryKeySet[" + size + " of " + (mask + 1) + " slots]";
     }
 }

@@ -254,7 +254,8 @@ public final class Ingester implements AutoCloseable {
             return errors.result(0, metrics);
         }
         // Outside the lock: sort, hash, drop duplicates within the push and WAL-encode each entry once.
-        WalCodec.Buffer encoded = new WalCodec.Buffer(validLines * 64 + 64);
+        // Sized for the common case (WAL bytes = raw bytes plus 12 per entry and 8 per metadata pair) so it never grows.
+        WalCodec.Buffer encoded = new WalCodec.Buffer((int) Math.min(Integer.MAX_VALUE - 16, validBytes + validLines * 32L + 64));
         int acceptedCount = 0;
         for (Candidate c : candidates.values()) {
             c.prepare(encoded);
