@@ -114,7 +114,7 @@ final class QueryJson {
         g.writeEndArray();
     }
 
-    /** A matrix result. */
+    /** A matrix result; {@code stats} null leaves the stats object out. */
     static byte[] matrix(List<SeriesOut> series, QueryStatistics stats) {
         return write(g -> {
             g.writeStartObject();
@@ -134,7 +134,9 @@ final class QueryJson {
                 g.writeEndObject();
             }
             g.writeEndArray();
-            writeStats(g, stats);
+            if (stats != null) {
+                writeStats(g, stats);
+            }
             g.writeEndObject();
             g.writeEndObject();
         });
@@ -278,29 +280,9 @@ final class QueryJson {
         });
     }
 
-    /** Loki's volume_range body: a matrix with one point per step. */
+    /** Loki's volume_range body: a matrix with one point per step, without stats. */
     static byte[] volumeRange(List<SeriesOut> series) {
-        return write(g -> {
-            g.writeStartObject();
-            g.writeStringField("status", "success");
-            g.writeObjectFieldStart("data");
-            g.writeStringField("resultType", "matrix");
-            g.writeArrayFieldStart("result");
-            for (SeriesOut s : series) {
-                g.writeStartObject();
-                g.writeFieldName("metric");
-                writeMap(g, s.metric());
-                g.writeArrayFieldStart("values");
-                for (int i = 0; i < s.timestampsNanos().length; i++) {
-                    writePoint(g, s.timestampsNanos()[i], s.values()[i]);
-                }
-                g.writeEndArray();
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-            g.writeEndObject();
-        });
+        return matrix(series, null);
     }
 
     /**
