@@ -55,7 +55,8 @@ public class LogQLRangeBenchmark {
 
     @Param({
         "sum by (level) (rate({app=\"api\"}[1m]))",
-        "sum by (level) (count_over_time({app=\"api\"} |= \"GET\" [1m]))"})
+        "sum by (level) (count_over_time({app=\"api\"} |= \"GET\" [1m]))",
+        "quantile_over_time(0.99, {app=\"api\"} |= \"duration_ms=\" | logfmt | unwrap duration_ms [1m]) by (level)"})
     String metricQuery;
 
     @Param({"true", "false"})
@@ -85,7 +86,7 @@ public class LogQLRangeBenchmark {
         for (int i = 0; i < LINES; i++) {
             String line = i % 10_000 == 5_000 ? "ERROR deadlock detected while updating row " + i
                     : "method=" + methods[r.nextInt(methods.length)] + " path=/api/v1/items/" + r.nextInt(1000)
-                            + " status=200 duration=" + r.nextInt(50) + "ms msg=\"request served\"";
+                            + " status=200 duration_ms=" + r.nextInt(50) + " msg=\"request served\"";
             String traceId = Long.toHexString(r.nextLong()) + Long.toHexString(r.nextLong());
             streams.get(i % STREAMS).add(new StreamEntry(i * (10 * SECOND / LINES), line, Map.of("trace_id", traceId)));
         }
