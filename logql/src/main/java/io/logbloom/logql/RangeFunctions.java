@@ -95,12 +95,76 @@ final class RangeFunctions {
         if (phi > 1) {
             return Double.POSITIVE_INFINITY;
         }
-        Arrays.sort(values);
         double rank = phi * (values.length - 1);
         int lower = (int) Math.max(0, Math.floor(rank));
         int upper = Math.min(values.length - 1, lower + 1);
         double weight = rank - Math.floor(rank);
-        return values[lower] * (1 - weight) + values[upper] * weight;
+        double low = select(values, lower);
+        double high = upper == lower ? low : minFrom(values, upper);
+        return low * (1 - weight) + high * weight;
+    }
+
+    /**
+     * The k-th smallest value in {@link Double#compare} order (the order of {@code Arrays.sort(double[])}: -0.0
+     * before 0.0, NaN last), leaving every later position holding a value not smaller. Quickselect with a
+     * median-of-three pivot and a three-way partition (repeated values, common in logged durations, do not
+     * degrade it): linear on average where sorting each window was n log n per step.
+     */
+    static double select(double[] a, int k) {
+        int lo = 0;
+        int hi = a.length - 1;
+        while (lo < hi) {
+            double p = medianOfThree(a[lo], a[(lo + hi) >>> 1], a[hi]);
+            int lt = lo;
+            int i = lo;
+            int gt = hi;
+            while (i <= gt) {
+                int c = Double.compare(a[i], p);
+                if (c < 0) {
+                    swap(a, lt++, i++);
+                } else if (c > 0) {
+                    swap(a, i, gt--);
+                } else {
+                    i++;
+                }
+            }
+            if (k < lt) {
+                hi = lt - 1;
+            } else if (k > gt) {
+                lo = gt + 1;
+            } else {
+                return p;
+            }
+        }
+        return a[k];
+    }
+
+    private static double medianOfThree(double x, double y, double z) {
+        if (Double.compare(x, y) > 0) {
+            double t = x;
+            x = y;
+            y = t;
+        }
+        if (Double.compare(y, z) > 0) {
+            y = z;
+        }
+        return Double.compare(x, y) > 0 ? x : y;
+    }
+
+    private static double minFrom(double[] a, int from) {
+        double m = a[from];
+        for (int i = from + 1; i < a.length; i++) {
+            if (Double.compare(a[i], m) < 0) {
+                m = a[i];
+            }
+        }
+        return m;
+    }
+
+    private static void swap(double[] a, int i, int j) {
+        double t = a[i];
+        a[i] = a[j];
+        a[j] = t;
     }
 
     /**
