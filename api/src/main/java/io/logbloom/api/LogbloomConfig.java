@@ -15,7 +15,7 @@ import java.util.Objects;
 
 /**
  * The whole server configuration, one record per YAML section with Loki-like snake_case keys (see
- * {@code api/README-section.md} for the annotated file). {@link #parse} expands {@code ${VAR}} /
+ * the "Config file" section of README.md for the annotated file). {@link #parse} expands {@code ${VAR}} /
  * {@code ${VAR:-default}} references, fills every missing key with its documented default and
  * rejects unknown keys naming their path. Immutable and thread-safe.
  *
