@@ -287,7 +287,10 @@ public final class Ingester implements AutoCloseable {
                 acceptedCount += c.entries.size() - c.unique.size(); // repeats within the push: duplicates
                 List<Prepared> toStore = new ArrayList<>(c.unique.size());
                 for (Prepared p : c.unique) {
-                    if (stream.keys.contains(0, p.key.timestampNanos(), p.key.lineHash()) || recentlyFlushed.contains(tenant, c.labels.fingerprint(),
+                    // stream.keys holds no timestamp above newestNanos, so newer entries skip its (cache-missing) probe
+                    if ((p.key.timestampNanos() <= stream.newestNanos
+                            && stream.keys.contains(0, p.key.timestampNanos(), p.key.lineHash()))
+                            || recentlyFlushed.contains(tenant, c.labels.fingerprint(),
                             p.key.timestampNanos(), p.key.lineHash(), now)) {
                         acceptedCount++;
                         continue;
@@ -423,7 +426,11 @@ public final class Ingester implements AutoCloseable {
         }
         s.head.appendDeduplicated(entry, size);
         s.headMinSegment = Math.min(s.headMinSegment, segment);
-        s.keys.add(0, key.timestampNanos(), key.lineHash());
+        if (key.timestampNanos() > s.newestNanos) {
+            s.keys.addAbsent(0, key.timestampNanos(), key.lineHash()); // keys hold no timestamp above newestNanos
+        } else {
+            s.keys.add(0, key.timestampNanos(), key.lineHash());
+        }
         if (s.headKeyCount == s.headTimestamps.length) {
             s.headTimestamps = java.util.Arrays.copyOf(s.headTimestamps, s.headKeyCount * 2);
             s.headHashes = java.util.Arrays.copyOf(s.headHashes, s.headKeyCount * 2);
@@ -1236,6 +1243,7 @@ public final class Ingester implements AutoCloseable {
         long headLastAppendNanos;
         long headMinSegment;
         long cutBoundNanos = Long.MIN_VALUE;
+        /** Newest timestamp ever appended; {@link #keys} holds none above it (the dedupe probe relies on it). */
         long newestNanos = Long.MIN_VALUE;
 
         Stream(String tenant, Labels labels) {

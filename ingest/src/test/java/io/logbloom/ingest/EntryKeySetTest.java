@@ -13,6 +13,24 @@ final class EntryKeySetTest {
     private record Key(long stream, long ts, long hash) {}
 
     @Test
+    void addAbsent_increasingTimestamps_foundAndRemovableThroughGrowth() {
+        EntryKeySet set = new EntryKeySet();
+        for (long ts = 1; ts <= 10_000; ts++) {
+            set.addAbsent(0, ts, ts * 31);
+        }
+        assertThat(set.size()).isEqualTo(10_000);
+        assertThat(set.contains(0, 5_000, 5_000 * 31)).isTrue();
+        assertThat(set.contains(0, 5_000, 7)).isFalse();
+        assertThat(set.add(0, 9_999, 9_999 * 31)).isFalse();
+        for (long ts = 1; ts <= 10_000; ts += 2) {
+            assertThat(set.remove(0, ts, ts * 31)).isTrue();
+        }
+        assertThat(set.size()).isEqualTo(5_000);
+        assertThat(set.contains(0, 2, 62)).isTrue();
+        assertThat(set.contains(0, 3, 93)).isFalse();
+    }
+
+    @Test
     void randomAddsAndRemoves_agreeWithHashSet_throughGrowthAndShrink() {
         Random random = new Random(5);
         EntryKeySet set = new EntryKeySet();

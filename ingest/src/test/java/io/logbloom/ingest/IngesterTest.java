@@ -183,6 +183,20 @@ final class IngesterTest {
     }
 
     @Test
+    void duplicatesOlderAndNewerThanStreamsNewest_storedOnce() throws Exception {
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir), store)) {
+            ingester.push("t", List.of(new PushStream("{app=\"a\"}", List.of(LogEntry.of(fx.ts(5), "five")))));
+            ingester.push("t", List.of(new PushStream("{app=\"a\"}", List.of(LogEntry.of(fx.ts(3), "three")))));
+            PushResult retry = ingester.push("t", List.of(new PushStream("{app=\"a\"}", List.of(
+                    LogEntry.of(fx.ts(3), "three"), LogEntry.of(fx.ts(5), "five"), LogEntry.of(fx.ts(6), "six")))));
+            assertThat(retry).isEqualTo(new PushResult(3, 0, List.of(), false));
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+                    .flatExtracting(StreamSnapshot::entries).extracting(LogEntry::line)
+                    .containsExactly("three", "five", "six");
+        }
+    }
+
+    @Test
     void manyEntriesWithOneTimestamp_repeatsWithinPushStoredOnce() throws Exception {
         List<LogEntry> entries = new ArrayList<>();
         for (int i = 0; i < 60; i++) {
