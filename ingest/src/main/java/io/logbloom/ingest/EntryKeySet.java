@@ -11,6 +11,14 @@ package io.logbloom.ingest;
  * the push path itself. Here an identity is 32 bytes of one primitive array (interleaved, so a probe
  * touches one cache line) and the GC sees one object. The table doubles at load 1/2 and halves below 1/8 (not below {@link #MIN_CAPACITY}).
  *
+ * <p>Newest-timestamp run: an identity whose timestamp is above every timestamp ever added cannot be
+ * present, and appending it to a time-sorted run (three parallel arrays, a deleted flag per slot)
+ * needs no probe at all. In-order ingestion — nearly all of it — thus never touches the hash table,
+ * whose random slots were a cache miss per insert (a fifth of the push CPU with 100 streams of 30k
+ * entries each); lookups of older timestamps (retries) binary-search the run by timestamp, which is
+ * strictly increasing in it. Removal marks the slot deleted and drops the deleted prefix, which is
+ * where a flushed chunk's keys sit; the live window is moved to the front when the arrays are full.
+ *
  * <p>Not thread-safe: the owner serializes calls.
  */
 final class EntryKeySet {
@@ -18,57 +26,66 @@ final class EntryKeySet {
     static final int MIN_CAPACITY = 16;
 
     /** Slot i is {@code table[4i..4i+3]} = stream, timestamp, line hash, used (0/1): one cache line per probe. */
+    /** Smallest run: grows by doubling like the table. */
+    private static final int MIN_RUN = 16;
+
     private long[] table;
     private int mask;
-    private int size;
+    private int tableSize;
+    /** Highest timestamp ever added (table or run), so anything newer is known absent. */
+    private long maxTimestampNanos = Long.MIN_VALUE;
+    private long[] runStreams = new long[MIN_RUN];
+    private long[] runTimestamps = new long[MIN_RUN];
+    private long[] runHashes = new long[MIN_RUN];
+    private boolean[] runDeleted = new boolean[MIN_RUN];
+    /** Run slots [runStart, runEnd) are in use, runLive of them not deleted; runStart is never a deleted slot. */
+    private int runStart;
+    private int runEnd;
+    private int runLive;
 
     EntryKeySet() {
         allocate(MIN_CAPACITY);
     }
 
     int size() {
-        return size;
+        return tableSize + runLive;
     }
 
     /** Whether the identity is present. */
     boolean contains(long stream, long timestampNanos, long lineHash) {
-        return find(stream, timestampNanos, lineHash) >= 0;
+        if (timestampNanos > maxTimestampNanos) {
+            return false;
+        }
+        return find(stream, timestampNanos, lineHash) >= 0 || findInRun(stream, timestampNanos, lineHash) >= 0;
     }
 
     /** Adds the identity; false when it was already present. */
     boolean add(long stream, long timestampNanos, long lineHash) {
-        if (find(stream, timestampNanos, lineHash) >= 0) {
+        if (timestampNanos > maxTimestampNanos) {
+            appendToRun(stream, timestampNanos, lineHash);
+            maxTimestampNanos = timestampNanos;
+            return true;
+        }
+        if (find(stream, timestampNanos, lineHash) >= 0 || findInRun(stream, timestampNanos, lineHash) >= 0) {
             return false;
         }
-        if (size + 1 > (mask + 1) / 2) {
+        if (tableSize + 1 > (mask + 1) / 2) {
             rehash((mask + 1) * 2);
         }
         insert(stream, timestampNanos, lineHash);
-        size++;
+        tableSize++;
         return true;
-    }
-
-    /**
-     * Adds an identity the caller knows to be absent (e.g. its timestamp is newer than every stored
-     * one), saving the membership probe of {@link #add}: on large sets that probe is a cache miss.
-     */
-    void addAbsent(long stream, long timestampNanos, long lineHash) {
-        if (size + 1 > (mask + 1) / 2) {
-            rehash((mask + 1) * 2);
-        }
-        insert(stream, timestampNanos, lineHash);
-        size++;
     }
 
     /** Removes the identity; false when it was absent. */
     boolean remove(long stream, long timestampNanos, long lineHash) {
         int i = find(stream, timestampNanos, lineHash);
         if (i < 0) {
-            return false;
+            return removeFromRun(stream, timestampNanos, lineHash);
         }
         long[] t = table;
         t[4 * i + 3] = 0;
-        size--;
+        tableSize--;
         int j = i;
         while (true) {
             j = (j + 1) & mask;
@@ -84,8 +101,67 @@ final class EntryKeySet {
                 i = j;
             }
         }
-        if (mask + 1 > MIN_CAPACITY && size < (mask + 1) / 8) {
+        if (mask + 1 > MIN_CAPACITY && tableSize < (mask + 1) / 8) {
             rehash((mask + 1) / 2);
+        }
+        return true;
+    }
+
+    private void appendToRun(long stream, long timestampNanos, long lineHash) {
+        if (runEnd == runTimestamps.length) {
+            int live = runEnd - runStart;
+            int capacity = Math.max(MIN_RUN, live * 2 <= runTimestamps.length ? runTimestamps.length : live * 2);
+            runStreams = moveToFront(runStreams, capacity);
+            runTimestamps = moveToFront(runTimestamps, capacity);
+            runHashes = moveToFront(runHashes, capacity);
+            boolean[] deleted = new boolean[capacity];
+            System.arraycopy(runDeleted, runStart, deleted, 0, live);
+            runDeleted = deleted;
+            runStart = 0;
+            runEnd = live;
+        }
+        runStreams[runEnd] = stream;
+        runTimestamps[runEnd] = timestampNanos;
+        runHashes[runEnd] = lineHash;
+        runDeleted[runEnd] = false;
+        runEnd++;
+        runLive++;
+    }
+
+    private long[] moveToFront(long[] array, int capacity) {
+        long[] moved = capacity == array.length ? array : new long[capacity];
+        System.arraycopy(array, runStart, moved, 0, runEnd - runStart);
+        return moved;
+    }
+
+    /** The run slot holding the identity, or -1; timestamps are strictly increasing over the run. */
+    private int findInRun(long stream, long timestampNanos, long lineHash) {
+        int i = java.util.Arrays.binarySearch(runTimestamps, runStart, runEnd, timestampNanos);
+        if (i < 0 || runDeleted[i] || runHashes[i] != lineHash || runStreams[i] != stream) {
+            return -1;
+        }
+        return i;
+    }
+
+    private boolean removeFromRun(long stream, long timestampNanos, long lineHash) {
+        int i = findInRun(stream, timestampNanos, lineHash);
+        if (i < 0) {
+            return false;
+        }
+        runDeleted[i] = true;
+        runLive--;
+        while (runStart < runEnd && runDeleted[runStart]) {
+            runStart++;
+        }
+        if (runStart == runEnd) {
+            runStart = 0;
+            runEnd = 0;
+            if (runTimestamps.length > MIN_RUN) {
+                runStreams = new long[MIN_RUN];
+                runTimestamps = new long[MIN_RUN];
+                runHashes = new long[MIN_RUN];
+                runDeleted = new boolean[MIN_RUN];
+            }
         }
         return true;
     }
@@ -139,6 +215,6 @@ final class EntryKeySet {
 
     @Override
     public String toString() {
-        return "EntryKeySet[" + size + " of " + (mask + 1) + " slots]";
+        return "EntryKeySet[" + tableSize + " of " + (mask + 1) + " slots, " + runLive + " in the newest-timestamp run]";
     }
 }

@@ -426,11 +426,7 @@ public final class Ingester implements AutoCloseable {
         }
         s.head.appendDeduplicated(entry, size);
         s.headMinSegment = Math.min(s.headMinSegment, segment);
-        if (key.timestampNanos() > s.newestNanos) {
-            s.keys.addAbsent(0, key.timestampNanos(), key.lineHash()); // keys hold no timestamp above newestNanos
-        } else {
-            s.keys.add(0, key.timestampNanos(), key.lineHash());
-        }
+        s.keys.add(0, key.timestampNanos(), key.lineHash());
         if (s.headKeyCount == s.headTimestamps.length) {
             s.headTimestamps = java.util.Arrays.copyOf(s.headTimestamps, s.headKeyCount * 2);
             s.headHashes = java.util.Arrays.copyOf(s.headHashes, s.headKeyCount * 2);

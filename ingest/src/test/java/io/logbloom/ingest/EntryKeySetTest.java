@@ -13,21 +13,60 @@ final class EntryKeySetTest {
     private record Key(long stream, long ts, long hash) {}
 
     @Test
-    void addAbsent_increasingTimestamps_foundAndRemovableThroughGrowth() {
+    void increasingTimestamps_foundAndRemovableThroughGrowth() {
         EntryKeySet set = new EntryKeySet();
         for (long ts = 1; ts <= 10_000; ts++) {
-            set.addAbsent(0, ts, ts * 31);
+            assertThat(set.add(0, ts, ts * 31)).isTrue();
         }
         assertThat(set.size()).isEqualTo(10_000);
         assertThat(set.contains(0, 5_000, 5_000 * 31)).isTrue();
         assertThat(set.contains(0, 5_000, 7)).isFalse();
+        assertThat(set.contains(1, 5_000, 5_000 * 31)).isFalse();
         assertThat(set.add(0, 9_999, 9_999 * 31)).isFalse();
+        assertThat(set.add(0, 9_999, 7)).as("same timestamp, other line").isTrue();
         for (long ts = 1; ts <= 10_000; ts += 2) {
             assertThat(set.remove(0, ts, ts * 31)).isTrue();
         }
-        assertThat(set.size()).isEqualTo(5_000);
+        assertThat(set.remove(0, 1, 31)).isFalse();
+        assertThat(set.size()).isEqualTo(5_001);
         assertThat(set.contains(0, 2, 62)).isTrue();
         assertThat(set.contains(0, 3, 93)).isFalse();
+        assertThat(set.contains(0, 9_999, 7)).isTrue();
+    }
+
+    @Test
+    void mostlyIncreasingAddsWithRemovesInAnyOrder_agreeWithHashSet() {
+        Random random = new Random(11);
+        EntryKeySet set = new EntryKeySet();
+        Set<Key> model = new HashSet<>();
+        List<Key> added = new ArrayList<>();
+        long newest = 0;
+        for (int op = 0; op < 200_000; op++) {
+            if (random.nextInt(10) < 6 || added.isEmpty()) {
+                // mostly newer timestamps (the run), sometimes a retry or an older entry (the table)
+                long ts = random.nextInt(8) == 0 ? Math.max(0, newest - random.nextInt(50)) : ++newest;
+                Key k = new Key(random.nextInt(2), ts, random.nextInt(4));
+                assertThat(set.add(k.stream(), k.ts(), k.hash())).isEqualTo(model.add(k));
+                added.add(k);
+            } else {
+                // mostly the oldest (a flushed chunk), sometimes any
+                int at = random.nextInt(4) == 0 ? random.nextInt(added.size()) : 0;
+                Key k = added.remove(at);
+                assertThat(set.remove(k.stream(), k.ts(), k.hash())).isEqualTo(model.remove(k));
+            }
+            if (op % 101 == 0) {
+                Key probe = new Key(random.nextInt(2), Math.max(0, newest - random.nextInt(200)), random.nextInt(4));
+                assertThat(set.contains(probe.stream(), probe.ts(), probe.hash())).isEqualTo(model.contains(probe));
+            }
+            assertThat(set.size()).isEqualTo(model.size());
+        }
+        for (Key k : model) {
+            assertThat(set.contains(k.stream(), k.ts(), k.hash())).isTrue();
+        }
+        for (Key k : new ArrayList<>(model)) {
+            assertThat(set.remove(k.stream(), k.ts(), k.hash())).isTrue();
+        }
+        assertThat(set.size()).isZero();
     }
 
     @Test
