@@ -60,6 +60,29 @@ final class QuerierEntrySource implements EntrySource {
         return out;
     }
 
+    /**
+     * Structured metadata as an immutable map (the first value of a repeated name wins), built without the
+     * intermediate copies: the engine's entry keeps an immutable map as is, and most lines carry one field.
+     */
+    static Map<String, String> metadata(List<Label> labels) {
+        switch (labels.size()) {
+            case 0:
+                return Map.of();
+            case 1:
+                return Map.of(labels.get(0).name(), labels.get(0).value());
+            case 2:
+                Label a = labels.get(0);
+                Label b = labels.get(1);
+                return a.name().equals(b.name()) ? Map.of(a.name(), a.value()) : Map.of(a.name(), a.value(), b.name(), b.value());
+            default:
+                Map<String, String> md = new HashMap<>();
+                for (Label l : labels) {
+                    md.putIfAbsent(l.name(), l.value());
+                }
+                return Map.copyOf(md);
+        }
+    }
+
     /** Converts storage entries to engine entries as they are pulled. */
     private static final class Converting implements Iterator<StreamEntry> {
         private final Iterator<LogEntry> inner;
@@ -76,14 +99,7 @@ final class QuerierEntrySource implements EntrySource {
         @Override
         public StreamEntry next() {
             LogEntry e = inner.next();
-            if (e.metadata().isEmpty()) {
-                return new StreamEntry(e.timestampNanos(), e.line());
-            }
-            Map<String, String> md = new HashMap<>();
-            for (Label l : e.metadata()) {
-                md.putIfAbsent(l.name(), l.value());
-            }
-            return new StreamEntry(e.timestampNanos(), e.line(), md);
+            return new StreamEntry(e.timestampNanos(), e.line(), metadata(e.metadata()));
         }
     }
 }

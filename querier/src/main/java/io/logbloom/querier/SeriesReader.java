@@ -22,7 +22,9 @@ import java.util.function.Supplier;
  * contribute — ascending start when reading forward, descending end when reading backward. A
  * segment is loaded only when the buffer is empty or its range reaches the buffer's next entry,
  * so a consumer that stops early (a satisfied limit) never fetches the chunks beyond. Chunks of a
- * series may overlap in time (unordered writes); the priority buffer merges them. Loading one
+ * series may overlap in time (unordered writes); a k-way merge over the loaded segments (each sorted once
+ * on load, linear when it already is) merges them, so a step costs a comparison with the next segment rather
+ * than a heap operation over every buffered entry, and a run from one segment touches no heap at all. Loading one
  * segment starts byte fetches for the next {@code prefetch} ones on the shared bounded pool; decoding
  * happens on the consuming thread when a segment is reached. Ties are
  * broken by line, then metadata, so the output is a total order and is the same whichever
@@ -56,7 +58,11 @@ final class SeriesReader implements Iterator<LogEntry> {
     private final boolean forward;
     private final int prefetch;
     private final QueryContext ctx;
-    private final PriorityQueue<LogEntry> buffer;
+    private final Comparator<LogEntry> order;
+    /** Loaded segments not exhausted, by head entry, except {@link #top}. */
+    private final PriorityQueue<Cursor> cursors;
+    /** The loaded segment whose head is the smallest of all, kept off the heap while it stays so; may be null. */
+    private Cursor top;
     private final List<CompletableFuture<byte[]>> started;
     private int nextSegment;
     private LogEntry pending;
@@ -71,7 +77,8 @@ final class SeriesReader implements Iterator<LogEntry> {
         this.forward = forward;
         this.prefetch = Math.max(0, prefetch);
         this.ctx = ctx;
-        this.buffer = new PriorityQueue<>(forward ? FORWARD : BACKWARD);
+        this.order = forward ? FORWARD : BACKWARD;
+        this.cursors = new PriorityQueue<>((a, b) -> order.compare(a.head(), b.head()));
         this.started = new ArrayList<>(sorted.size());
         for (int i = 0; i < sorted.size(); i++) {
             started.add(null);
@@ -105,11 +112,61 @@ final class SeriesReader implements Iterator<LogEntry> {
         return last;
     }
 
-    private LogEntry pollNext() {
-        while (nextSegment < segments.size() && (buffer.isEmpty() || reaches(segments.get(nextSegment), buffer.peek()))) {
-            buffer.addAll(load(nextSegment++));
+    /** A loaded segment's entries in merge order and the position of its head. */
+    private static final class Cursor {
+        final List<LogEntry> entries;
+        int position;
+
+        Cursor(List<LogEntry> entries) {
+            this.entries = entries;
         }
-        return buffer.poll();
+
+        LogEntry head() {
+            return entries.get(position);
+        }
+    }
+
+    private LogEntry pollNext() {
+        while (nextSegment < segments.size()) {
+            LogEntry min = top != null ? top.head() : cursors.isEmpty() ? null : cursors.peek().head();
+            if (min != null && !reaches(segments.get(nextSegment), min)) {
+                break;
+            }
+            List<LogEntry> loaded = sorted(load(nextSegment++));
+            if (!loaded.isEmpty()) {
+                if (top != null) {
+                    cursors.add(top);
+                    top = null;
+                }
+                cursors.add(new Cursor(loaded));
+            }
+        }
+        if (top == null) {
+            top = cursors.poll();
+            if (top == null) {
+                return null;
+            }
+        }
+        LogEntry entry = top.entries.get(top.position++);
+        if (top.position == top.entries.size()) {
+            top = null;
+        } else if (!cursors.isEmpty() && order.compare(top.head(), cursors.peek().head()) > 0) {
+            cursors.add(top);
+            top = null;
+        }
+        return entry;
+    }
+
+    /** The entries in merge order: as they are when already sorted (one linear check), else a sorted copy. */
+    private List<LogEntry> sorted(List<LogEntry> entries) {
+        for (int i = 1; i < entries.size(); i++) {
+            if (order.compare(entries.get(i - 1), entries.get(i)) > 0) {
+                List<LogEntry> copy = new ArrayList<>(entries);
+                copy.sort(order);
+                return copy;
+            }
+        }
+        return entries;
     }
 
     private boolean reaches(Segment segment, LogEntry head) {

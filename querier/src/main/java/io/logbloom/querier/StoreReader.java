@@ -81,14 +81,13 @@ final class StoreReader {
         }
         Map<Labels, List<LogEntry>> memoryBySeries = new HashMap<>();
         for (UnflushedSource.Stream stream : memory) {
-            List<LogEntry> inRange = new ArrayList<>(stream.entries().size());
-            for (LogEntry e : stream.entries()) {
-                if (e.timestampNanos() >= fromNanos && e.timestampNanos() < throughNanos) {
-                    inRange.add(e);
-                }
-            }
+            List<LogEntry> inRange = inRange(stream.entries(), fromNanos, throughNanos);
             if (!inRange.isEmpty()) {
-                memoryBySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>()).addAll(inRange);
+                memoryBySeries.merge(stream.labels(), inRange, (x, y) -> {
+                    List<LogEntry> both = new ArrayList<>(x);
+                    both.addAll(y);
+                    return both;
+                });
                 refsBySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>());
             }
         }
@@ -180,6 +179,27 @@ final class StoreReader {
                             + "stream selectors or reduce the time range of the query",
                     humanBytes(bytes), humanBytes(limit)));
         }
+    }
+
+    /** The entries in [fromNanos, throughNanos); the list itself (no copy) when all are inside. */
+    static List<LogEntry> inRange(List<LogEntry> entries, long fromNanos, long throughNanos) {
+        boolean all = true;
+        for (LogEntry e : entries) {
+            if (e.timestampNanos() < fromNanos || e.timestampNanos() >= throughNanos) {
+                all = false;
+                break;
+            }
+        }
+        if (all) {
+            return entries;
+        }
+        List<LogEntry> out = new ArrayList<>(entries.size());
+        for (LogEntry e : entries) {
+            if (e.timestampNanos() >= fromNanos && e.timestampNanos() < throughNanos) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     private SeriesReader.Segment memorySegment(QueryContext ctx, List<LogEntry> entries) {
