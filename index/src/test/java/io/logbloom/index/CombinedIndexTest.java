@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Labels;
 import java.io.IOException;
 import java.time.Instant;

@@ -5,6 +5,7 @@ import static io.logbloom.index.IndexFixtures.sel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.ObjectStore;
 import java.io.IOException;

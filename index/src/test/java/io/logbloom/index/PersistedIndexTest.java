@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.FileSystemObjectStore;
+import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.ObjectStore;
 import java.io.IOException;

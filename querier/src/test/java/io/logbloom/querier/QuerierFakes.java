@@ -1,15 +1,13 @@
 package io.logbloom.querier;
 
 import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
-import io.logbloom.chunks.ObjectNotFoundException;
-import io.logbloom.chunks.ObjectStore;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.SeriesChunks;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,47 +25,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** Hand-written fakes of the querier's collaborators: store, index, chunk codec, blooms, token scheme. */
 final class QuerierFakes {
     private QuerierFakes() {}
-
-    /** In-memory object store counting gets. */
-    static final class MemoryStore implements ObjectStore {
-        final Map<String, byte[]> objects = new ConcurrentHashMap<>();
-        final AtomicInteger gets = new AtomicInteger();
-
-        @Override
-        public void put(String key, byte[] data) {
-            objects.put(key, data.clone());
-        }
-
-        @Override
-        public byte[] get(String key) throws IOException {
-            gets.incrementAndGet();
-            byte[] b = objects.get(key);
-            if (b == null) {
-                throw new ObjectNotFoundException(key);
-            }
-            return b.clone();
-        }
-
-        @Override
-        public byte[] getRange(String key, long offset, int length) throws IOException {
-            return Arrays.copyOfRange(get(key), (int) offset, (int) offset + length);
-        }
-
-        @Override
-        public boolean exists(String key) {
-            return objects.containsKey(key);
-        }
-
-        @Override
-        public List<String> list(String prefix) {
-            return objects.keySet().stream().filter(k -> k.startsWith(prefix)).sorted().toList();
-        }
-
-        @Override
-        public void delete(String key) {
-            objects.remove(key);
-        }
-    }
 
     /** Text chunk codec: one entry per line, {@code ts \t line \t k=v,k=v}. */
     static byte[] encode(List<LogEntry> entries) {
@@ -171,7 +128,7 @@ final class QuerierFakes {
 
     /** A tiny storage: index, store and blooms written like the ingester would. */
     static final class Storage implements IndexReader, SeriesBloomSource, UnflushedSource {
-        final MemoryStore store = new MemoryStore();
+        final InMemoryObjectStore store = new InMemoryObjectStore();
         final Map<Labels, List<ChunkRef>> chunks = new TreeMap<>();
         final Map<String, SetBloom> blooms = new HashMap<>();
         final Map<Labels, List<LogEntry>> memory = new TreeMap<>();

@@ -1,7 +1,5 @@
-package io.logbloom.index;
+package io.logbloom.chunks;
 
-import io.logbloom.chunks.ObjectNotFoundException;
-import io.logbloom.chunks.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,11 +7,16 @@ import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A hand-written in-memory {@link ObjectStore} fake that counts gets and lists. Thread-safe. */
-final class InMemoryObjectStore implements ObjectStore {
+/**
+ * A hand-written in-memory {@link ObjectStore} fake that counts gets and lists; shared with other
+ * modules through the chunks test-jar. Thread-safe.
+ */
+public final class InMemoryObjectStore implements ObjectStore {
     private final ConcurrentSkipListMap<String, byte[]> objects = new ConcurrentSkipListMap<>();
-    final AtomicInteger gets = new AtomicInteger();
-    final AtomicInteger lists = new AtomicInteger();
+    /** Number of get and getRange calls. */
+    public final AtomicInteger gets = new AtomicInteger();
+    /** Number of list calls. */
+    public final AtomicInteger lists = new AtomicInteger();
 
     @Override
     public void put(String key, byte[] data) {
