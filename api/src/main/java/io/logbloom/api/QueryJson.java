@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -61,17 +62,30 @@ final class QueryJson {
 
     /** {@code {"status":"success","data":{"resultType":"streams","result":[...],"stats":{...}}}}. */
     static byte[] streams(List<StreamOut> streams, boolean categorize, QueryStatistics stats) {
-        return write(g -> {
-            g.writeStartObject();
-            g.writeStringField("status", "success");
-            g.writeObjectFieldStart("data");
-            g.writeStringField("resultType", "streams");
+        return result("streams", g -> {
             if (categorize) {
                 writeFlags(g);
             }
             g.writeFieldName("result");
             writeStreams(g, streams, categorize);
-            writeStats(g, stats);
+        }, stats);
+    }
+
+    /**
+     * Loki's query envelope {@code {"status":"success","data":{"resultType":T, ..., "stats":{...}}}}:
+     * {@code fields} writes the data fields between resultType and stats; {@code stats} null leaves
+     * the stats object out.
+     */
+    private static byte[] result(String resultType, Body fields, QueryStatistics stats) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeStringField("status", "success");
+            g.writeObjectFieldStart("data");
+            g.writeStringField("resultType", resultType);
+            fields.write(g);
+            if (stats != null) {
+                writeStats(g, stats);
+            }
             g.writeEndObject();
             g.writeEndObject();
         });
@@ -116,11 +130,7 @@ final class QueryJson {
 
     /** A matrix result; {@code stats} null leaves the stats object out. */
     static byte[] matrix(List<SeriesOut> series, QueryStatistics stats) {
-        return write(g -> {
-            g.writeStartObject();
-            g.writeStringField("status", "success");
-            g.writeObjectFieldStart("data");
-            g.writeStringField("resultType", "matrix");
+        return result("matrix", g -> {
             g.writeArrayFieldStart("result");
             for (SeriesOut s : series) {
                 g.writeStartObject();
@@ -134,45 +144,26 @@ final class QueryJson {
                 g.writeEndObject();
             }
             g.writeEndArray();
-            if (stats != null) {
-                writeStats(g, stats);
-            }
-            g.writeEndObject();
-            g.writeEndObject();
-        });
+        }, stats);
     }
 
-    /** A vector result. */
+    /** A vector result; {@code stats} null leaves the stats object out. */
     static byte[] vector(List<SampleOut> samples, QueryStatistics stats) {
-        return write(g -> {
-            g.writeStartObject();
-            g.writeStringField("status", "success");
-            g.writeObjectFieldStart("data");
-            g.writeStringField("resultType", "vector");
+        return result("vector", g -> {
             g.writeArrayFieldStart("result");
             for (SampleOut s : samples) {
                 writeSample(g, s);
             }
             g.writeEndArray();
-            writeStats(g, stats);
-            g.writeEndObject();
-            g.writeEndObject();
-        });
+        }, stats);
     }
 
     /** A scalar result. */
     static byte[] scalar(long timestampNanos, double value, QueryStatistics stats) {
-        return write(g -> {
-            g.writeStartObject();
-            g.writeStringField("status", "success");
-            g.writeObjectFieldStart("data");
-            g.writeStringField("resultType", "scalar");
+        return result("scalar", g -> {
             g.writeFieldName("result");
             writePoint(g, timestampNanos, value);
-            writeStats(g, stats);
-            g.writeEndObject();
-            g.writeEndObject();
-        });
+        }, stats);
     }
 
     private static void writeSample(JsonGenerator g, SampleOut s) throws IOException {
@@ -263,21 +254,13 @@ final class QueryJson {
         });
     }
 
-    /** Loki's volume body: a vector of {@code {"metric":{...},"value":[t,"bytes"]}}. */
+    /** Loki's volume body: a vector of {@code {"metric":{...},"value":[t,"bytes"]}}, without stats. */
     static byte[] volume(List<SeriesVolume> volumes, long timestampNanos) {
-        return write(g -> {
-            g.writeStartObject();
-            g.writeStringField("status", "success");
-            g.writeObjectFieldStart("data");
-            g.writeStringField("resultType", "vector");
-            g.writeArrayFieldStart("result");
-            for (SeriesVolume v : volumes) {
-                writeSample(g, new SampleOut(v.labels(), timestampNanos, v.bytes()));
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-            g.writeEndObject();
-        });
+        List<SampleOut> samples = new ArrayList<>(volumes.size());
+        for (SeriesVolume v : volumes) {
+            samples.add(new SampleOut(v.labels(), timestampNanos, v.bytes()));
+        }
+        return vector(samples, null);
     }
 
     /** Loki's volume_range body: a matrix with one point per step, without stats. */
