@@ -30,6 +30,11 @@ final class PushOptions {
     @Option(names = "--user-ids", description = "Also put user_id and session_id into structured metadata.")
     boolean userIds;
 
+    @Option(names = "--lines", defaultValue = "0",
+            description = "Stop after sending this many lines (a multiple of --batch-size sends exactly that many); "
+                    + "0 = until --duration ends (default: ${DEFAULT-VALUE}).")
+    long maxLines;
+
     @Option(names = "--producers", description = "Threads that generate and encode bodies (default: half the cores, at least 1).")
     Integer producers;
 
@@ -49,6 +54,7 @@ final class PushOptions {
         settings.put("userIds", userIds);
         settings.put("medianLineLength", medianLineLength);
         settings.put("producers", producerCount());
+        settings.put("maxLines", maxLines);
     }
 
     /** Converts {@code --encoding} values. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -48,6 +49,7 @@ final class PushRunner {
     private final List<Thread> senders = new ArrayList<>();
     private final LongAdder producerWaitNanos = new LongAdder();
     private final LongAdder producerCpuNanos = new LongAdder();
+    private final AtomicLong linesSent = new AtomicLong();
     private final RateLimiter limiter;
 
     PushRunner(LogGenerator generator, PushSettings settings, LokiClient client, RunStats stats, RunControl control,
@@ -171,6 +173,10 @@ final class PushRunner {
                     if (body == null) {
                         continue;
                     }
+                }
+                if (settings.maxLines() > 0 && linesSent.addAndGet(body.lines()) > settings.maxLines()) {
+                    control.stop(RunControl.COMPLETED);
+                    return;
                 }
                 HttpOutcome outcome = client.push(body);
                 watch.observe(outcome);

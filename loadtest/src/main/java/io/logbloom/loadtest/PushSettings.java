@@ -11,8 +11,10 @@ import java.util.Objects;
  * @param linesPerSecond target line rate, or 0 to push flat out
  * @param producers threads that generate and encode bodies ahead of the senders
  * @param encoding body format
+ * @param maxLines lines to send at most (the run stops once they are sent), or 0 for no bound
  */
-public record PushSettings(int connections, double linesPerSecond, int producers, PushEncoding encoding) {
+public record PushSettings(int connections, double linesPerSecond, int producers, PushEncoding encoding,
+        long maxLines) {
     /** Validates the values and names the offending one. */
     public PushSettings {
         if (connections < 1) {
@@ -25,5 +27,8 @@ public record PushSettings(int connections, double linesPerSecond, int producers
             throw new IllegalArgumentException("producers must be >= 1, got " + producers);
         }
         Objects.requireNonNull(encoding, "encoding is null");
+        if (maxLines < 0) {
+            throw new IllegalArgumentException("lines must be >= 0 (0 = no bound), got " + maxLines);
+        }
     }
 }

@@ -66,6 +66,18 @@ final class HarnessEndToEndTest {
     }
 
     @Test
+    void push_lines_stopsAfterExactlyThatManyLines(@TempDir Path dir) throws Exception {
+        try (LokiTestDouble server = new LokiTestDouble(0)) {
+            int exit = run("push", "--url", server.url(), "--duration", "30s", "--lines", "3000", "--batch-size", "250",
+                    "--streams", "6", "--connections", "3", "--manifest", dir.resolve("m.json").toString());
+            assertThat(exit).as(err.toString()).isZero();
+            JsonNode op = json.readTree(out.toString(StandardCharsets.UTF_8)).path("operations").path("push");
+            assertThat(op.path("lines").asLong()).isEqualTo(3000L);
+            assertThat(server.storedLines()).isEqualTo(3000L);
+        }
+    }
+
+    @Test
     void mixed_protobuf_pushesAndFindsFreshNeedles(@TempDir Path dir) throws Exception {
         try (LokiTestDouble server = new LokiTestDouble(0)) {
             int exit = run("mixed", "--url", server.url(), "--duration", "2s", "--rate", "4000", "--batch-size", "200",
