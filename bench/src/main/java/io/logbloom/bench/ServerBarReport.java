@@ -1,0 +1,343 @@
+package io.logbloom.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The bar of the storage-engine and scan-speed issues, measured end to end on real processes: for
+ * each server jar given, starts it as a child JVM on a fresh data directory, pushes a fixed data set
+ * with the load-test harness jar (a child JVM on the same box, 100 streams, 1000-line
+ * snappy-protobuf batches, a unique 128-bit {@code trace_id} per line in structured metadata, exactly
+ * {@code --lines} lines), flushes, and measures: push MB/s of raw log, stored bytes (the data
+ * directory without the WAL), the server's RSS after the load and after the queries, needle latency
+ * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}), and instant count
+ * queries over the whole range (p50 of 3). Every result is checked (needles found, counts equal to
+ * the lines pushed) so a fast wrong answer cannot pass. Several jars run one after the other in one
+ * report, printed side by side with ratios to the first: that is how "against the previous engine in
+ * one run" is measured.
+ *
+ * <p>Run (after {@code mvn -q -DskipTests package}; copy the previous engine's jar aside first):
+ * {@code java -cp bench/target/benchmarks.jar io.logbloom.bench.ServerBarReport
+ * --server old=/tmp/logbloom-old.jar --server new=api/target/logbloom.jar
+ * --loadtest-jar loadtest/target/logbloom-loadtest.jar --lines 3000000 [--jvm-opts "-Xmx512m"]
+ * [--needles 15] [--out bar.json]}.
+ *
+ * <p>Not thread-safe: one run per process.
+ */
+public final class ServerBarReport {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Waiting longer than this for a starting server means it failed to start. */
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    /** Repetitions of each count query; the median is reported. */
+    private static final int COUNT_RUNS = 3;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private ServerBarReport() {}
+
+    /** Parses the flags, measures every server jar, prints the side-by-side table. */
+    public static void main(String[] args) throws Exception {
+        Map<String, Path> servers = new LinkedHashMap<>();
+        Path loadtestJar = Path.of("loadtest/target/logbloom-loadtest.jar");
+        long lines = 3_000_000;
+        int needles = 15;
+        List<String> jvmOpts = List.of();
+        Path out = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--server" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    if (kv.length != 2) {
+                        throw new IllegalArgumentException("--server takes label=path/to/logbloom.jar, got " + args[i]);
+                    }
+                    servers.put(kv[0], Path.of(kv[1]));
+                }
+                case "--loadtest-jar" -> loadtestJar = Path.of(args[++i]);
+                case "--lines" -> lines = Long.parseLong(args[++i]);
+                case "--needles" -> needles = Integer.parseInt(args[++i]);
+                case "--jvm-opts" -> jvmOpts = Arrays.stream(args[++i].trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+                case "--out" -> out = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --server label=JAR "
+                        + "(repeatable), --loadtest-jar JAR, --lines N, --needles N, --jvm-opts \"...\", --out FILE)");
+            }
+        }
+        if (servers.isEmpty()) {
+            servers.put("current", Path.of("api/target/logbloom.jar"));
+        }
+        ServerBarReport report = new ServerBarReport();
+        Map<String, Map<String, Double>> results = new LinkedHashMap<>();
+        ObjectNode json = JSON.createObjectNode();
+        json.put("lines", lines);
+        json.put("jvmOpts", String.join(" ", jvmOpts));
+        for (Map.Entry<String, Path> server : servers.entrySet()) {
+            System.err.printf("== %s: %s%n", server.getKey(), server.getValue());
+            Map<String, Double> r = report.measure(server.getValue(), loadtestJar, lines, needles, jvmOpts);
+            results.put(server.getKey(), r);
+            json.set(server.getKey(), JSON.valueToTree(r));
+        }
+        String table = table(results);
+        System.out.print(table);
+        if (out != null) {
+            JSON.writeValue(out.toFile(), json);
+        }
+    }
+
+    private Map<String, Double> measure(Path serverJar, Path loadtestJar, long lines, int needles, List<String> jvmOpts)
+            throws Exception {
+        Path dir = Files.createTempDirectory("logbloom-bar");
+        Path data = dir.resolve("data");
+        Path config = dir.resolve("config.yaml");
+        Files.writeString(config, """
+                limits:
+                  ingestion_rate_mb: 100000
+                  ingestion_burst_size_mb: 100000
+                  max_global_streams_per_user: 100000
+                  reject_old_samples: false
+                  max_query_series: 100000
+                """);
+        int port = freePort();
+        String base = "http://127.0.0.1:" + port;
+        List<String> command = new ArrayList<>(List.of(javaBin()));
+        command.addAll(jvmOpts);
+        command.addAll(List.of("-jar", serverJar.toString(), "--config", config.toString(), "--port",
+                Integer.toString(port), "--data", data.toString()));
+        Path serverLog = dir.resolve("server.log");
+        Process server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(serverLog.toFile()).start();
+        Map<String, Double> r = new LinkedHashMap<>();
+        try {
+            awaitReady(base, server);
+            Path manifest = dir.resolve("manifest.json");
+            Path pushReport = dir.resolve("push.json");
+            String runId = "bar-" + Long.toHexString(System.nanoTime());
+            Process push = new ProcessBuilder(javaBin(), "-jar", loadtestJar.toString(), "push", "--url", base,
+                    "--lines", Long.toString(lines), "--duration", "60m", "--streams", "100", "--batch-size", "1000",
+                    "--connections", "4", "--run-id", runId, "--manifest", manifest.toString(), "--report",
+                    pushReport.toString()).redirectErrorStream(true).redirectOutput(dir.resolve("push.log").toFile()).start();
+            if (push.waitFor() != 0) {
+                throw new IllegalStateException("push failed, see " + dir.resolve("push.log"));
+            }
+            JsonNode op = JSON.readTree(pushReport.toFile()).path("operations").path("push");
+            r.put("push_MB_per_s", op.path("megabytesPerSecond").asDouble());
+            r.put("push_lines", op.path("lines").asDouble());
+            r.put("push_raw_MB", op.path("bytes").asDouble() / 1e6);
+            r.put("push_failed_requests", op.path("failed").asDouble());
+            r.put("push_p99_ms", op.path("latencyMillis").path("p99").asDouble());
+
+            long flushStart = System.nanoTime();
+            HttpResponse<String> flush = http.send(HttpRequest.newBuilder(URI.create(base + "/flush"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            r.put("flush_s", (System.nanoTime() - flushStart) / 1e9);
+            r.put("flush_status", (double) flush.statusCode());
+            r.put("stored_MB", storedBytes(data) / 1e6);
+            r.put("rss_after_load_MB", rssBytes(server) / 1e6);
+
+            JsonNode m = JSON.readTree(manifest.toFile());
+            long start = m.path("startNanos").asLong();
+            long end = m.path("endNanos").asLong() + 1;
+            String selector = "{run=\"" + runId + "\"}";
+            List<Double> needleMillis = new ArrayList<>();
+            JsonNode sample = m.path("needles");
+            int found = 0;
+            for (int i = 0; i <= needles && i < sample.size(); i++) {
+                JsonNode needle = sample.get(i);
+                String query = selector + " | trace_id=\"" + needle.path("traceId").asText() + "\"";
+                long t0 = System.nanoTime();
+                JsonNode answer = get(base + "/loki/api/v1/query_range?query=" + enc(query) + "&start=" + start
+                        + "&end=" + end + "&limit=100");
+                double ms = (System.nanoTime() - t0) / 1e6;
+                if (answer.toString().contains(jsonEscaped(needle.path("line").asText()))) {
+                    found++;
+                }
+                if (i > 0) { // the first query warms caches and the JIT; it is not counted
+                    needleMillis.add(ms);
+                }
+            }
+            r.put("needle_p50_ms", median(needleMillis));
+            r.put("needles_found_of", (double) Math.min(sample.size(), needles + 1));
+            r.put("needles_found", (double) found);
+
+            String range = "[" + Math.max(1, (end - start) / 1_000_000_000L + 60) + "s]";
+            long at = end;
+            r.put("count_all_ms", timedCount(base, "sum(count_over_time(" + selector + range + "))", at, lines, r,
+                    "count_all_value"));
+            r.put("count_status500_ms", timedCount(base, "sum(count_over_time(" + selector + " |= \"status=500\" "
+                    + range + "))", at, -1, r, "count_status500_value"));
+            r.put("count_retrying_by_level_ms", timedCount(base, "sum by (level) (count_over_time(" + selector
+                    + " |= \"retrying\" " + range + "))", at, -1, r, "count_retrying_series"));
+            r.put("count_logfmt_bytes_ms", timedCount(base, "sum(count_over_time(" + selector
+                    + " | logfmt | bytes > 99000 " + range + "))", at, -1, r, "count_logfmt_bytes_value"));
+            r.put("rss_after_queries_MB", rssBytes(server) / 1e6);
+            r.put("server_log_oom", Files.readString(serverLog).contains("OutOfMemoryError") ? 1.0 : 0.0);
+        } finally {
+            server.destroy();
+            if (!server.waitFor(60, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+            deleteTree(dir);
+        }
+        return r;
+    }
+
+    /** Runs an instant query {@link #COUNT_RUNS} times; returns the median ms and records the answer's value. */
+    private double timedCount(String base, String query, long atNanos, long expected, Map<String, Double> r, String valueKey)
+            throws IOException, InterruptedException {
+        List<Double> millis = new ArrayList<>();
+        double value = 0;
+        for (int i = 0; i < COUNT_RUNS; i++) {
+            long t0 = System.nanoTime();
+            JsonNode answer = get(base + "/loki/api/v1/query?query=" + enc(query) + "&time=" + atNanos);
+            millis.add((System.nanoTime() - t0) / 1e6);
+            JsonNode result = answer.path("data").path("result");
+            value = valueKey.endsWith("_series") ? result.size()
+                    : result.size() == 0 ? 0 : result.get(0).path("value").get(1).asDouble();
+        }
+        if (expected >= 0 && value != expected) {
+            throw new IllegalStateException("query " + query + " answered " + value + ", expected " + expected);
+        }
+        r.put(valueKey, value);
+        return median(millis);
+    }
+
+    private JsonNode get(String url) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofMinutes(5))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("GET " + url + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return JSON.readTree(response.body());
+    }
+
+    private void awaitReady(String base, Process server) throws InterruptedException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!server.isAlive()) {
+                throw new IllegalStateException("server exited with " + server.exitValue() + " before it was ready");
+            }
+            try {
+                HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(base + "/ready"))
+                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                if (ready.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+        throw new IllegalStateException("server not ready after " + START_TIMEOUT);
+    }
+
+    private static long storedBytes(Path data) throws IOException {
+        Path wal = data.resolve("wal");
+        try (Stream<Path> files = Files.walk(data)) {
+            return files.filter(Files::isRegularFile).filter(p -> !p.startsWith(wal)).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).sum();
+        }
+    }
+
+    private static long rssBytes(Process process) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        throw new IOException("no VmRSS in /proc/" + process.pid() + "/status");
+    }
+
+    private static String table(Map<String, Map<String, Double>> results) {
+        StringBuilder sb = new StringBuilder();
+        List<String> labels = new ArrayList<>(results.keySet());
+        sb.append(String.format(Locale.ROOT, "%-28s", "metric"));
+        for (String label : labels) {
+            sb.append(String.format(Locale.ROOT, " %14s", label));
+        }
+        if (labels.size() > 1) {
+            for (int i = 1; i < labels.size(); i++) {
+                sb.append(String.format(Locale.ROOT, " %14s", labels.get(i) + "/" + labels.get(0)));
+            }
+        }
+        sb.append('\n');
+        for (String metric : results.get(labels.get(0)).keySet()) {
+            sb.append(String.format(Locale.ROOT, "%-28s", metric));
+            for (String label : labels) {
+                sb.append(String.format(Locale.ROOT, " %14.2f", results.get(label).getOrDefault(metric, Double.NaN)));
+            }
+            double baseline = results.get(labels.get(0)).getOrDefault(metric, Double.NaN);
+            for (int i = 1; i < labels.size(); i++) {
+                double v = results.get(labels.get(i)).getOrDefault(metric, Double.NaN);
+                sb.append(String.format(Locale.ROOT, " %14.3f", baseline == 0 ? Double.NaN : v / baseline));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(Double::compare);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static String jsonEscaped(String s) {
+        try {
+            String quoted = JSON.writeValueAsString(s);
+            return quoted.substring(1, quoted.length() - 1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted((a, b) -> b.compareTo(a)).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
