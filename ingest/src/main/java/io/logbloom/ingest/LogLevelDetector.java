@@ -1,13 +1,10 @@
 package io.logbloom.ingest;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
-import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -23,15 +20,13 @@ import java.util.Set;
  *       fatal); when the field is missing or its value unknown, or the line is neither JSON nor
  *       logfmt, a keyword search in Loki's order: info, error, warn, critical:, debug:, else unknown.</li>
  * </ol>
- * Thread-safe (immutable; one shared Jackson factory).
+ * Thread-safe (immutable).
  */
 public final class LogLevelDetector {
     /** The structured-metadata name Loki and Grafana Logs Drilldown use. */
     public static final String DETECTED_LEVEL = "detected_level";
     /** The metadata name of an OTLP record's severity number (see {@link OtlpMapper}). */
     public static final String SEVERITY_NUMBER = "severity_number";
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     private final Set<String> levelFields;
 
@@ -95,10 +90,10 @@ public final class LogLevelDetector {
     /** The level of a line by Loki's rules (JSON field, logfmt field, then keywords). */
     String fromLine(String line) {
         String value;
-        if (isJson(line)) {
-            value = jsonField(line);
+        if (LineFields.isJson(line)) {
+            value = firstField(LineFields.json(line));
         } else if (line.indexOf('=') >= 0) {
-            value = logfmtField(line);
+            value = firstField(LineFields.logfmt(line));
         } else {
             return fromKeywords(line);
         }
@@ -139,77 +134,10 @@ public final class LogLevelDetector {
         return "unknown";
     }
 
-    private static boolean isJson(String line) {
-        int first = 0;
-        while (first < line.length() && Character.isWhitespace(line.charAt(first))) {
-            first++;
-        }
-        int last = line.length() - 1;
-        while (last >= first && Character.isWhitespace(line.charAt(last))) {
-            last--;
-        }
-        return last > first && line.charAt(first) == '{' && line.charAt(last) == '}';
-    }
-
-    /** The scalar value of the first top-level level field of a JSON object, or null. */
-    private String jsonField(String line) {
-        try (JsonParser p = JSON.createParser(line)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return null;
-            }
-            JsonToken t;
-            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                if (levelFields.contains(name) && value.isScalarValue()) {
-                    return p.getText();
-                }
-                p.skipChildren();
-            }
-            return null;
-        } catch (IOException malformed) {
-            return null;
-        }
-    }
-
-    /** The value of the first logfmt pair whose key is a level field, or null. */
-    private String logfmtField(String line) {
-        int i = 0;
-        int n = line.length();
-        while (i < n) {
-            while (i < n && line.charAt(i) == ' ') {
-                i++;
-            }
-            int keyStart = i;
-            while (i < n && line.charAt(i) != '=' && line.charAt(i) != ' ') {
-                i++;
-            }
-            String key = line.substring(keyStart, i);
-            if (i >= n || line.charAt(i) != '=') {
-                continue;
-            }
-            i++;
-            String value;
-            if (i < n && line.charAt(i) == '"') {
-                StringBuilder sb = new StringBuilder();
-                i++;
-                while (i < n && line.charAt(i) != '"') {
-                    if (line.charAt(i) == '\\' && i + 1 < n) {
-                        i++;
-                    }
-                    sb.append(line.charAt(i++));
-                }
-                i++;
-                value = sb.toString();
-            } else {
-                int valueStart = i;
-                while (i < n && line.charAt(i) != ' ') {
-                    i++;
-                }
-                value = line.substring(valueStart, i);
-            }
-            if (levelFields.contains(key)) {
-                return value;
+    private String firstField(Map<String, LineFields.Field> fields) {
+        for (LineFields.Field f : fields.values()) {
+            if (levelFields.contains(f.name()) && f.jsonPath().size() <= 1) {
+                return f.value();
             }
         }
         return null;

@@ -50,6 +50,22 @@ public record OtlpConfig(List<Rule> resourceAttributes, List<Rule> scopeAttribut
             }
         }
 
+        /** Equal when action, attributes and regex text are (a compiled Pattern has identity equality). */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Rule r && action == r.action && attributes.equals(r.attributes)
+                    && Objects.equals(regexText(), r.regexText());
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(action, attributes, regexText());
+        }
+
+        private String regexText() {
+            return regex == null ? null : regex.pattern();
+        }
+
         boolean matches(String attribute) {
             return regex != null ? regex.matcher(attribute).matches() : attributes.contains(attribute);
         }
