@@ -15,13 +15,15 @@ import java.util.Objects;
 
 /**
  * Feeds accepted pushes to the {@link PatternMiner}: each entry is mined under its stream's labels and
- * its {@code detected_level} metadata (empty when absent), at its own timestamp. Thread-safe (the miner is).
+ * its {@code detected_level} metadata (empty when absent), at its own timestamp. Public for the bench's
+ * ingest-cost report. Thread-safe (the miner is).
  */
-final class PatternFeed implements PushListener {
+public final class PatternFeed implements PushListener {
     private final PatternMiner miner;
     private final Clock clock;
 
-    PatternFeed(PatternMiner miner, Clock clock) {
+    /** A feed into {@code miner}; {@code clock} drives the miner's pruning. */
+    public PatternFeed(PatternMiner miner, Clock clock) {
         this.miner = Objects.requireNonNull(miner, "miner is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
     }

@@ -53,11 +53,14 @@ final class PatternSamples {
         return size > 0;
     }
 
-    /** Adds the counts in [startMillis, endMillis) into {@code sink}, keyed by step-aligned bucket start. */
+    /**
+     * Adds the counts of the buckets overlapping [startMillis, endMillis) into {@code sink}, keyed by
+     * step-aligned bucket start (a bucket is counted whole: its lines cannot be split further).
+     */
     void addTo(long startMillis, long endMillis, long stepMillis, java.util.SortedMap<Long, Long> sink) {
         for (int i = 0; i < size; i++) {
             long t = times[i];
-            if (t >= startMillis && t < endMillis) {
+            if (t + RESOLUTION_MILLIS > startMillis && t < endMillis) {
                 sink.merge(Math.floorDiv(t, stepMillis) * stepMillis, counts[i], Long::sum);
             }
         }
