@@ -59,7 +59,7 @@ final class LogbloomConfigTest {
                           volume_max_series: 9,
                           otlp_config: { resource_attributes: { ignore_defaults: true, attributes_config: [
                                            { action: index_label, attributes: [host.name] },
-                                           { action: drop, regex: "process\\..*" } ] },
+                                           { action: drop, regex: 'process\\..*' } ] },
                                          scope_attributes: [ { action: drop, attributes: [a] } ],
                                          log_attributes: [ { regex: "x.*" } ], severity_text_as_label: true } }
                 pattern_ingester: { enabled: false, retain_for: 1h, max_clusters: 50 }
