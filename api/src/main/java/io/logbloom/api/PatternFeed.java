@@ -8,6 +8,7 @@ import io.logbloom.ingest.PushListener;
 import io.logbloom.ingest.PushStream;
 import io.logbloom.patterns.PatternMiner;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,7 @@ import java.util.Objects;
 
 /**
  * Feeds accepted pushes to the {@link PatternMiner}: each entry is mined under its stream's labels and
- * its {@code detected_level} metadata (empty when absent), at its own timestamp. Public for the bench's
+ * its {@code detected_level} metadata (empty when absent), at its own timestamp, one batch per stream and level. Public for the bench's
  * ingest-cost report. Thread-safe (the miner is).
  */
 public final class PatternFeed implements PushListener {
@@ -37,11 +38,20 @@ public final class PatternFeed implements PushListener {
                 labels.put(l.name(), l.value());
             }
             Map<String, String> key = Map.copyOf(labels);
+            Map<String, List<LogEntry>> byLevel = new HashMap<>(4);
             for (LogEntry e : s.entries()) {
                 String level = e.metadataValue(LogLevelDetector.DETECTED_LEVEL);
-                miner.train(tenant, key, level == null ? "" : level, Math.floorDiv(e.timestampNanos(), 1_000_000L),
-                        e.line(), now);
+                byLevel.computeIfAbsent(level == null ? "" : level, k -> new ArrayList<>()).add(e);
             }
+            byLevel.forEach((level, entries) -> {
+                long[] times = new long[entries.size()];
+                List<String> lines = new ArrayList<>(entries.size());
+                for (int i = 0; i < times.length; i++) {
+                    times[i] = Math.floorDiv(entries.get(i).timestampNanos(), 1_000_000L);
+                    lines.add(entries.get(i).line());
+                }
+                miner.train(tenant, key, level, times, lines, now);
+            });
         }
     }
 }

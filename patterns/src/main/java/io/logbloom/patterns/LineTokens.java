@@ -1,8 +1,5 @@
 package io.logbloom.patterns;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * A line split into Drain tokens: words separated by spaces, and a {@code key=value} word split after
  * its {@code =} so that logfmt keys stay constant while values vary ({@code level=<_>}). Each token
@@ -20,8 +17,9 @@ final class LineTokens {
 
     /** Tokenizes {@code line} (leading and trailing spaces ignored). */
     static LineTokens of(String line) {
-        List<String> tokens = new ArrayList<>();
-        List<Boolean> spaces = new ArrayList<>();
+        String[] tokens = new String[16];
+        boolean[] spaces = new boolean[16];
+        int count = 0;
         int n = line.length();
         int i = 0;
         while (i < n && line.charAt(i) == ' ') {
@@ -29,28 +27,31 @@ final class LineTokens {
         }
         while (i < n) {
             int start = i;
+            int eq = -1;
             while (i < n && line.charAt(i) != ' ') {
+                if (eq < 0 && line.charAt(i) == '=') {
+                    eq = i;
+                }
                 i++;
             }
-            String word = line.substring(start, i);
+            int end = i;
             while (i < n && line.charAt(i) == ' ') {
                 i++;
             }
-            int eq = word.indexOf('=');
-            if (eq > 0 && eq < word.length() - 1) {
-                tokens.add(word.substring(0, eq + 1));
-                spaces.add(false);
-                tokens.add(word.substring(eq + 1));
-            } else {
-                tokens.add(word);
+            if (count + 2 > tokens.length) {
+                tokens = java.util.Arrays.copyOf(tokens, tokens.length * 2);
+                spaces = java.util.Arrays.copyOf(spaces, spaces.length * 2);
             }
-            spaces.add(i < n);
+            if (eq > start && eq < end - 1) {
+                tokens[count] = line.substring(start, eq + 1);
+                spaces[count++] = false;
+                tokens[count] = line.substring(eq + 1, end);
+            } else {
+                tokens[count] = line.substring(start, end);
+            }
+            spaces[count++] = i < n;
         }
-        boolean[] spaceAfter = new boolean[spaces.size()];
-        for (int k = 0; k < spaceAfter.length; k++) {
-            spaceAfter[k] = spaces.get(k);
-        }
-        return new LineTokens(tokens.toArray(new String[0]), spaceAfter);
+        return new LineTokens(java.util.Arrays.copyOf(tokens, count), java.util.Arrays.copyOf(spaces, count));
     }
 
     /** The template text of {@code tokens} laid out with {@code spaceAfter}. */

@@ -51,11 +51,28 @@ public final class PatternMiner {
      */
     public boolean train(String tenant, Map<String, String> labels, String level, long timestampMillis, String line,
             long nowMillis) {
+        return train(tenant, labels, level, new long[] {timestampMillis}, List.of(line), nowMillis) == 1;
+    }
+
+    /**
+     * Mines {@code lines} of one stream and level, {@code timestampsMillis[i]} being the time of line i,
+     * under one lookup and one lock; returns how many were mined (the others were skipped).
+     */
+    public int train(String tenant, Map<String, String> labels, String level, long[] timestampsMillis,
+            List<String> lines, long nowMillis) {
+        if (timestampsMillis.length < lines.size()) {
+            throw new IllegalArgumentException("BUG: " + lines.size() + " lines but " + timestampsMillis.length
+                    + " timestamps");
+        }
         Tenant t = tenants.computeIfAbsent(tenant, k -> new Tenant());
         Drain drain = t.drains.computeIfAbsent(new Key(labels, level), k -> new Drain(config));
-        boolean mined;
+        int mined = 0;
         synchronized (drain) {
-            mined = drain.train(line, timestampMillis) != null;
+            for (int i = 0; i < lines.size(); i++) {
+                if (drain.train(lines.get(i), timestampsMillis[i]) != null) {
+                    mined++;
+                }
+            }
         }
         if (nowMillis - t.lastPruneMillis >= PRUNE_INTERVAL_MILLIS) {
             t.lastPruneMillis = nowMillis;
