@@ -26,7 +26,7 @@ public final class ServiceNameDiscovery {
         }
     }
 
-    /** The labels string of {@code stream} with {@code service_name} added when missing. */
+    /** {@code labels} (a push stream's selector text) with {@code service_name} appended when missing. */
     public String discover(String labels) {
         List<Label> pairs;
         try {
