@@ -3,8 +3,10 @@ package io.logbloom.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -120,6 +122,53 @@ final class ConfigNode {
         } catch (IllegalArgumentException e) {
             throw new ConfigException("config " + child(key) + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A sequence of strings (a YAML list, or one comma-separated string); {@code defaultValue} when absent. */
+    List<String> strings(String key, List<String> defaultValue) {
+        JsonNode value = field(key);
+        if (value.isMissingNode() || value.isNull()) {
+            return defaultValue;
+        }
+        List<String> out = new ArrayList<>();
+        if (value.isArray()) {
+            for (JsonNode item : value) {
+                if (!item.isValueNode()) {
+                    throw new ConfigException("config " + child(key) + ": expected a list of strings");
+                }
+                out.add(item.asText());
+            }
+        } else if (value.isValueNode()) {
+            for (String item : value.asText().split(",")) {
+                if (!item.isBlank()) {
+                    out.add(item.trim());
+                }
+            }
+        } else {
+            throw new ConfigException("config " + child(key) + ": expected a list of strings");
+        }
+        return List.copyOf(out);
+    }
+
+    /** The mappings of a YAML list under {@code key}, each with its indexed path (empty when absent). */
+    List<ConfigNode> sections(String key) {
+        JsonNode value = field(key);
+        if (value.isMissingNode() || value.isNull()) {
+            return List.of();
+        }
+        if (!value.isArray()) {
+            throw new ConfigException("config " + child(key) + ": expected a list");
+        }
+        List<ConfigNode> out = new ArrayList<>();
+        for (int i = 0; i < value.size(); i++) {
+            out.add(new ConfigNode(value.get(i), child(key) + "[" + i + "]"));
+        }
+        return out;
+    }
+
+    /** This mapping's key path (for messages). */
+    String path() {
+        return path;
     }
 
     /** Throws ConfigException naming the first key (with its full path) that no getter read. */

@@ -4,14 +4,20 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.logbloom.ingest.OtlpConfig;
+import io.logbloom.ingest.PushEnrichmentConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * The whole server configuration, one record per YAML section with Loki-like snake_case keys (see
@@ -27,10 +33,11 @@ import java.util.Objects;
  * @param limits     {@code limits:} per-tenant validation and limits (Loki's limits_config defaults)
  * @param bloom      {@code bloom:} series blooms built at flush time
  * @param querier    {@code querier:} read path
+ * @param patternIngester {@code pattern_ingester:} Drain pattern mining for {@code /loki/api/v1/patterns}
  */
 public record LogbloomConfig(
         Server server, boolean authEnabled, Storage storage, Wal wal, Ingester ingester, Limits limits,
-        Bloom bloom, Querier querier) {
+        Bloom bloom, Querier querier, PatternIngester patternIngester) {
 
     /** Loki's default port. */
     public static final int DEFAULT_PORT = 3100;
@@ -43,6 +50,7 @@ public record LogbloomConfig(
         Objects.requireNonNull(limits, "limits is null");
         Objects.requireNonNull(bloom, "bloom is null");
         Objects.requireNonNull(querier, "querier is null");
+        Objects.requireNonNull(patternIngester, "patternIngester is null");
     }
 
     /** Every key at its default: filesystem store under {@code ./data}, 127.0.0.1:3100, auth off. */
@@ -84,7 +92,8 @@ public record LogbloomConfig(
                 Ingester.from(root.section("ingester")),
                 Limits.from(root.section("limits")),
                 Bloom.from(root.section("bloom")),
-                Querier.from(root.section("querier")));
+                Querier.from(root.section("querier")),
+                PatternIngester.from(root.section("pattern_ingester")));
         root.rejectUnknownKeys();
         return config;
     }
@@ -95,7 +104,7 @@ public record LogbloomConfig(
                 port != null ? port : server.httpListenPort(), server.maxRecvMsgSizeBytes());
         Storage st = dataDirectory == null ? storage
                 : new Storage(storage.backend(), dataDirectory, storage.s3());
-        return new LogbloomConfig(s, authEnabled, st, wal, ingester, limits, bloom, querier);
+        return new LogbloomConfig(s, authEnabled, st, wal, ingester, limits, bloom, querier, patternIngester);
     }
 
     /**
@@ -155,6 +164,12 @@ public record LogbloomConfig(
                 + "  max_query_series: " + l.maxQuerySeries() + "\n"
                 + "  query_timeout: " + ConfigNode.formatDuration(l.queryTimeout()) + "\n"
                 + "  max_query_bytes_read: " + l.maxQueryBytesRead() + "\n"
+                + "  discover_service_name: " + quotedList(l.discoverServiceName()) + "\n"
+                + "  discover_log_levels: " + l.discoverLogLevels() + "\n"
+                + "  log_level_fields: " + quotedList(l.logLevelFields()) + "\n"
+                + "  volume_enabled: " + l.volumeEnabled() + "\n"
+                + "  volume_max_series: " + l.volumeMaxSeries() + "\n"
+                + otlpYaml(l.otlpConfig())
                 + "bloom:\n"
                 + "  enabled: " + b.enabled() + "\n"
                 + "  error_rate: " + b.errorRate() + "\n"
@@ -168,7 +183,45 @@ public record LogbloomConfig(
                 + "  blooms_enabled: " + q.bloomsEnabled() + "\n"
                 + "  max_concurrent_fetches: " + q.maxConcurrentFetches() + "\n"
                 + "  chunk_cache_size: " + q.chunkCacheSizeBytes() + "\n"
-                + "  bloom_cache_size: " + q.bloomCacheSizeBytes() + "\n";
+                + "  bloom_cache_size: " + q.bloomCacheSizeBytes() + "\n"
+                + "pattern_ingester:\n"
+                + "  enabled: " + patternIngester.enabled() + "\n"
+                + "  retain_for: " + ConfigNode.formatDuration(patternIngester.retainFor()) + "\n"
+                + "  max_clusters: " + patternIngester.maxClusters() + "\n";
+    }
+
+    private static String quotedList(List<String> items) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < items.size(); i++) {
+            sb.append(i > 0 ? ", " : "").append(quote(items.get(i)));
+        }
+        return sb.append(']').toString();
+    }
+
+    /** {@code otlp_config} with every rule spelled out ({@code ignore_defaults: true}, so it re-parses equal). */
+    private static String otlpYaml(OtlpConfig o) {
+        return "  otlp_config:\n"
+                + "    resource_attributes:\n"
+                + "      ignore_defaults: true\n"
+                + "      attributes_config: " + rulesYaml(o.resourceAttributes()) + "\n"
+                + "    scope_attributes: " + rulesYaml(o.scopeAttributes()) + "\n"
+                + "    log_attributes: " + rulesYaml(o.logAttributes()) + "\n"
+                + "    severity_text_as_label: " + o.severityTextAsLabel() + "\n";
+    }
+
+    private static String rulesYaml(List<OtlpConfig.Rule> rules) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < rules.size(); i++) {
+            OtlpConfig.Rule r = rules.get(i);
+            sb.append(i > 0 ? ", " : "").append("{ action: ").append(r.action().name().toLowerCase(Locale.ROOT));
+            if (r.regex() != null) {
+                sb.append(", regex: ").append(quote(r.regex().pattern()));
+            } else {
+                sb.append(", attributes: ").append(quotedList(r.attributes()));
+            }
+            sb.append(" }");
+        }
+        return sb.append(']').toString();
     }
 
     /** A YAML double-quoted scalar; {@code $} is doubled so that re-parsing (with env expansion) yields the same text. */
@@ -351,13 +404,23 @@ public record LogbloomConfig(
     /**
      * {@code limits:} per-tenant limits with Loki's limits_config names and defaults; 0 disables
      * {@code max_new_series_per_hour}, {@code max_new_series_per_day} and {@code max_query_bytes_read}.
+     * Loki 3's ingest defaults are here too: {@code discover_service_name} (labels tried in order for
+     * {@code service_name}; an empty list turns discovery off), {@code discover_log_levels} with
+     * {@code log_level_fields}, {@code volume_enabled} with {@code volume_max_series} (the volume endpoints),
+     * and {@code otlp_config} (how OTLP attributes map onto labels and metadata).
      */
     public record Limits(double ingestionRateMb, double ingestionBurstSizeMb, long maxLineSizeBytes,
             int maxLabelNamesPerSeries, int maxLabelNameLength, int maxLabelValueLength, boolean rejectOldSamples,
             Duration rejectOldSamplesMaxAge, Duration creationGracePeriod, int maxGlobalStreamsPerUser,
             int maxNewSeriesPerHour, int maxNewSeriesPerDay, boolean unorderedWrites, int maxEntriesLimitPerQuery,
-            int maxQuerySeries, Duration queryTimeout, long maxQueryBytesRead) {
+            int maxQuerySeries, Duration queryTimeout, long maxQueryBytesRead, List<String> discoverServiceName,
+            boolean discoverLogLevels, List<String> logLevelFields, boolean volumeEnabled, int volumeMaxSeries,
+            OtlpConfig otlpConfig) {
         public Limits {
+            discoverServiceName = List.copyOf(discoverServiceName);
+            logLevelFields = List.copyOf(logLevelFields);
+            Objects.requireNonNull(otlpConfig, "otlpConfig is null");
+            positive("limits.volume_max_series", volumeMaxSeries);
             if (!(ingestionRateMb > 0)) {
                 throw new ConfigException("limits.ingestion_rate_mb must be > 0, got " + ingestionRateMb);
             }
@@ -389,9 +452,86 @@ public record LogbloomConfig(
                     n.integer("max_global_streams_per_user", 5000), n.integer("max_new_series_per_hour", 0),
                     n.integer("max_new_series_per_day", 0), n.bool("unordered_writes", true),
                     n.integer("max_entries_limit_per_query", 5000), n.integer("max_query_series", 500),
-                    n.duration("query_timeout", Duration.ofMinutes(1)), n.bytes("max_query_bytes_read", 0));
+                    n.duration("query_timeout", Duration.ofMinutes(1)), n.bytes("max_query_bytes_read", 0),
+                    n.strings("discover_service_name", PushEnrichmentConfig.DEFAULT_SERVICE_NAME_LABELS),
+                    n.bool("discover_log_levels", true),
+                    n.strings("log_level_fields", PushEnrichmentConfig.DEFAULT_LOG_LEVEL_FIELDS),
+                    n.bool("volume_enabled", true), n.integer("volume_max_series", 1000),
+                    otlp(n.section("otlp_config")));
             n.rejectUnknownKeys();
             return l;
+        }
+
+        /** The ingest-side enrichment settings of these limits. */
+        public PushEnrichmentConfig enrichment() {
+            return new PushEnrichmentConfig(discoverServiceName, discoverLogLevels, logLevelFields, otlpConfig);
+        }
+
+        private static OtlpConfig otlp(ConfigNode n) {
+            ConfigNode resource = n.section("resource_attributes");
+            boolean ignoreDefaults = resource.bool("ignore_defaults", false);
+            List<OtlpConfig.Rule> resourceRules = rules(resource.sections("attributes_config"), true);
+            resource.rejectUnknownKeys();
+            List<OtlpConfig.Rule> scope = rules(n.sections("scope_attributes"), false);
+            List<OtlpConfig.Rule> log = rules(n.sections("log_attributes"), false);
+            boolean severityTextAsLabel = n.bool("severity_text_as_label", false);
+            n.rejectUnknownKeys();
+            return OtlpConfig.of(ignoreDefaults, resourceRules, scope, log, severityTextAsLabel);
+        }
+
+        private static List<OtlpConfig.Rule> rules(List<ConfigNode> nodes, boolean indexAllowed) {
+            List<OtlpConfig.Rule> out = new ArrayList<>();
+            for (ConfigNode r : nodes) {
+                String actionText = r.string("action", "structured_metadata");
+                OtlpConfig.Action action = switch (actionText) {
+                    case "index_label" -> OtlpConfig.Action.INDEX_LABEL;
+                    case "structured_metadata" -> OtlpConfig.Action.STRUCTURED_METADATA;
+                    case "drop" -> OtlpConfig.Action.DROP;
+                    default -> throw new ConfigException("config " + r.path()
+                            + ".action: unsupported action '" + actionText
+                            + "', it must be one of: drop, index_label, structured_metadata");
+                };
+                if (action == OtlpConfig.Action.INDEX_LABEL && !indexAllowed) {
+                    throw new ConfigException("config " + r.path()
+                            + ".action: index_label action is only supported for resource_attributes");
+                }
+                List<String> attributes = r.strings("attributes", List.of());
+                String regex = r.string("regex", "");
+                r.rejectUnknownKeys();
+                if (attributes.isEmpty() == regex.isEmpty()) {
+                    throw new ConfigException("config " + r.path() + ": exactly one of attributes or regex must be set");
+                }
+                Pattern pattern;
+                try {
+                    pattern = regex.isEmpty() ? null : Pattern.compile(regex);
+                } catch (PatternSyntaxException e) {
+                    throw new ConfigException("config " + r.path() + ".regex: invalid regex: " + e.getDescription(), e);
+                }
+                out.add(new OtlpConfig.Rule(action, attributes, pattern));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * {@code pattern_ingester:} Drain pattern mining on the push path for Grafana Logs Drilldown's patterns
+     * tab (on by default here, unlike Loki, since it runs in-process).
+     *
+     * @param enabled     whether pushes are mined and {@code /loki/api/v1/patterns} answers
+     * @param retainFor   how long patterns are kept (Loki's {@code retain_for}, 3h)
+     * @param maxClusters most patterns per stream and level (Loki's Drain default 300)
+     */
+    public record PatternIngester(boolean enabled, Duration retainFor, int maxClusters) {
+        public PatternIngester {
+            positive("pattern_ingester.retain_for", retainFor);
+            positive("pattern_ingester.max_clusters", maxClusters);
+        }
+
+        static PatternIngester from(ConfigNode n) {
+            PatternIngester p = new PatternIngester(n.bool("enabled", true), n.duration("retain_for", Duration.ofHours(3)),
+                    n.integer("max_clusters", 300));
+            n.rejectUnknownKeys();
+            return p;
         }
     }
 

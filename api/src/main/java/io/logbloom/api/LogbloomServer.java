@@ -5,7 +5,13 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.ingest.Ingester;
+import io.logbloom.ingest.OtlpMapper;
 import io.logbloom.ingest.PushDecoder;
+import io.logbloom.ingest.PushEnricher;
+import io.logbloom.ingest.PushEnrichmentConfig;
+import io.logbloom.ingest.PushListener;
+import io.logbloom.patterns.DrainConfig;
+import io.logbloom.patterns.PatternMiner;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
@@ -66,11 +72,23 @@ public final class LogbloomServer implements AutoCloseable {
     }
 
     private void registerRoutes() {
-        PushRoute push = new PushRoute(new TenantResolver(config.authEnabled()),
-                new RequestBodies(config.server().maxRecvMsgSizeBytes()),
-                new PushDecoder(config.server().maxRecvMsgSizeBytes()), this::ingester);
+        TenantResolver tenants = new TenantResolver(config.authEnabled());
+        RequestBodies bodies = new RequestBodies(config.server().maxRecvMsgSizeBytes());
+        PatternMiner miner = config.patternIngester().enabled() ? new PatternMiner(new DrainConfig(
+                DrainConfig.defaults().logClusterDepth(), DrainConfig.defaults().similarityThreshold(),
+                DrainConfig.defaults().maxChildren(), config.patternIngester().maxClusters(),
+                DrainConfig.defaults().minTokens(), DrainConfig.defaults().maxTokens(),
+                DrainConfig.defaults().maxLineLength()), config.patternIngester().retainFor().toMillis()) : null;
+        PushListener listener = miner == null ? (tenant, streams) -> { } : new PatternFeed(miner, clock);
+        PushEnrichmentConfig enrichment = config.limits().enrichment();
+        PushRoute push = new PushRoute(tenants, bodies, new PushDecoder(config.server().maxRecvMsgSizeBytes()),
+                this::ingester, new PushEnricher(enrichment), listener);
         app.post("/loki/api/v1/push", push::handle);
         app.post("/api/prom/push", push::handle);
+        OtlpRoute otlp = new OtlpRoute(tenants, bodies, this::ingester, push,
+                new OtlpMapper(enrichment.otlp(), !enrichment.discoverServiceName().isEmpty()), clock);
+        app.post("/otlp/v1/logs", otlp::handle);
+        new DrilldownRoutes(config, miner, buildInfo.version(), clock).register(app);
         app.get("/ready", this::ready);
         app.get("/metrics", this::metrics);
         app.get("/loki/api/v1/status/buildinfo", ctx -> ctx.json(buildInfo));

@@ -4,6 +4,8 @@ import io.javalin.http.Context;
 import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.PushDecodeException;
 import io.logbloom.ingest.PushDecoder;
+import io.logbloom.ingest.PushEnricher;
+import io.logbloom.ingest.PushListener;
 import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
 import java.io.IOException;
@@ -13,30 +15,43 @@ import java.util.function.Supplier;
 
 /**
  * {@code POST /loki/api/v1/push}: tenant from the header, body read within the size bound and
- * gunzipped when {@code Content-Encoding: gzip}, decoded (snappy-protobuf or JSON), handed to the
- * ingester, and answered like Loki's distributor: 204 when every entry was accepted (the push is then
- * in the WAL), 429 with Loki's rate-limit message when the tenant is over its ingestion rate, 400
- * with the joined per-stream messages when some entries were rejected (the others are kept).
- * Thread-safe (stateless apart from its immutable collaborators).
+ * gunzipped when {@code Content-Encoding: gzip}, decoded (snappy-protobuf or JSON), enriched (service
+ * name, detected level), handed to the ingester, and answered like Loki's distributor: 204 when every
+ * entry was accepted (the push is then in the WAL), 429 with Loki's rate-limit message when the tenant
+ * is over its ingestion rate, 400 with the joined per-stream messages when some entries were rejected
+ * (the others are kept). A push accepted in full is then passed to the listener (pattern mining); one
+ * with rejections is not, since the ingester does not say which entries it kept. {@link #ingest} is
+ * shared with the OTLP route. Thread-safe (stateless apart from its immutable collaborators).
  */
 final class PushRoute {
     private final TenantResolver tenants;
     private final RequestBodies bodies;
     private final PushDecoder decoder;
     private final Supplier<Ingester> ingester;
+    private final PushEnricher enricher;
+    private final PushListener listener;
 
-    PushRoute(TenantResolver tenants, RequestBodies bodies, PushDecoder decoder, Supplier<Ingester> ingester) {
+    PushRoute(TenantResolver tenants, RequestBodies bodies, PushDecoder decoder, Supplier<Ingester> ingester,
+            PushEnricher enricher, PushListener listener) {
         this.tenants = Objects.requireNonNull(tenants, "tenants is null");
         this.bodies = Objects.requireNonNull(bodies, "bodies is null");
         this.decoder = Objects.requireNonNull(decoder, "decoder is null");
         this.ingester = Objects.requireNonNull(ingester, "ingester is null");
+        this.enricher = Objects.requireNonNull(enricher, "enricher is null");
+        this.listener = Objects.requireNonNull(listener, "listener is null");
     }
 
     void handle(Context ctx) throws IOException, PushDecodeException {
         String tenant = tenants.tenant(ctx.header(TenantResolver.HEADER));
         Ingester target = ingester.get();
         byte[] body = bodies.read(ctx.bodyInputStream(), ctx.header("Content-Encoding"), ctx.contentLength());
-        List<PushStream> streams = decoder.decode(body, ctx.header("Content-Type"));
+        ingest(target, tenant, decoder.decode(body, ctx.header("Content-Type")));
+        ctx.status(204);
+    }
+
+    /** Enriches and stores decoded streams; throws the 429/400 {@link HttpException} for a refused or partial push. */
+    void ingest(Ingester target, String tenant, List<PushStream> decoded) throws IOException {
+        List<PushStream> streams = enricher.enrich(decoded);
         PushResult result = target.push(tenant, streams);
         if (result.rateLimited()) {
             throw new HttpException(429, "rate_limited", result.errorMessage());
@@ -44,6 +59,6 @@ final class PushRoute {
         if (!result.errors().isEmpty()) {
             throw new HttpException(400, "rejected_entries", result.errorMessage());
         }
-        ctx.status(204);
+        listener.accepted(tenant, streams);
     }
 }

@@ -35,7 +35,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -43,7 +42,7 @@ import java.util.function.Supplier;
  * The Loki query API routes ({@code /loki/api/v1/query}, {@code query_range}, {@code labels},
  * {@code label/{name}/values}, {@code series}, {@code index/stats}, {@code index/volume},
  * {@code index/volume_range}, {@code format_query}, {@code detected_labels},
- * {@code detected_fields}), GET and form-encoded POST alike, with Loki's parameters and JSON.
+ * {@code detected_fields}, {@code detected_field/{name}/values}), GET and form-encoded POST alike, with Loki's parameters and JSON.
  * Owns the {@link Querier} (and its fetch pool). Querier failures are mapped here onto
  * {@link HttpException} so the server's single classifier answers them: bad query or parameter
  * and limits 400, timeout 504, storage faults 500. Thread-safe.
@@ -62,6 +61,8 @@ public final class QueryRoutes implements AutoCloseable {
     private final QueryRunner runner;
     private final TenantResolver tenants;
     private final java.time.Clock clock;
+    private final boolean volumeEnabled;
+    private final int volumeMaxSeries;
 
     /** Builds the querier over the ingester (looked up per request) and the object store. */
     public QueryRoutes(LogbloomConfig config, ObjectStore store, Supplier<Ingester> ingester, java.time.Clock clock,
@@ -71,6 +72,8 @@ public final class QueryRoutes implements AutoCloseable {
         this.querier = Querier.overIngester(querierConfig(config), store, ingester, clock, registry);
         this.runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
         this.tenants = new TenantResolver(config.authEnabled());
+        this.volumeEnabled = config.limits().volumeEnabled();
+        this.volumeMaxSeries = config.limits().volumeMaxSeries();
     }
 
     /** The querier settings from the server configuration ({@code querier:}, {@code bloom:} and {@code limits:}). */
@@ -105,6 +108,7 @@ public final class QueryRoutes implements AutoCloseable {
         both(app, "/loki/api/v1/format_query", "format_query", this::formatQuery);
         both(app, "/loki/api/v1/detected_labels", "detected_labels", this::detectedLabels);
         both(app, "/loki/api/v1/detected_fields", "detected_fields", this::detectedFields);
+        both(app, "/loki/api/v1/detected_field/{name}/values", "detected_field_values", this::detectedFieldValues);
     }
 
     /** A handler body that may throw. */
@@ -344,8 +348,11 @@ public final class QueryRoutes implements AutoCloseable {
 
     private List<SeriesVolume> volumes(Context ctx, Function<String, String> p, String tenant, long from, long through)
             throws IOException {
-        String limitParam = p.apply("limit");
-        int limit = limitParam == null || limitParam.isEmpty() ? DEFAULT_VOLUME_LIMIT : QueryParams.limit(p);
+        if (!volumeEnabled) {
+            throw new HttpException(404, "volume_disabled",
+                    "volume endpoints are disabled (limits.volume_enabled: false)");
+        }
+        int limit = Math.min(limitOr(p, DEFAULT_VOLUME_LIMIT), volumeMaxSeries);
         String targets = p.apply("targetLabels");
         List<String> targetLabels = targets == null || targets.isBlank() ? List.of()
                 : List.of(targets.split("\\s*,\\s*"));
@@ -412,53 +419,84 @@ public final class QueryRoutes implements AutoCloseable {
         }));
     }
 
-    private void detectedFields(Context ctx, Function<String, String> p, String tenant) throws IOException {
+    private DetectedFields detect(Context ctx, Function<String, String> p, String tenant) throws IOException {
         String q = requiredQuery(p);
         QueryParams.Range r = QueryParams.range(p, nowNanos());
         String lineLimit = p.apply("line_limit");
         int lines = lineLimit == null || lineLimit.isEmpty() ? DEFAULT_DETECTED_LINE_LIMIT
                 : QueryParams.limit(name -> lineLimit);
-        int fieldLimit = p.apply("limit") == null ? DEFAULT_DETECTED_LINE_LIMIT : QueryParams.limit(p);
         lines = Math.min(lines, querier.config().maxEntriesLimitPerQuery());
         QueryOutcome out = runner.run(new QueryRequest(tenant, q, r.startNanos(), inclusiveEnd(r), 0, lines, false,
                 false, bloomsRequested(ctx)));
         if (!(out instanceof QueryOutcome.Logs logs)) {
-            throw new HttpException(400, "bad_request", "detected_fields needs a log query, got: " + q);
+            throw new HttpException(400, "bad_request", "detected fields need a log query, got: " + q);
         }
-        Map<String, TreeSet<String>> values = new TreeMap<>();
-        Map<String, Boolean> parsed = new TreeMap<>();
-        for (ResultStream s : logs.result().streams()) {
-            for (ResultEntry e : s.entries()) {
-                e.structuredMetadata().forEach((k, v) -> values.computeIfAbsent(k, x -> new TreeSet<>()).add(v));
-                e.parsedLabels().forEach((k, v) -> {
-                    values.computeIfAbsent(k, x -> new TreeSet<>()).add(v);
-                    parsed.put(k, true);
-                });
-            }
-        }
+        DetectedFields detected = new DetectedFields();
+        detected.addAll(logs.result().streams());
+        return detected;
+    }
+
+    private static int limitOr(Function<String, String> p, int defaultLimit) {
+        String v = p.apply("limit");
+        return v == null || v.isEmpty() ? defaultLimit : QueryParams.limit(p);
+    }
+
+    private void detectedFields(Context ctx, Function<String, String> p, String tenant) throws IOException {
+        int fieldLimit = limitOr(p, DEFAULT_DETECTED_LINE_LIMIT);
+        DetectedFields detected = detect(ctx, p, tenant);
         json(ctx, QueryJson.write(g -> {
             g.writeStartObject();
             g.writeArrayFieldStart("fields");
             int n = 0;
-            for (Map.Entry<String, TreeSet<String>> e : values.entrySet()) {
+            for (Map.Entry<String, DetectedFields.Field> e : detected.fields().entrySet()) {
                 if (n++ >= fieldLimit) {
                     break;
                 }
+                DetectedFields.Field f = e.getValue();
                 g.writeStartObject();
                 g.writeStringField("label", e.getKey());
-                g.writeStringField("type", fieldType(e.getValue()));
-                g.writeNumberField("cardinality", e.getValue().size());
+                g.writeStringField("type", fieldType(f.values));
+                g.writeNumberField("cardinality", f.values.size());
                 g.writeFieldName("parsers");
-                if (parsed.containsKey(e.getKey())) {
-                    g.writeStartArray();
-                    g.writeEndArray();
-                } else {
+                if (f.parsers.isEmpty()) {
                     g.writeNull();
+                } else {
+                    g.writeStartArray();
+                    for (String parser : f.parsers) {
+                        g.writeString(parser);
+                    }
+                    g.writeEndArray();
+                }
+                g.writeFieldName("jsonPath");
+                if (f.jsonPath.isEmpty()) {
+                    g.writeNull();
+                } else {
+                    g.writeStartArray();
+                    for (String key : f.jsonPath) {
+                        g.writeString(key);
+                    }
+                    g.writeEndArray();
                 }
                 g.writeEndObject();
             }
             g.writeEndArray();
             g.writeNumberField("fieldLimit", fieldLimit);
+            g.writeEndObject();
+        }));
+    }
+
+    /** {@code detected_field/{name}/values}: Loki's {@code {"values": [...], "limit": n}}. */
+    private void detectedFieldValues(Context ctx, Function<String, String> p, String tenant) throws IOException {
+        int limit = limitOr(p, DEFAULT_DETECTED_LINE_LIMIT);
+        List<String> values = detect(ctx, p, tenant).values(ctx.pathParam("name"), limit);
+        json(ctx, QueryJson.write(g -> {
+            g.writeStartObject();
+            g.writeArrayFieldStart("values");
+            for (String v : values) {
+                g.writeString(v);
+            }
+            g.writeEndArray();
+            g.writeNumberField("limit", limit);
             g.writeEndObject();
         }));
     }

@@ -3,9 +3,13 @@ package io.logbloom.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.logbloom.ingest.OtlpConfig;
+import io.logbloom.ingest.PushEnrichmentConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -24,7 +28,10 @@ final class LogbloomConfigTest {
         assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(256 << 10, 1536 << 10, "zstd",
                 Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofSeconds(10)));
         assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(4, 6, 256 << 10, 15, 1024, 2048, true,
-                Duration.ofDays(7), Duration.ofMinutes(10), 5000, 0, 0, true, 5000, 500, Duration.ofMinutes(1), 0));
+                Duration.ofDays(7), Duration.ofMinutes(10), 5000, 0, 0, true, 5000, 500, Duration.ofMinutes(1), 0,
+                PushEnrichmentConfig.DEFAULT_SERVICE_NAME_LABELS, true, PushEnrichmentConfig.DEFAULT_LOG_LEVEL_FIELDS,
+                true, 1000, OtlpConfig.defaults()));
+        assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(true, Duration.ofHours(3), 300));
         assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.01, 2, 0.5, 64L << 20, 4, 0, false));
         assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, 256L << 20, 128L << 20));
     }
@@ -47,7 +54,15 @@ final class LogbloomConfigTest {
                           reject_old_samples: false, reject_old_samples_max_age: 1w, creation_grace_period: 5m,
                           max_global_streams_per_user: 10, max_new_series_per_hour: 7, max_new_series_per_day: 70,
                           unordered_writes: false, max_entries_limit_per_query: 100, max_query_series: 50,
-                          query_timeout: 2m, max_query_bytes_read: 1GB }
+                          query_timeout: 2m, max_query_bytes_read: 1GB, discover_service_name: [app, job],
+                          discover_log_levels: false, log_level_fields: [lvl], volume_enabled: false,
+                          volume_max_series: 9,
+                          otlp_config: { resource_attributes: { ignore_defaults: true, attributes_config: [
+                                           { action: index_label, attributes: [host.name] },
+                                           { action: drop, regex: 'process\\..*' } ] },
+                                         scope_attributes: [ { action: drop, attributes: [a] } ],
+                                         log_attributes: [ { regex: "x.*" } ], severity_text_as_label: true } }
+                pattern_ingester: { enabled: false, retain_for: 1h, max_clusters: 50 }
                 bloom: { enabled: false, error_rate: 0.001, expansion: 4, tightening: 0.8, max_size_per_series: 1MB,
                          ngram_length: 3, ngram_skip: 1, ngram_enabled: true }
                 querier: { blooms_enabled: false, max_concurrent_fetches: 2, chunk_cache_size: 1MB, bloom_cache_size: 2MB }
@@ -64,7 +79,14 @@ final class LogbloomConfigTest {
         assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(64 << 10, (long) (1.5 * (1 << 20)), "zstd",
                 Duration.ofMinutes(90), Duration.ofHours(3), Duration.ofMillis(500)));
         assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(8.5, 12, 1 << 20, 30, 100, 200, false,
-                Duration.ofDays(7), Duration.ofMinutes(5), 10, 7, 70, false, 100, 50, Duration.ofMinutes(2), 1L << 30));
+                Duration.ofDays(7), Duration.ofMinutes(5), 10, 7, 70, false, 100, 50, Duration.ofMinutes(2), 1L << 30,
+                List.of("app", "job"), false, List.of("lvl"), false, 9, OtlpConfig.of(true, List.of(
+                        new OtlpConfig.Rule(OtlpConfig.Action.INDEX_LABEL, List.of("host.name"), null),
+                        new OtlpConfig.Rule(OtlpConfig.Action.DROP, List.of(), Pattern.compile("process\\..*"))),
+                        List.of(new OtlpConfig.Rule(OtlpConfig.Action.DROP, List.of("a"), null)),
+                        List.of(new OtlpConfig.Rule(OtlpConfig.Action.STRUCTURED_METADATA, List.of(), Pattern.compile("x.*"))),
+                        true)));
+        assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(false, Duration.ofHours(1), 50));
         assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(false, 0.001, 4, 0.8, 1 << 20, 3, 1, true));
         assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(false, 2, 1 << 20, 2 << 20));
         assertThat(c.storage().s3().toString()).doesNotContain("sk");
@@ -87,6 +109,12 @@ final class LogbloomConfigTest {
             "bloom: { error_rate: 1.5 }|bloom.error_rate must be in (0, 1), got 1.5",
             "server: 3100|config server: expected a mapping of keys, got '3100'",
             "server: [|config is not valid YAML",
+            "limits: { otlp_config: { log_attributes: [ { action: index_label, attributes: [a] } ] } }|config limits.otlp_config.log_attributes[0].action: index_label action is only supported for resource_attributes",
+            "limits: { otlp_config: { scope_attributes: [ { action: keep, attributes: [a] } ] } }|unsupported action 'keep'",
+            "limits: { otlp_config: { log_attributes: [ { action: drop } ] } }|config limits.otlp_config.log_attributes[0]: exactly one of attributes or regex must be set",
+            "limits: { otlp_config: { log_attributes: [ { regex: \"(\" } ] } }|log_attributes[0].regex: invalid regex",
+            "limits: { otlp_config: { resource_attributes: { defaults: true } } }|config limits.otlp_config.resource_attributes.defaults: unknown key",
+            "pattern_ingester: { retain: 1h }|config pattern_ingester.retain: unknown key",
     })
     void parse_badInput_namesKeyPathAndValue(String yaml, String message) {
         assertThatThrownBy(() -> LogbloomConfig.parse(yaml, Map.of()))
@@ -165,15 +193,19 @@ final class LogbloomConfigTest {
                 limits: { ingestion_rate_mb: 0.5, reject_old_samples_max_age: 1w, creation_grace_period: 0 }
                 bloom: { ngram_enabled: true, ngram_skip: 2, error_rate: 0.001 }
                 querier: { blooms_enabled: false }
+                pattern_ingester: { retain_for: 30m }
                 """;
-        LogbloomConfig c = LogbloomConfig.parse(yaml, Map.of());
+        LogbloomConfig c = LogbloomConfig.parse(yaml.replace("creation_grace_period: 0 }", "creation_grace_period: 0,"
+                + " discover_service_name: [], otlp_config: { log_attributes: [ { action: drop, regex: \"a.*\" } ] } }"),
+                Map.of());
+        assertThat(c.limits().discoverServiceName()).isEmpty();
         String printed = c.toYaml();
         assertThat(printed).doesNotContain("sk\"").contains("secret_access_key: \"<hidden>\"");
         LogbloomConfig back = LogbloomConfig.parse(printed, Map.of());
         assertThat(back.storage().s3().secretAccessKey()).isEqualTo("<hidden>");
         assertThat(new LogbloomConfig(back.server(), back.authEnabled(), new LogbloomConfig.Storage(
                 back.storage().backend(), back.storage().filesystemDirectory(), c.storage().s3()), back.wal(),
-                back.ingester(), back.limits(), back.bloom(), back.querier())).isEqualTo(c);
+                back.ingester(), back.limits(), back.bloom(), back.querier(), back.patternIngester())).isEqualTo(c);
         assertThat(LogbloomConfig.parse(LogbloomConfig.defaults().toYaml(), Map.of()))
                 .isEqualTo(LogbloomConfig.defaults());
     }

@@ -36,6 +36,9 @@ final class ServerLimitsTest {
                   max_global_streams_per_user: 4
                   ingestion_rate_mb: 0.01
                   ingestion_burst_size_mb: 0.02
+                  # these tests pin the limit messages of the streams as pushed; enrichment is tested elsewhere
+                  discover_service_name: []
+                  discover_log_levels: false
                 """);
     }
 

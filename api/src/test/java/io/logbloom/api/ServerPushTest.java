@@ -44,10 +44,11 @@ final class ServerPushTest {
         assertThat(server.flush().statusCode()).isEqualTo(204);
 
         Map<Labels, List<LogEntry>> stored = server.stored("fake", LabelMatcher.equal("app", "api"));
-        assertThat(stored).containsOnlyKeys(Labels.of("app", "api", "env", "test"));
+        assertThat(stored).containsOnlyKeys(Labels.of("app", "api", "env", "test", "service_name", "api"));
         List<LogEntry> entries = stored.values().iterator().next();
         assertThat(entries).extracting(LogEntry::line).containsExactly("first line", "second line");
         assertThat(entries.get(1).metadataValue("trace_id")).isEqualTo("abc123");
+        assertThat(entries).extracting(e -> e.metadataValue("detected_level")).containsExactly("unknown", "unknown");
         assertThat(server.server.objectStore().list("blooms/fake/")).isNotEmpty();
     }
 
@@ -88,10 +89,10 @@ final class ServerPushTest {
         server.flush();
 
         Map<Labels, List<LogEntry>> stored = server.stored("fake", LabelMatcher.equal("app", "proto"));
-        assertThat(stored.get(Labels.of("app", "proto", "pod", "p-1"))).extracting(LogEntry::line)
+        assertThat(stored.get(Labels.of("app", "proto", "pod", "p-1", "service_name", "proto"))).extracting(LogEntry::line)
                 .containsExactly("a", "b", "c", "gzipped");
-        assertThat(stored.get(Labels.of("app", "proto", "pod", "p-1")).get(0).metadataValue("user")).isEqualTo("u1");
-        assertThat(stored.get(Labels.of("app", "proto", "pod", "p-\"2\""))).extracting(LogEntry::line)
+        assertThat(stored.get(Labels.of("app", "proto", "pod", "p-1", "service_name", "proto")).get(0).metadataValue("user")).isEqualTo("u1");
+        assertThat(stored.get(Labels.of("app", "proto", "pod", "p-\"2\"", "service_name", "proto"))).extracting(LogEntry::line)
                 .containsExactly("d");
     }
 
@@ -115,9 +116,9 @@ final class ServerPushTest {
         assertThat(server.pushJson(b, "X-Scope-OrgID", "tenant-b").statusCode()).isEqualTo(204);
         server.flush();
         assertThat(server.stored("tenant-a", LabelMatcher.equal("app", "x"))).containsOnlyKeys(
-                Labels.of("app", "x", "owner", "a"));
+                Labels.of("app", "x", "owner", "a", "service_name", "x"));
         assertThat(server.stored("tenant-b", LabelMatcher.equal("app", "x"))).containsOnlyKeys(
-                Labels.of("app", "x", "owner", "b"));
+                Labels.of("app", "x", "owner", "b", "service_name", "x"));
         assertThat(server.stored("fake", LabelMatcher.equal("app", "x"))).isEmpty();
         assertThat(server.server.objectStore().list("tenant-a/")).isNotEmpty();
     }

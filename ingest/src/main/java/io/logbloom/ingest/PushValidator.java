@@ -26,14 +26,29 @@ final class PushValidator {
         this.limits = Objects.requireNonNull(limits, "limits is null");
     }
 
+    /**
+     * Label names that count against {@code max_label_names_per_series}: all but {@code service_name}, which
+     * Loki's validator exempts because service-name discovery may add it.
+     */
+    private static int countedLabelNames(List<Label> pairs) {
+        int n = pairs.size();
+        for (Label l : pairs) {
+            if (l.name().equals(ServiceNameDiscovery.SERVICE_NAME)) {
+                n--;
+            }
+        }
+        return n;
+    }
+
     /** The first label problem of a stream, or null; {@code stream} is the stream as quoted in messages. */
     Rejection validateLabels(String stream, List<Label> pairs) {
         if (pairs.isEmpty()) {
             return new Rejection(RejectReason.MISSING_LABELS, "error at least one label pair is required per stream");
         }
-        if (pairs.size() > limits.maxLabelNamesPerSeries()) {
+        int names = countedLabelNames(pairs);
+        if (names > limits.maxLabelNamesPerSeries()) {
             return new Rejection(RejectReason.MAX_LABEL_NAMES_PER_SERIES, String.format(
-                    "entry for stream '%s' has %d label names; limit %d", stream, pairs.size(),
+                    "entry for stream '%s' has %d label names; limit %d", stream, names,
                     limits.maxLabelNamesPerSeries()));
         }
         List<Label> sorted = new ArrayList<>(pairs);

@@ -35,4 +35,14 @@ final class PushValidatorTest {
                 .isEqualTo("stream 's' has label value too long: 'long'");
         assertThat(validator.validateLabels("s", List.of(new Label("a", "1"), new Label("b", "2")))).isNull();
     }
+
+    @Test
+    void labels_serviceNameNotCounted_asLoki() {
+        PushValidator twoNames = new PushValidator(new LimitsConfig(4, 6, 5, 2, 20, 20, true, Duration.ofHours(1),
+                Duration.ofMinutes(10), 0, 0, 0, true));
+        assertThat(twoNames.validateLabels("s", List.of(new Label("a", "1"), new Label("b", "2"),
+                new Label("service_name", "x")))).isNull();
+        assertThat(twoNames.validateLabels("s", List.of(new Label("a", "1"), new Label("b", "2"), new Label("c", "3"),
+                new Label("service_name", "x"))).message()).isEqualTo("entry for stream 's' has 3 label names; limit 2");
+    }
 }

@@ -1,0 +1,75 @@
+package io.logbloom.api;
+
+import io.logbloom.ingest.LineFields;
+import io.logbloom.logql.ResultEntry;
+import io.logbloom.logql.ResultStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The fields Loki's {@code detected_fields} reports over a sample of lines: structured metadata (no
+ * parser), and what the {@code json} parser finds in JSON lines or the {@code logfmt} parser in the others
+ * (parser named, JSON path kept), each with its distinct values. Stream labels are not fields. Not
+ * thread-safe (one instance per request).
+ */
+final class DetectedFields {
+    /** One detected field: its distinct values, the parsers that produced it, and its JSON path (may be empty). */
+    static final class Field {
+        final TreeSet<String> values = new TreeSet<>();
+        final TreeSet<String> parsers = new TreeSet<>();
+        List<String> jsonPath = List.of();
+        boolean metadata;
+    }
+
+    private final Map<String, Field> fields = new TreeMap<>();
+
+    /** Adds the entries of {@code streams}. */
+    void addAll(List<ResultStream> streams) {
+        for (ResultStream s : streams) {
+            Map<String, String> streamLabels = s.streamLabels();
+            for (ResultEntry e : s.entries()) {
+                e.structuredMetadata().forEach((k, v) -> {
+                    Field f = fields.computeIfAbsent(k, x -> new Field());
+                    f.values.add(v);
+                    f.metadata = true;
+                });
+                boolean json = LineFields.isJson(e.line());
+                Map<String, LineFields.Field> parsed = json ? LineFields.json(e.line()) : LineFields.logfmt(e.line());
+                for (LineFields.Field p : parsed.values()) {
+                    if (streamLabels.containsKey(p.name()) || e.structuredMetadata().containsKey(p.name())) {
+                        continue;
+                    }
+                    Field f = fields.computeIfAbsent(p.name(), x -> new Field());
+                    f.values.add(p.value());
+                    f.parsers.add(json ? "json" : "logfmt");
+                    if (json) {
+                        f.jsonPath = p.jsonPath();
+                    }
+                }
+            }
+        }
+    }
+
+    /** The fields by name. */
+    Map<String, Field> fields() {
+        return fields;
+    }
+
+    /** The distinct values of {@code name}, at most {@code limit}, sorted. */
+    List<String> values(String name, int limit) {
+        Field f = fields.get(name);
+        List<String> out = new ArrayList<>();
+        if (f != null) {
+            for (String v : f.values) {
+                if (out.size() >= limit) {
+                    break;
+                }
+                out.add(v);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,135 @@
+package io.logbloom.ingest;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The fields of a log line as Loki's {@code json} and {@code logfmt} parsers see them, for level
+ * detection and for Grafana Logs Drilldown's detected fields: a JSON object is flattened (nested keys
+ * joined with {@code _}, arrays skipped, each field with its JSON path); any other line is read as
+ * logfmt ({@code key=value}, {@code key="quoted \" value"}, a bare {@code key} has an empty value).
+ * Field names keep only {@code [A-Za-z0-9_]} (others become {@code _}), as Loki sanitizes them; the
+ * first occurrence of a name wins. Stateless and thread-safe.
+ */
+public final class LineFields {
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private LineFields() {}
+
+    /** One field of a line: sanitized name, value, and for JSON its key path (empty for logfmt). */
+    public record Field(String name, String value, List<String> jsonPath) {
+        public Field {
+            jsonPath = List.copyOf(jsonPath);
+        }
+    }
+
+    /** Whether the line is a JSON object by Loki's test: first and last non-space characters are braces. */
+    public static boolean isJson(String line) {
+        int first = 0;
+        while (first < line.length() && Character.isWhitespace(line.charAt(first))) {
+            first++;
+        }
+        int last = line.length() - 1;
+        while (last >= first && Character.isWhitespace(line.charAt(last))) {
+            last--;
+        }
+        return last > first && line.charAt(first) == '{' && line.charAt(last) == '}';
+    }
+
+    /** The flattened fields of a JSON object line; empty when it is not valid JSON. */
+    public static Map<String, Field> json(String line) {
+        Map<String, Field> out = new LinkedHashMap<>();
+        try (JsonParser p = JSON.createParser(line)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return out;
+            }
+            object(p, new ArrayList<>(), out);
+        } catch (IOException malformed) {
+            return new LinkedHashMap<>();
+        }
+        return out;
+    }
+
+    private static void object(JsonParser p, List<String> path, Map<String, Field> out) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            JsonToken value = p.nextToken();
+            path.add(key);
+            if (value == JsonToken.START_OBJECT) {
+                object(p, path, out);
+            } else if (value == JsonToken.START_ARRAY) {
+                p.skipChildren();
+            } else {
+                String name = sanitize(String.join("_", path));
+                out.putIfAbsent(name, new Field(name, value == JsonToken.VALUE_NULL ? "" : p.getText(), path));
+            }
+            path.remove(path.size() - 1);
+        }
+    }
+
+    /** The logfmt pairs of a line, in order. */
+    public static Map<String, Field> logfmt(String line) {
+        Map<String, Field> out = new LinkedHashMap<>();
+        int i = 0;
+        int n = line.length();
+        while (i < n) {
+            while (i < n && line.charAt(i) == ' ') {
+                i++;
+            }
+            int keyStart = i;
+            while (i < n && line.charAt(i) != '=' && line.charAt(i) != ' ') {
+                i++;
+            }
+            String key = line.substring(keyStart, i);
+            String value = "";
+            if (i < n && line.charAt(i) == '=') {
+                i++;
+                if (i < n && line.charAt(i) == '"') {
+                    StringBuilder sb = new StringBuilder();
+                    i++;
+                    while (i < n && line.charAt(i) != '"') {
+                        if (line.charAt(i) == '\\' && i + 1 < n) {
+                            i++;
+                        }
+                        sb.append(line.charAt(i++));
+                    }
+                    i++;
+                    value = sb.toString();
+                } else {
+                    int valueStart = i;
+                    while (i < n && line.charAt(i) != ' ') {
+                        i++;
+                    }
+                    value = line.substring(valueStart, i);
+                }
+            }
+            if (!key.isEmpty()) {
+                String name = sanitize(key);
+                out.putIfAbsent(name, new Field(name, value, List.of()));
+            }
+        }
+        return out;
+    }
+
+    /** A field name with every character outside {@code [A-Za-z0-9_]} replaced by {@code _}. */
+    static String sanitize(String key) {
+        StringBuilder sb = null;
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            boolean ok = c < 128 && (Character.isLetterOrDigit(c) || c == '_');
+            if (!ok && sb == null) {
+                sb = new StringBuilder(key.length()).append(key, 0, i);
+            }
+            if (sb != null) {
+                sb.append(ok ? c : '_');
+            }
+        }
+        return sb == null ? key : sb.toString();
+    }
+}

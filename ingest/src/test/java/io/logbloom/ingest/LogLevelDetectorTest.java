@@ -1,0 +1,85 @@
+package io.logbloom.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.LogEntry;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+final class LogLevelDetectorTest {
+    private final LogLevelDetector detector = new LogLevelDetector(PushEnrichmentConfig.DEFAULT_LOG_LEVEL_FIELDS);
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
+        // JSON level field, values mapped case-insensitively
+        "{\"level\":\"WARN\",\"msg\":\"x\"}|warn",
+        "{\"msg\":\"x\",\"severity\":\"dbg\"}|debug",
+        "{\"lvl\":\"trc\"}|trace",
+        "{\"Level\":\"Err\"}|error",
+        "  {\"LEVEL\":\"critical\"}  |critical",
+        "{\"level\":\"fatal\"}|fatal",
+        "{\"level\":\"inf\"}|info",
+        "{\"level\":\"warning\"}|warn",
+        // JSON without a level field (or an unknown value) falls back to keywords
+        "{\"msg\":\"an error happened\"}|error",
+        "{\"level\":\"verbose\",\"msg\":\"debug: x\"}|debug",
+        "{\"nested\":{\"level\":\"error\"}}|error",
+        // logfmt, first level field wins, quoted values
+        "ts=1 level=error msg=boom|error",
+        "ts=1 lvl=\"WRN\" msg=\"a b\"|warn",
+        "ts=1 msg=\"level=error inside\" level=debug|debug",
+        "ts=1 msg=nothing|unknown",
+        // plain lines: Loki's keyword order
+        "INFO: started|info",
+        "something info and error|info",
+        "ERR: disk full|error",
+        "got an ERROR|error",
+        "WARN: slow|warn",
+        "a warning here|warn",
+        "CRITICAL: meltdown|critical",
+        "DEBUG: detail|debug",
+        "debug without colon|unknown",
+        "plain line|unknown",
+    })
+    void fromLine_perRule(String line, String expected) {
+        assertThat(detector.detect(List.of(new Label("app", "a")), LogEntry.of(1, line))).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "severity_number {0} -> {1}")
+    @CsvSource({"0,unknown", "1,trace", "4,trace", "5,debug", "8,debug", "9,info", "12,info", "13,warn", "16,warn",
+            "17,error", "20,error", "21,fatal", "24,fatal", "25,unknown", "x,info"})
+    void severityNumber_otlpRanges(String number, String expected) {
+        LogEntry e = new LogEntry(1, "level=error ignored", List.of(new Label("severity_number", number)));
+        assertThat(detector.detect(List.of(), e)).isEqualTo(expected);
+    }
+
+    @Test
+    void streamLabel_thenMetadata_winOverLine() {
+        LogEntry e = new LogEntry(1, "level=error x", List.of(new Label("severity", "Notice")));
+        assertThat(detector.detect(List.of(new Label("level", "custom")), e)).isEqualTo("custom");
+        assertThat(detector.detect(List.of(), e)).isEqualTo("Notice");
+    }
+
+    @Test
+    void enricher_addsServiceNameAndLevel_keepsExistingDetectedLevel() {
+        PushEnricher enricher = new PushEnricher(PushEnrichmentConfig.defaults());
+        List<PushStream> out = enricher.enrich(List.of(new PushStream("{app=\"shop\"}", List.of(
+                LogEntry.of(1, "level=warn x=1"),
+                new LogEntry(2, "level=warn", List.of(new Label("detected_level", "given"))))),
+                new PushStream("{app=\"a\", detected_level=\"info\"}", List.of(LogEntry.of(3, "level=error")))));
+        assertThat(out.get(0).labels()).isEqualTo("{app=\"shop\", service_name=\"shop\"}");
+        assertThat(out.get(0).entries().get(0).metadataValue("detected_level")).isEqualTo("warn");
+        assertThat(out.get(0).entries().get(1).metadata()).containsExactly(new Label("detected_level", "given"));
+        assertThat(out.get(1).entries().get(0).metadata()).isEmpty();
+    }
+
+    @Test
+    void enricher_off_returnsInput() {
+        PushEnricher off = new PushEnricher(new PushEnrichmentConfig(List.of(), false, List.of(), OtlpConfig.defaults()));
+        List<PushStream> in = List.of(new PushStream("{app=\"a\"}", List.of(LogEntry.of(1, "error"))));
+        assertThat(off.enrich(in)).isSameAs(in);
+    }
+}
