@@ -2,6 +2,7 @@ package io.logbloom.api;
 
 import io.javalin.http.Context;
 import io.logbloom.ingest.Ingester;
+import io.logbloom.ingest.MemoryBudgetExceededException;
 import io.logbloom.ingest.PushDecodeException;
 import io.logbloom.ingest.PushDecoder;
 import io.logbloom.ingest.PushResult;
@@ -15,7 +16,8 @@ import java.util.function.Supplier;
  * {@code POST /loki/api/v1/push}: tenant from the header, body read within the size bound and
  * gunzipped when {@code Content-Encoding: gzip}, decoded (snappy-protobuf or JSON), handed to the
  * ingester, and answered like Loki's distributor: 204 when every entry was accepted (the push is then
- * in the WAL), 429 with Loki's rate-limit message when the tenant is over its ingestion rate, 400
+ * in the WAL), 429 with Loki's rate-limit message when the tenant is over its ingestion rate, 429 with
+ * {@code Retry-After} when the ingester is over its memory budget, 503 when it cannot persist, 400
  * with the joined per-stream messages when some entries were rejected (the others are kept).
  * Thread-safe (stateless apart from its immutable collaborators).
  */
@@ -37,7 +39,13 @@ final class PushRoute {
         Ingester target = ingester.get();
         byte[] body = bodies.read(ctx.bodyInputStream(), ctx.header("Content-Encoding"), ctx.contentLength());
         List<PushStream> streams = decoder.decode(body, ctx.header("Content-Type"));
-        PushResult result = target.push(tenant, streams);
+        PushResult result;
+        try {
+            result = target.push(tenant, streams);
+        } catch (MemoryBudgetExceededException e) {
+            ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
+            throw e;
+        }
         if (result.rateLimited()) {
             throw new HttpException(429, "rate_limited", result.errorMessage());
         }

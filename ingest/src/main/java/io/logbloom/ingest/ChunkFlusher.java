@@ -51,10 +51,16 @@ final class ChunkFlusher {
     private final Clock clock;
     private final IngestMetrics metrics;
     private final long removalGraceNanos;
+    private final IngesterHealth health;
+    private final long retryBudgetNanos;
     private final ReentrantLock flushLock = new ReentrantLock();
+    /** Clock time of the first failed cycle since the last successful one, or {@code NOT_FAILING}; guarded by {@code flushLock}. */
+    private long failingSinceNanos = NOT_FAILING;
+    private static final long NOT_FAILING = Long.MIN_VALUE;
 
     ChunkFlusher(FlushConfig config, StreamStore streams, VisibleIndex index, IndexWriter indexWriter,
-            SeriesBloomWriter blooms, ObjectStore store, Wal wal, Clock clock, IngestMetrics metrics) {
+            SeriesBloomWriter blooms, ObjectStore store, Wal wal, Clock clock, IngestMetrics metrics,
+            IngesterHealth health, java.time.Duration retryBudget) {
         this.config = Objects.requireNonNull(config, "config is null");
         this.policy = new FlushPolicy(config);
         this.streams = Objects.requireNonNull(streams, "streams is null");
@@ -66,6 +72,8 @@ final class ChunkFlusher {
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.metrics = Objects.requireNonNull(metrics, "metrics is null");
         this.removalGraceNanos = Math.min(REMOVAL_GRACE_NANOS, config.flushCheckPeriod().toNanos());
+        this.health = Objects.requireNonNull(health, "health is null");
+        this.retryBudgetNanos = retryBudget.toNanos();
     }
 
     /** Closes every open chunk with {@code reason} and flushes all of them, retrying a few times; throws when some stays unflushed. */
@@ -102,6 +110,26 @@ final class ChunkFlusher {
         } finally {
             flushLock.unlock();
         }
+    }
+
+    /**
+     * Relieves memory pressure: closes the open chunks of the largest streams until what stays in
+     * memory after the pending flushes is at most {@code targetBytes}, then runs a cycle (waiting
+     * for a running one first); returns the cycle's first failure or null.
+     */
+    IOException relieve(long targetBytes) {
+        flushLock.lock();
+        try {
+            streams.closeLargest(targetBytes);
+            return cycle(null, false);
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    /** How long a flushed chunk stays in memory after it was indexed (unless forced). */
+    long removalGraceNanos() {
+        return removalGraceNanos;
     }
 
     /**
@@ -164,15 +192,36 @@ final class ChunkFlusher {
             streams.release(work, forceReason != null, removalGraceNanos, now, wal,
                     c -> metrics.flushed(c.reason, c.flushNanos / 1e9));
         } catch (IOException e) {
-            failure[0] = failure[0] == null ? e : failure[0];
-            LOG.warn("WAL checkpoint failed: {}", e.toString());
+            health.fail(FatalReason.WAL, "WAL checkpoint failed: " + e.getMessage(), e);
         }
         if (!streams.awaitsIndexFile()) {
             // every indexed chunk is in a persisted index file, which then answers for all of them
             index.clearHead();
         }
         blooms.evict(now);
+        trackRetryBudget(failure[0], !work.isEmpty(), now);
         return failure[0];
+    }
+
+    /**
+     * Declares the object store failed when cycles keep failing for longer than the retry budget,
+     * and recovers once a cycle with work succeeds.
+     */
+    private void trackRetryBudget(IOException failure, boolean hadWork, long now) {
+        if (failure != null) {
+            if (failingSinceNanos == NOT_FAILING) {
+                failingSinceNanos = now;
+            } else if (now - failingSinceNanos > retryBudgetNanos) {
+                health.fail(FatalReason.OBJECT_STORE, "flushes have failed for "
+                        + java.time.Duration.ofNanos(now - failingSinceNanos).toSeconds()
+                        + "s, over the retry budget ingester.flush_retry_budget ("
+                        + java.time.Duration.ofNanos(retryBudgetNanos).toSeconds() + "s); last error: "
+                        + failure.getMessage(), failure);
+            }
+        } else if (hadWork) {
+            failingSinceNanos = NOT_FAILING;
+            health.recover(FatalReason.OBJECT_STORE);
+        }
     }
 
     private IOException failed(StreamStore.ClosedChunk c, long now, IOException e, IOException first) {

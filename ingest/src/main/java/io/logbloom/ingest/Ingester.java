@@ -14,10 +14,12 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +59,10 @@ public final class Ingester implements AutoCloseable {
     private final ChunkFlusher flusher;
     private final List<TailListener> tailListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService scheduler;
+    private final IngesterHealth health = new IngesterHealth();
+    private final long maxMemoryBytes;
+    /** Whether a memory-relief task is scheduled, so a push flood schedules one at a time. */
+    private final AtomicBoolean reliefScheduled = new AtomicBoolean();
 
     /** Opens the WAL (replaying it into memory), registers metrics and starts the flush loop. */
     public Ingester(IngestConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry)
@@ -72,8 +78,9 @@ public final class Ingester implements AutoCloseable {
         IndexWriter indexWriter = new IndexWriter(store, config.index(), clock, "ingester-"
                 + Long.toHexString(EntryKey.LINE_HASH.hashLong(System.nanoTime() ^ System.identityHashCode(this))));
         this.bloomStore = new SeriesBloomStore(store);
+        this.maxMemoryBytes = config.budget().maxMemoryBytes();
         this.bloomWriter = new SeriesBloomWriter(new BloomTokenizer(config.tokenizer()), config.bloom(), bloomStore,
-                SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES);
+                Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 4));
         WalReplay replay = new WalReplay();
         this.wal = Wal.open(config.wal(), replay::accept);
         try {
@@ -93,13 +100,23 @@ public final class Ingester implements AutoCloseable {
                 public double[] bloomTotals() {
                     return bloomWriter.totals();
                 }
+
+                @Override
+                public double memoryBytes() {
+                    return Ingester.this.memoryBytes();
+                }
+
+                @Override
+                public double fatal(FatalReason reason) {
+                    return health.has(reason) ? 1 : 0;
+                }
             });
         } catch (IOException | RuntimeException e) {
             wal.close();
             throw e;
         }
         this.flusher = new ChunkFlusher(config.flush(), streams, visibleIndex, indexWriter, bloomWriter, store, wal,
-                clock, metrics);
+                clock, metrics, health, config.budget().flushRetryBudget());
         this.scheduler = Executors.newScheduledThreadPool(1, r -> {
             Thread t = new Thread(r, "logbloom-ingester-flush");
             t.setDaemon(true);
@@ -113,10 +130,38 @@ public final class Ingester implements AutoCloseable {
         }
     }
 
-    /** Validates, limits, logs (WAL) and stores the streams of one push; see the class comment. */
+    /**
+     * Validates, limits, logs (WAL) and stores the streams of one push; see the class comment.
+     *
+     * @throws MemoryBudgetExceededException when unflushed data is over {@code ingester.max_memory} (nothing stored)
+     * @throws IngesterFailedException after a fatal failure, or when this push's WAL write fails (nothing acknowledged)
+     */
     public PushResult push(String tenant, List<PushStream> pushStreams) throws IOException {
         TenantIds.validate(tenant);
         streams.ensureOpen();
+        Optional<String> failure = health.message();
+        if (failure.isPresent()) {
+            throw new IngesterFailedException(failure.get(), null);
+        }
+        long held = memoryBytes();
+        if (held > maxMemoryBytes) {
+            metrics.memoryLimited();
+            scheduleRelief();
+            long retryAfter = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(flusher.removalGraceNanos() + 999_999_999L));
+            throw new MemoryBudgetExceededException(String.format("Ingester memory limit exceeded (limit: %d bytes, "
+                    + "ingester.max_memory) while holding %d bytes of unflushed data; the largest streams are being "
+                    + "flushed, retry after %d s, reduce the push rate or contact your Loki administrator to see if "
+                    + "the limit can be increased", maxMemoryBytes, held, retryAfter), retryAfter);
+        }
+        try {
+            return store(tenant, pushStreams);
+        } catch (OutOfMemoryError e) {
+            health.fail(FatalReason.OUT_OF_MEMORY, "out of memory in a push: " + e.getMessage(), e);
+            throw new IngesterFailedException(health.message().orElseThrow(), e);
+        }
+    }
+
+    private PushResult store(String tenant, List<PushStream> pushStreams) throws IOException {
         long now = nowNanos();
         PushErrors errors = new PushErrors();
         PushAdmission.Admitted admitted = admission.admit(tenant, pushStreams, now, errors);
@@ -130,9 +175,15 @@ public final class Ingester implements AutoCloseable {
         for (PushCandidate c : admitted.candidates()) {
             c.prepare(encoded);
         }
-        StreamStore.Stored stored = streams.accept(tenant, admitted.candidates(), encoded, admission, errors, wal, now);
-        if (stored.walPosition() != null && config.wal().fsync() == WalConfig.FsyncPolicy.PER_REQUEST) {
-            wal.syncTo(stored.walPosition().sequence());
+        StreamStore.Stored stored;
+        try {
+            stored = streams.accept(tenant, admitted.candidates(), encoded, admission, errors, wal, now);
+            if (stored.walPosition() != null && config.wal().fsync() == WalConfig.FsyncPolicy.PER_REQUEST) {
+                wal.syncTo(stored.walPosition().sequence());
+            }
+        } catch (IOException e) {
+            health.fail(FatalReason.WAL, "WAL write failed: " + e.getMessage(), e);
+            throw new IngesterFailedException(health.message().orElseThrow(), e);
         }
         metrics.accepted(stored.storedLines(), stored.acceptedBytes());
         for (Map.Entry<io.logbloom.chunks.Labels, List<io.logbloom.chunks.LogEntry>> e : stored.entries().entrySet()) {
@@ -145,6 +196,19 @@ public final class Ingester implements AutoCloseable {
             }
         }
         return errors.result(stored.acceptedCount(), metrics);
+    }
+
+    /** Estimated heap bytes held for unflushed data (stream store and in-memory blooms), as {@code ingester.max_memory} counts them. */
+    public long memoryBytes() {
+        return streams.memoryBytes() + bloomWriter.memoryBytes();
+    }
+
+    /**
+     * Why the ingester refuses pushes after a fatal failure (see {@link FatalReason}), or empty while
+     * it can persist what it acknowledges; {@code /ready} answers 503 with this message.
+     */
+    public Optional<String> failure() {
+        return health.message();
     }
 
     /**
@@ -196,21 +260,73 @@ public final class Ingester implements AutoCloseable {
         if (streams.isClosed()) {
             return;
         }
-        try {
+        inBackground("flush", () -> {
             IOException failure = flusher.tick();
             if (failure != null) {
                 LOG.warn("flush cycle incomplete, will retry: {}", failure.toString());
             }
-        } catch (RuntimeException e) {
-            LOG.error("flush cycle failed", e);
+        });
+    }
+
+    /** Schedules one memory-relief task unless one is pending; it repeats while memory stays over budget. */
+    private void scheduleRelief() {
+        if (reliefScheduled.compareAndSet(false, true)) {
+            try {
+                scheduler.execute(this::relieveMemory);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                reliefScheduled.set(false);
+            }
         }
     }
 
+    /**
+     * Closes the largest streams' chunks down to three quarters of the budget and flushes them;
+     * while memory stays over the budget (flushed chunks leave memory after their grace period) it
+     * runs again a little later.
+     */
+    private void relieveMemory() {
+        if (streams.isClosed()) {
+            reliefScheduled.set(false);
+            return;
+        }
+        inBackground("memory relief", () -> {
+            IOException failure = flusher.relieve(maxMemoryBytes / 4 * 3 - bloomWriter.memoryBytes());
+            if (failure != null) {
+                LOG.warn("memory relief flush incomplete, will retry: {}", failure.toString());
+            }
+        });
+        if (memoryBytes() > maxMemoryBytes && !health.isFailed() && !streams.isClosed()) {
+            try {
+                scheduler.schedule(this::relieveMemory, RELIEF_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                return;
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // shutting down: the shutdown flush takes over
+            }
+        }
+        reliefScheduled.set(false);
+    }
+
+    /** Delay between relief rounds while flushed chunks wait out their grace period. */
+    private static final long RELIEF_RETRY_MILLIS = 250;
+
     private void syncWal() {
+        inBackground("WAL fsync", () -> {
+            try {
+                wal.sync();
+            } catch (IOException e) {
+                health.fail(FatalReason.WAL, "WAL fsync failed: " + e.getMessage(), e);
+            }
+        });
+    }
+
+    /** Runs a background task; an OutOfMemoryError or unexpected exception makes the ingester fail (503). */
+    private void inBackground(String task, Runnable body) {
         try {
-            wal.sync();
-        } catch (IOException e) {
-            LOG.error("WAL fsync failed", e);
+            body.run();
+        } catch (OutOfMemoryError e) {
+            health.fail(FatalReason.OUT_OF_MEMORY, "out of memory in the " + task + " thread", e);
+        } catch (RuntimeException e) {
+            health.fail(FatalReason.INTERNAL, task + " failed: " + e, e);
         }
     }
 

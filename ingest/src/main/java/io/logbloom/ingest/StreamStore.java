@@ -2,6 +2,7 @@ package io.logbloom.ingest;
 
 import io.logbloom.chunks.Chunk;
 import io.logbloom.chunks.ChunkConfig;
+import io.logbloom.chunks.ChunkFormatException;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.Direction;
 import io.logbloom.chunks.Labels;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -50,6 +52,9 @@ final class StreamStore {
     private final Map<String, Map<Labels, MemStream>> tenants = new HashMap<>();
     private final RecentlyFlushed recentlyFlushed = new RecentlyFlushed();
     private final AtomicInteger activeStreams = new AtomicInteger();
+    /** Sum of every stream's {@code accountedBytes} plus the recently-flushed keys; written under {@code lock}. */
+    private final AtomicLong memoryBytes = new AtomicLong();
+    private long recentlyFlushedBytes;
     private volatile boolean closed;
 
     /** What one push stored: entries per stream (for tailing), counts, and the WAL position of its record (null if none). */
@@ -68,6 +73,27 @@ final class StreamStore {
 
     StreamStore(ChunkConfig chunkConfig) {
         this.chunkConfig = Objects.requireNonNull(chunkConfig, "chunkConfig is null");
+    }
+
+    /** Heap bytes of one dedupe key in an {@link EntryKeySet}: 32 per slot at load up to 1/2, plus the newest-timestamp run. */
+    static final long KEY_BYTES = 96;
+    /** Heap bytes of one key in a closed chunk's identity arrays (timestamp and hash). */
+    static final long CHUNK_KEY_BYTES = 16;
+    /**
+     * Heap bytes per raw byte of the uncompressed head block: entries are objects (line string, metadata
+     * list, label records and strings), about twice the raw text plus ~100 bytes per entry and label.
+     */
+    static final long HEAD_HEAP_FACTOR = 3;
+    /** Fixed heap of a stream: its labels, maps, arrays and the open chunk's bookkeeping. */
+    static final long STREAM_BYTES = 2048;
+
+    /**
+     * Estimated heap bytes held for unflushed data: open chunks (compressed blocks, the head block
+     * as objects, the compression scratch buffer), closed chunks awaiting flush, and dedupe keys
+     * (in memory and recently flushed). Updated on every append, close and release; read lock-free.
+     */
+    long memoryBytes() {
+        return memoryBytes.get();
     }
 
     /** Streams with data in memory. */
@@ -249,6 +275,8 @@ final class StreamStore {
         }
         if (s.head.isFull()) {
             closeHead(s, FlushReason.FULL);
+        } else {
+            reaccount(s);
         }
     }
 
@@ -258,12 +286,35 @@ final class StreamStore {
         byte[] bytes = chunk.encode();
         ChunkRef ref = new ChunkRef(s.tenant, s.labels.fingerprint(), chunk.minTimeNanos(), chunk.maxTimeNanos(),
                 Chunk.checksum(bytes), bytes.length, chunk.entryCount());
-        s.closed.add(new ClosedChunk(chunk, bytes, ref, reason, s.headMinSegment,
+        Chunk view;
+        try {
+            view = Chunk.decode(bytes);
+        } catch (ChunkFormatException e) {
+            throw new IllegalStateException("BUG: chunk just encoded does not decode: " + e.getMessage(), e);
+        }
+        // the closed chunk keeps only the encoded bytes (read through a lazy view), not the MemChunk's
+        // blocks and compression scratch buffer, so it holds half the memory
+        s.closed.add(new ClosedChunk(view, bytes, ref, reason, s.headMinSegment,
                 Arrays.copyOf(s.headTimestamps, s.headKeyCount), Arrays.copyOf(s.headHashes, s.headKeyCount)));
         s.head = null;
         s.headTimestamps = new long[MemStream.INITIAL_HEAD_KEYS];
         s.headHashes = new long[MemStream.INITIAL_HEAD_KEYS];
         s.headKeyCount = 0;
+        reaccount(s);
+    }
+
+    /** Recomputes the stream's estimate and applies the difference to the total; caller holds {@code lock}. */
+    private void reaccount(MemStream s) {
+        long bytes = STREAM_BYTES + s.keys.size() * KEY_BYTES + s.headTimestamps.length * CHUNK_KEY_BYTES;
+        if (s.head != null) {
+            bytes += s.head.compressedBytes() + s.head.headBytes() * HEAD_HEAP_FACTOR
+                    + chunkConfig.blockSizeBytes() + chunkConfig.blockSizeBytes() / 4;
+        }
+        for (ClosedChunk c : s.closed) {
+            bytes += c.bytes.length + c.keyTimestamps.length * CHUNK_KEY_BYTES;
+        }
+        memoryBytes.addAndGet(bytes - s.accountedBytes);
+        s.accountedBytes = bytes;
     }
 
     private void removeEmptyStreams(Map<Labels, MemStream> streams) {
@@ -273,6 +324,8 @@ final class StreamStore {
             if (s.head == null && s.closed.isEmpty()) {
                 it.remove();
                 activeStreams.decrementAndGet();
+                memoryBytes.addAndGet(-s.accountedBytes);
+                s.accountedBytes = 0;
             }
         }
     }
@@ -397,12 +450,16 @@ final class StreamStore {
                     }
                     markers.add(new WalRecord.Flushed(w.stream.tenant, w.stream.labelsString, c.keyTimestamps,
                             c.keyHashes));
+                    reaccount(w.stream);
                     onRemoved.accept(c);
                 }
             }
             for (Map<Labels, MemStream> streams : tenants.values()) {
                 removeEmptyStreams(streams);
             }
+            long keysBytes = recentlyFlushed.size() * KEY_BYTES;
+            memoryBytes.addAndGet(keysBytes - recentlyFlushedBytes);
+            recentlyFlushedBytes = keysBytes;
             if (!markers.isEmpty()) {
                 wal.appendAll(markers);
                 long minSegment = Long.MAX_VALUE;
@@ -423,6 +480,47 @@ final class StreamStore {
                 }
                 wal.deleteSegmentsBefore(Math.min(minSegment, wal.currentSegment()));
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Relieves memory pressure: when the memory held minus what closed chunks (soon flushed) hold is
+     * above {@code targetBytes}, closes the open chunks of the largest streams, largest first, until
+     * the difference is covered; returns how many chunks it closed.
+     */
+    int closeLargest(long targetBytes) {
+        lock.lock();
+        try {
+            long pending = 0;
+            List<MemStream> open = new ArrayList<>();
+            for (Map<Labels, MemStream> streams : tenants.values()) {
+                for (MemStream s : streams.values()) {
+                    for (ClosedChunk c : s.closed) {
+                        pending += c.bytes.length + c.keyTimestamps.length * (CHUNK_KEY_BYTES + KEY_BYTES);
+                    }
+                    if (s.head != null) {
+                        open.add(s);
+                    }
+                }
+            }
+            long need = memoryBytes.get() - pending - targetBytes;
+            if (need <= 0) {
+                return 0;
+            }
+            open.sort(Comparator.comparingLong((MemStream s) -> s.accountedBytes).reversed());
+            int closedCount = 0;
+            for (MemStream s : open) {
+                if (need <= 0) {
+                    break;
+                }
+                long before = s.accountedBytes;
+                closeHead(s, FlushReason.MEMORY);
+                need -= before;
+                closedCount++;
+            }
+            return closedCount;
         } finally {
             lock.unlock();
         }
@@ -484,6 +582,8 @@ final class StreamStore {
         long cutBoundNanos = Long.MIN_VALUE;
         /** Newest timestamp ever appended; {@link #keys} holds none above it (the dedupe probe relies on it). */
         long newestNanos = Long.MIN_VALUE;
+        /** This stream's share of the store's {@code memoryBytes}. */
+        long accountedBytes;
 
         MemStream(String tenant, Labels labels) {
             this.tenant = tenant;
@@ -494,7 +594,8 @@ final class StreamStore {
 
     /** A closed chunk on its way to storage; the progress flags are written by the flush cycle only. */
     static final class ClosedChunk {
-        final MemChunk chunk;
+        /** A lazy view over {@link #bytes}: blocks are decompressed only while read. */
+        final Chunk chunk;
         final byte[] bytes;
         final ChunkRef ref;
         final FlushReason reason;
@@ -512,7 +613,7 @@ final class StreamStore {
         long nextAttemptNanos;
         long flushNanos;
 
-        ClosedChunk(MemChunk chunk, byte[] bytes, ChunkRef ref, FlushReason reason, long minSegment,
+        ClosedChunk(Chunk chunk, byte[] bytes, ChunkRef ref, FlushReason reason, long minSegment,
                 long[] keyTimestamps, long[] keyHashes) {
             this.chunk = chunk;
             this.bytes = bytes;
