@@ -24,6 +24,9 @@ public final class HttpErrors {
     /** The answer for one failed request. */
     public record Classified(int status, String message, String reason) {}
 
+    /** Metric reason of pushes refused because the ingester cannot persist (logged once by the ingester, not per request). */
+    public static final String INGESTER_FAILED = "ingester_failed";
+
     private HttpErrors() {}
 
     /** The status, client message and metric reason for {@code error}. */
@@ -39,7 +42,7 @@ public final class HttpErrors {
             return new Classified(429, e.getMessage(), "memory_limited");
         }
         if (e instanceof IngesterFailedException) {
-            return new Classified(503, e.getMessage(), "ingester_failed");
+            return new Classified(503, e.getMessage(), INGESTER_FAILED);
         }
         if (e instanceof PushDecodeException) {
             return new Classified(400, e.getMessage(), "bad_request");

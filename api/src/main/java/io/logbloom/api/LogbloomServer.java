@@ -86,7 +86,7 @@ public final class LogbloomServer implements AutoCloseable {
         tailRoute.register(app);
         app.exception(Exception.class, (e, ctx) -> {
             HttpErrors.Classified c = HttpErrors.classify(e);
-            if (c.status() >= 500) {
+            if (c.status() >= 500 && !c.reason().equals(HttpErrors.INGESTER_FAILED)) { // that one is logged once by the ingester
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
             }
             metrics.error(route(ctx), c.reason());

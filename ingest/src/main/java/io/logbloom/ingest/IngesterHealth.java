@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 final class IngesterHealth {
     private static final Logger LOG = LoggerFactory.getLogger(IngesterHealth.class);
 
+    /** Recorded failures with the detail logged for each (the client message uses only the reason's description). */
     private final Map<FatalReason, String> failures = new EnumMap<>(FatalReason.class);
     private volatile boolean failed;
 
@@ -58,7 +59,7 @@ final class IngesterHealth {
         return failures.containsKey(reason);
     }
 
-    /** The recorded failures as one message, or empty. */
+    /** The recorded failures as one client-safe message (details are in the log), or empty. */
     synchronized Optional<String> message() {
         if (failures.isEmpty()) {
             return Optional.empty();
@@ -70,10 +71,10 @@ final class IngesterHealth {
                 sb.append("; ");
             }
             first = false;
-            sb.append(e.getKey().label()).append(": ").append(e.getValue())
+            sb.append(e.getKey().label()).append(": ").append(e.getKey().description())
                     .append(e.getKey().recoverable() ? " (refusing pushes until it recovers)"
                             : " (refusing pushes until restarted; acknowledged data is in the WAL)");
         }
-        return Optional.of(sb.toString());
+        return Optional.of(sb.append("; see the server log for details").toString());
     }
 }
