@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import io.logbloom.index.IndexConfig;
 import io.logbloom.ingest.BloomTokenizerConfig;
+import io.logbloom.ingest.BudgetConfig;
 import io.logbloom.ingest.FlushConfig;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.LimitsConfig;
@@ -84,7 +85,8 @@ final class ConfigMapping {
                     new BloomTokenizerConfig(b.enabled(), b.ngramEnabled(), b.ngramLength(), b.ngramSkip()),
                     new BloomConfig(BloomConfig.DEFAULT_INITIAL_CAPACITY, b.errorRate(), b.expansion(), b.tightening(),
                             b.maxSizePerSeriesBytes(), false),
-                    IndexConfig.defaults());
+                    IndexConfig.defaults(),
+                    new BudgetConfig(i.maxMemoryBytes(), i.flushRetryBudget()));
         } catch (ConfigException e) {
             throw e;
         } catch (IllegalArgumentException e) {

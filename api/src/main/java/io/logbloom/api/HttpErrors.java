@@ -1,6 +1,8 @@
 package io.logbloom.api;
 
 import io.javalin.http.HttpResponseException;
+import io.logbloom.ingest.IngesterFailedException;
+import io.logbloom.ingest.MemoryBudgetExceededException;
 import io.logbloom.ingest.PushDecodeException;
 import java.io.EOFException;
 import java.io.UncheckedIOException;
@@ -14,12 +16,16 @@ import java.util.zip.ZipException;
  * exception maps to a status, a client-safe plain-text message and a metric label, so routes cannot
  * drift apart. Bad input (our {@link HttpException}, {@link PushDecodeException},
  * {@link IllegalArgumentException}, a truncated or corrupt request body) is always 4xx; only
- * failures of the server itself are 5xx, and their text never leaks internals (paths, keys,
+ * failures of the server itself are 5xx (503 when the ingester cannot persist: the client should
+ * retry elsewhere or later; 429 when its memory budget is exhausted), and their text never leaks internals (paths, keys,
  * stack traces) — those are logged by the caller. Stateless and thread-safe.
  */
 public final class HttpErrors {
     /** The answer for one failed request. */
     public record Classified(int status, String message, String reason) {}
+
+    /** Metric reason of pushes refused because the ingester cannot persist (logged once by the ingester, not per request). */
+    public static final String INGESTER_FAILED = "ingester_failed";
 
     private HttpErrors() {}
 
@@ -31,6 +37,12 @@ public final class HttpErrors {
         }
         if (e instanceof HttpResponseException h) {
             return new Classified(h.getStatus(), h.getMessage(), "http_" + h.getStatus());
+        }
+        if (e instanceof MemoryBudgetExceededException) {
+            return new Classified(429, e.getMessage(), "memory_limited");
+        }
+        if (e instanceof IngesterFailedException) {
+            return new Classified(503, e.getMessage(), INGESTER_FAILED);
         }
         if (e instanceof PushDecodeException) {
             return new Classified(400, e.getMessage(), "bad_request");

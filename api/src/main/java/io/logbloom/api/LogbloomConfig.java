@@ -146,6 +146,8 @@ public record LogbloomConfig(
                 + "  chunk_idle_period: " + ConfigNode.formatDuration(i.chunkIdlePeriod()) + "\n"
                 + "  max_chunk_age: " + ConfigNode.formatDuration(i.maxChunkAge()) + "\n"
                 + "  flush_check_period: " + ConfigNode.formatDuration(i.flushCheckPeriod()) + "\n"
+                + "  max_memory: " + i.maxMemoryBytes() + "\n"
+                + "  flush_retry_budget: " + ConfigNode.formatDuration(i.flushRetryBudget()) + "\n"
                 + "limits:\n"
                 + "  ingestion_rate_mb: " + l.ingestionRateMb() + "\n"
                 + "  ingestion_burst_size_mb: " + l.ingestionBurstSizeMb() + "\n"
@@ -375,7 +377,8 @@ public record LogbloomConfig(
 
     /** {@code ingester:} chunk sizes, encoding and flush timing (Loki's ingester keys and defaults). */
     public record Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
-            Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod) {
+            Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod, long maxMemoryBytes,
+            Duration flushRetryBudget) {
         public Ingester {
             positive("ingester.chunk_block_size", chunkBlockSizeBytes);
             positive("ingester.chunk_target_size", chunkTargetSizeBytes);
@@ -387,6 +390,11 @@ public record LogbloomConfig(
             positive("ingester.chunk_idle_period", chunkIdlePeriod);
             positive("ingester.max_chunk_age", maxChunkAge);
             positive("ingester.flush_check_period", flushCheckPeriod);
+            if (maxMemoryBytes < io.logbloom.ingest.BudgetConfig.MIN_MAX_MEMORY_BYTES) {
+                throw new ConfigException("ingester.max_memory must be at least "
+                        + io.logbloom.ingest.BudgetConfig.MIN_MAX_MEMORY_BYTES + " bytes, got " + maxMemoryBytes);
+            }
+            positive("ingester.flush_retry_budget", flushRetryBudget);
         }
 
         static Ingester from(ConfigNode n) {
@@ -395,7 +403,9 @@ public record LogbloomConfig(
                     n.string("chunk_encoding", "zstd").toLowerCase(Locale.ROOT),
                     n.duration("chunk_idle_period", Duration.ofMinutes(30)),
                     n.duration("max_chunk_age", Duration.ofHours(2)),
-                    n.duration("flush_check_period", Duration.ofSeconds(10)));
+                    n.duration("flush_check_period", Duration.ofSeconds(10)),
+                    n.bytes("max_memory", io.logbloom.ingest.BudgetConfig.DEFAULT_MAX_MEMORY_BYTES),
+                    n.duration("flush_retry_budget", io.logbloom.ingest.BudgetConfig.DEFAULT_FLUSH_RETRY_BUDGET));
             n.rejectUnknownKeys();
             return i;
         }

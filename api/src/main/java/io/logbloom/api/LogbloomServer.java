@@ -54,10 +54,15 @@ public final class LogbloomServer implements AutoCloseable {
 
     /** Builds the store and the app (nothing listens and no WAL is read until {@link #start()}). */
     public LogbloomServer(LogbloomConfig config, Clock clock) {
+        this(config, clock, ConfigMapping.objectStore(config.storage()));
+    }
+
+    /** Builds the app over a given object store (closed by {@link #close()}), e.g. a test's fault-injecting one. */
+    public LogbloomServer(LogbloomConfig config, Clock clock, ObjectStore store) {
         this.config = Objects.requireNonNull(config, "config is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.registry = new PrometheusRegistry();
-        this.store = ConfigMapping.objectStore(config.storage());
+        this.store = Objects.requireNonNull(store, "store is null");
         this.metrics = new ApiMetrics(registry);
         this.buildInfo = BuildInfo.load();
         this.app = Javalin.create(javalin -> {
@@ -99,7 +104,7 @@ public final class LogbloomServer implements AutoCloseable {
         tailRoute.register(app);
         app.exception(Exception.class, (e, ctx) -> {
             HttpErrors.Classified c = HttpErrors.classify(e);
-            if (c.status() >= 500) {
+            if (c.status() >= 500 && !c.reason().equals(HttpErrors.INGESTER_FAILED)) { // that one is logged once by the ingester
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
             }
             metrics.error(route(ctx), c.reason());
@@ -180,9 +185,15 @@ public final class LogbloomServer implements AutoCloseable {
     }
 
     private void ready(Context ctx) {
-        if (ingester == null || closed) {
+        Ingester current = ingester;
+        if (current == null || closed) {
             ctx.status(503).result("Ingester not ready: " + (closed ? "shutting down" : "replaying the write-ahead log")
                     + "\n");
+            return;
+        }
+        java.util.Optional<String> failure = current.failure();
+        if (failure.isPresent()) {
+            ctx.status(503).result("Ingester not ready: " + failure.get() + "\n");
         } else {
             ctx.result("ready\n");
         }

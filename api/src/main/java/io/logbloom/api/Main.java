@@ -58,6 +58,7 @@ public final class Main implements Callable<Integer> {
                 stopped.countDown();
             }
         }, "logbloom-shutdown"));
+        HeapTuning.apply();
         try {
             server.start();
         } catch (RuntimeException | Error e) {

@@ -46,7 +46,7 @@ final class OtlpRoute {
         String contentType = ctx.header("Content-Type");
         ExportLogsServiceRequest request = decoder.decode(body, contentType);
         long now = clock.millis() * 1_000_000L;
-        push.ingest(target, tenant, mapper.streams(request, now));
+        push.ingest(ctx, target, tenant, mapper.streams(request, now));
         if (contentType != null && contentType.toLowerCase(Locale.ROOT).contains("json")) {
             ctx.status(200).contentType("application/json").result("{}");
         } else {

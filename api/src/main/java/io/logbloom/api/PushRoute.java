@@ -2,6 +2,7 @@ package io.logbloom.api;
 
 import io.javalin.http.Context;
 import io.logbloom.ingest.Ingester;
+import io.logbloom.ingest.MemoryBudgetExceededException;
 import io.logbloom.ingest.PushDecodeException;
 import io.logbloom.ingest.PushDecoder;
 import io.logbloom.ingest.PushEnricher;
@@ -18,7 +19,8 @@ import java.util.function.Supplier;
  * gunzipped when {@code Content-Encoding: gzip}, decoded (snappy-protobuf or JSON), enriched (service
  * name, detected level), handed to the ingester, and answered like Loki's distributor: 204 when every
  * entry was accepted (the push is then in the WAL), 429 with Loki's rate-limit message when the tenant
- * is over its ingestion rate, 400 with the joined per-stream messages when some entries were rejected
+ * is over its ingestion rate, 429 with {@code Retry-After} when the ingester is over its memory budget,
+ * 503 when it cannot persist, 400 with the joined per-stream messages when some entries were rejected
  * (the others are kept). A push accepted in full is then passed to the listener (pattern mining); one
  * with rejections is not, since the ingester does not say which entries it kept. {@link #ingest} is
  * shared with the OTLP route. Thread-safe (stateless apart from its immutable collaborators).
@@ -45,14 +47,23 @@ final class PushRoute {
         String tenant = tenants.tenant(ctx.header(TenantResolver.HEADER));
         Ingester target = ingester.get();
         byte[] body = bodies.read(ctx.bodyInputStream(), ctx.header("Content-Encoding"), ctx.contentLength());
-        ingest(target, tenant, decoder.decode(body, ctx.header("Content-Type")));
+        ingest(ctx, target, tenant, decoder.decode(body, ctx.header("Content-Type")));
         ctx.status(204);
     }
 
-    /** Enriches and stores decoded streams; throws the 429/400 {@link HttpException} for a refused or partial push. */
-    void ingest(Ingester target, String tenant, List<PushStream> decoded) throws IOException {
+    /**
+     * Enriches and stores decoded streams; throws the 429/400 {@link HttpException} for a refused or
+     * partial push, and sets {@code Retry-After} on {@code ctx} when the ingester is over its memory budget.
+     */
+    void ingest(Context ctx, Ingester target, String tenant, List<PushStream> decoded) throws IOException {
         List<PushStream> streams = enricher.enrich(decoded);
-        PushResult result = target.push(tenant, streams);
+        PushResult result;
+        try {
+            result = target.push(tenant, streams);
+        } catch (MemoryBudgetExceededException e) {
+            ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
+            throw e;
+        }
         if (result.rateLimited()) {
             throw new HttpException(429, "rate_limited", result.errorMessage());
         }

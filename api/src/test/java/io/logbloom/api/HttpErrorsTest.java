@@ -33,6 +33,14 @@ final class HttpErrorsTest {
     }
 
     @Test
+    void classify_ingesterBackpressureAndFailure_429And503() {
+        assertThat(HttpErrors.classify(new io.logbloom.ingest.MemoryBudgetExceededException("over max_memory", 2)))
+                .isEqualTo(new HttpErrors.Classified(429, "over max_memory", "memory_limited"));
+        assertThat(HttpErrors.classify(new io.logbloom.ingest.IngesterFailedException("cannot persist", null)))
+                .isEqualTo(new HttpErrors.Classified(503, "cannot persist", HttpErrors.INGESTER_FAILED));
+    }
+
+    @Test
     void tenantResolver_rules() {
         assertThat(new TenantResolver(false).tenant(null)).isEqualTo("fake");
         assertThat(new TenantResolver(false).tenant("team-a")).isEqualTo("team-a");

@@ -26,7 +26,7 @@ final class LogbloomConfigTest {
         assertThat(c.wal()).isEqualTo(new LogbloomConfig.Wal(null, LogbloomConfig.FsyncPolicy.PER_REQUEST, Duration.ofSeconds(1), 64L << 20));
         assertThat(c.walDirectory()).isEqualTo(Path.of("./data/wal"));
         assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(256 << 10, 1536 << 10, "zstd",
-                Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofSeconds(10)));
+                Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofSeconds(10), 256L << 20, Duration.ofMinutes(5)));
         assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(4, 6, 256 << 10, 15, 1024, 2048, true,
                 Duration.ofDays(7), Duration.ofMinutes(10), 5000, 0, 0, true, 5000, 500, Duration.ofMinutes(1), 0,
                 PushEnrichmentConfig.DEFAULT_SERVICE_NAME_LABELS, true, PushEnrichmentConfig.DEFAULT_LOG_LEVEL_FIELDS,
@@ -48,7 +48,8 @@ final class LogbloomConfigTest {
                         secret_access_key: sk, force_path_style: false }
                 wal: { directory: /wal, fsync: interval, fsync_interval: 200ms, segment_size: 1MB }
                 ingester: { chunk_block_size: 64KB, chunk_target_size: 1.5MB, chunk_encoding: zstd,
-                            chunk_idle_period: 1h30m, max_chunk_age: 3h, flush_check_period: 500ms }
+                            chunk_idle_period: 1h30m, max_chunk_age: 3h, flush_check_period: 500ms,
+                            max_memory: 64MB, flush_retry_budget: 30s }
                 limits: { ingestion_rate_mb: 8.5, ingestion_burst_size_mb: 12, max_line_size: 1MB,
                           max_label_names_per_series: 30, max_label_name_length: 100, max_label_value_length: 200,
                           reject_old_samples: false, reject_old_samples_max_age: 1w, creation_grace_period: 5m,
@@ -77,7 +78,7 @@ final class LogbloomConfigTest {
         assertThat(c.wal()).isEqualTo(new LogbloomConfig.Wal(Path.of("/wal"), LogbloomConfig.FsyncPolicy.INTERVAL,
                 Duration.ofMillis(200), 1 << 20));
         assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(64 << 10, (long) (1.5 * (1 << 20)), "zstd",
-                Duration.ofMinutes(90), Duration.ofHours(3), Duration.ofMillis(500)));
+                Duration.ofMinutes(90), Duration.ofHours(3), Duration.ofMillis(500), 64L << 20, Duration.ofSeconds(30)));
         assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(8.5, 12, 1 << 20, 30, 100, 200, false,
                 Duration.ofDays(7), Duration.ofMinutes(5), 10, 7, 70, false, 100, 50, Duration.ofMinutes(2), 1L << 30,
                 List.of("app", "job"), false, List.of("lvl"), false, 9, OtlpConfig.of(true, List.of(

@@ -45,6 +45,11 @@ final class TestServer implements AutoCloseable {
         return new TestServer(server);
     }
 
+    /** Wraps an already started server. */
+    static TestServer attach(LogbloomServer server) {
+        return new TestServer(server);
+    }
+
     static TestServer start(Path dataDir) {
         return start(dataDir, "");
     }

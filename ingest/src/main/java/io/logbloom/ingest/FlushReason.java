@@ -12,6 +12,8 @@ public enum FlushReason {
     MAX_AGE,
     /** An entry older than the chunk's last cut block arrived, so a new chunk had to take it. */
     OUT_OF_ORDER,
+    /** Unflushed data went over the memory budget; the largest streams are flushed first. */
+    MEMORY,
     /** The ingester is shutting down. */
     SHUTDOWN,
     /** {@code POST /flush} or {@link Ingester#flushAll()}. */

@@ -18,10 +18,12 @@ import java.util.Objects;
  * @param tokenizer what goes into series blooms
  * @param bloom sizing of each series bloom (error rate, expansion, tightening, max size per series)
  * @param index period and cache of the persisted index
+ * @param budget memory budget (backpressure) and flush retry budget (fatal path)
  */
 public record IngestConfig(LimitsConfig limits, WalConfig wal, FlushConfig flush, ChunkConfig chunk,
-        BloomTokenizerConfig tokenizer, BloomConfig bloom, IndexConfig index) {
+        BloomTokenizerConfig tokenizer, BloomConfig bloom, IndexConfig index, BudgetConfig budget) {
     public IngestConfig {
+        Objects.requireNonNull(budget, "budget is null");
         Objects.requireNonNull(limits, "limits is null");
         Objects.requireNonNull(wal, "wal is null");
         Objects.requireNonNull(flush, "flush is null");
@@ -34,6 +36,12 @@ public record IngestConfig(LimitsConfig limits, WalConfig wal, FlushConfig flush
         }
     }
 
+    /** A config with the default budgets. */
+    public IngestConfig(LimitsConfig limits, WalConfig wal, FlushConfig flush, ChunkConfig chunk,
+            BloomTokenizerConfig tokenizer, BloomConfig bloom, IndexConfig index) {
+        this(limits, wal, flush, chunk, tokenizer, bloom, index, BudgetConfig.defaults());
+    }
+
     /** Loki's defaults everywhere, WAL in {@code walDir}. */
     public static IngestConfig defaults(Path walDir) {
         return new IngestConfig(LimitsConfig.defaults(), WalConfig.defaults(walDir), FlushConfig.defaults(),
@@ -42,31 +50,36 @@ public record IngestConfig(LimitsConfig limits, WalConfig wal, FlushConfig flush
 
     /** A copy with other limits. */
     public IngestConfig withLimits(LimitsConfig newLimits) {
-        return new IngestConfig(newLimits, wal, flush, chunk, tokenizer, bloom, index);
+        return new IngestConfig(newLimits, wal, flush, chunk, tokenizer, bloom, index, budget);
     }
 
     /** A copy with another WAL config. */
     public IngestConfig withWal(WalConfig newWal) {
-        return new IngestConfig(limits, newWal, flush, chunk, tokenizer, bloom, index);
+        return new IngestConfig(limits, newWal, flush, chunk, tokenizer, bloom, index, budget);
     }
 
     /** A copy with another flush config. */
     public IngestConfig withFlush(FlushConfig newFlush) {
-        return new IngestConfig(limits, wal, newFlush, chunk, tokenizer, bloom, index);
+        return new IngestConfig(limits, wal, newFlush, chunk, tokenizer, bloom, index, budget);
     }
 
     /** A copy with another chunk config. */
     public IngestConfig withChunk(ChunkConfig newChunk) {
-        return new IngestConfig(limits, wal, flush, newChunk, tokenizer, bloom, index);
+        return new IngestConfig(limits, wal, flush, newChunk, tokenizer, bloom, index, budget);
     }
 
     /** A copy with another tokenizer config. */
     public IngestConfig withTokenizer(BloomTokenizerConfig newTokenizer) {
-        return new IngestConfig(limits, wal, flush, chunk, newTokenizer, bloom, index);
+        return new IngestConfig(limits, wal, flush, chunk, newTokenizer, bloom, index, budget);
     }
 
     /** A copy with another bloom sizing. */
     public IngestConfig withBloom(BloomConfig newBloom) {
-        return new IngestConfig(limits, wal, flush, chunk, tokenizer, newBloom, index);
+        return new IngestConfig(limits, wal, flush, chunk, tokenizer, newBloom, index, budget);
+    }
+
+    /** A copy with other budgets. */
+    public IngestConfig withBudget(BudgetConfig newBudget) {
+        return new IngestConfig(limits, wal, flush, chunk, tokenizer, bloom, index, newBudget);
     }
 }

@@ -16,6 +16,7 @@ final class IngestMetrics {
     private final Counter rejectedLines;
     private final Counter chunksFlushed;
     private final Histogram flushDuration;
+    private final Counter memoryRefusals;
 
     /** Live values the gauges read. */
     interface Gauges {
@@ -25,6 +26,12 @@ final class IngestMetrics {
 
         /** Bloom totals as Valkey's INFO BF: memory bytes, objects, sub-filters, items, capacity. */
         double[] bloomTotals();
+
+        /** Bytes the ingester holds for unflushed data, as the memory budget counts them. */
+        double memoryBytes();
+
+        /** 1 while a fatal failure of {@code reason} is recorded, else 0. */
+        double fatal(FatalReason reason);
     }
 
     IngestMetrics(PrometheusRegistry registry, Gauges gauges) {
@@ -39,6 +46,17 @@ final class IngestMetrics {
                 .help("Duration of one chunk flush: put, index and bloom.").register(registry);
         gauge(registry, "logbloom_ingest_active_streams", "Streams with data in memory.", gauges::activeStreams);
         gauge(registry, "logbloom_ingest_wal_bytes", "Bytes in WAL segment files.", gauges::walBytes);
+        gauge(registry, "logbloom_ingest_memory_bytes",
+                "Bytes held for unflushed data as counted against ingester.max_memory.", gauges::memoryBytes);
+        GaugeWithCallback.builder().name("logbloom_ingest_fatal")
+                .help("1 while the ingester refuses pushes because of a fatal failure, by reason.")
+                .labelNames("reason").callback(cb -> {
+                    for (FatalReason reason : FatalReason.values()) {
+                        cb.call(gauges.fatal(reason), reason.label());
+                    }
+                }).register(registry);
+        memoryRefusals = Counter.builder().name("logbloom_ingest_memory_limited_pushes_total")
+                .help("Pushes refused with 429 because unflushed data was over ingester.max_memory.").register(registry);
         String[] names = {"memory_bytes", "objects", "subfilters", "items", "capacity"};
         String[] help = {"Bytes of bit storage of in-memory series blooms.", "Series blooms in memory.",
                 "Sub-filters of in-memory series blooms.", "Items inserted into in-memory series blooms.",
@@ -60,6 +78,10 @@ final class IngestMetrics {
 
     void rejected(RejectReason reason, long count) {
         rejectedLines.labelValues(reason.label()).inc(count);
+    }
+
+    void memoryLimited() {
+        memoryRefusals.inc();
     }
 
     void flushed(FlushReason reason, double seconds) {

@@ -1,0 +1,174 @@
+package io.logbloom.ingest;
+
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Admission of pushes, Loki's rules and messages: label parsing and validation, entry validation,
+ * the tenant's ingestion rate (all-or-nothing token bucket), and the per-stream checks the stream
+ * store asks for under its lock: the active-stream limit and the hourly/daily series limiters for new
+ * streams, and the out-of-order window for entries. Admission owns no data; what it admits is stored
+ * by {@link StreamStore}.
+ *
+ * <p>Thread-safe: the per-tenant limiters are thread-safe and created atomically.
+ */
+final class PushAdmission {
+    private final LimitsConfig limits;
+    private final Duration maxChunkAge;
+    private final PushValidator validator;
+    private final Clock clock;
+    private final Map<String, TenantLimiters> tenants = new ConcurrentHashMap<>();
+
+    /** The valid streams of one push with their byte and line totals. */
+    record Admitted(List<PushCandidate> candidates, long validBytes, int validLines) {}
+
+    /** Rate and series limiters of one tenant (null limiters are off). */
+    private record TenantLimiters(IngestionRateLimiter rate, SeriesLimiter hourly, SeriesLimiter daily) {}
+
+    PushAdmission(LimitsConfig limits, Duration maxChunkAge, Clock clock) {
+        this.limits = Objects.requireNonNull(limits, "limits is null");
+        this.maxChunkAge = Objects.requireNonNull(maxChunkAge, "maxChunkAge is null");
+        this.clock = Objects.requireNonNull(clock, "clock is null");
+        this.validator = new PushValidator(limits);
+    }
+
+    /**
+     * Validates labels and entries (rejections go to {@code errors}) and charges the tenant's rate
+     * limit for the valid bytes; when the rate limit refuses, every valid entry is rejected, the push
+     * is marked rate-limited and no candidate is returned.
+     */
+    Admitted admit(String tenant, List<PushStream> streams, long nowNanos, PushErrors errors) {
+        Map<Labels, PushCandidate> candidates = new LinkedHashMap<>();
+        long validBytes = 0;
+        int validLines = 0;
+        for (PushStream ps : streams) {
+            List<Label> pairs;
+            try {
+                pairs = LabelsParser.parse(ps.labels());
+            } catch (IllegalArgumentException e) {
+                errors.reject(RejectReason.INVALID_LABELS,
+                        String.format("Error parsing labels '%s' with error: %s", ps.labels(), e.getMessage()),
+                        ps.entries().size());
+                continue;
+            }
+            String shown = canonical(pairs);
+            Rejection labelProblem = validator.validateLabels(shown, pairs);
+            if (labelProblem != null) {
+                errors.reject(labelProblem, ps.entries().size());
+                continue;
+            }
+            Labels labels = Labels.of(pairs);
+            PushCandidate candidate = candidates.computeIfAbsent(labels, l -> new PushCandidate(l, l.toString()));
+            for (LogEntry entry : ps.entries()) {
+                int lineBytes = PushValidator.utf8Length(entry.line());
+                Rejection problem = validator.validateEntry(candidate.shown, entry, lineBytes, nowNanos);
+                if (problem != null) {
+                    errors.reject(problem, 1);
+                    continue;
+                }
+                long size = entrySize(entry, lineBytes);
+                candidate.entries.add(new PushCandidate.Prepared(entry, size));
+                validBytes += size;
+                validLines++;
+            }
+        }
+        if (validLines > 0 && !limiters(tenant).rate().tryAcquire(validBytes)) {
+            errors.reject(RejectReason.RATE_LIMITED, String.format(
+                    "Ingestion rate limit exceeded for user %s (limit: %d bytes/sec) while attempting to ingest '%d' lines "
+                            + "totaling '%d' bytes, reduce log volume or contact your Loki administrator to see if the limit "
+                            + "can be increased", tenant, limits.ingestionRateBytesPerSecond(), validLines, validBytes),
+                    validLines);
+            errors.markRateLimited();
+            return new Admitted(List.of(), 0, 0);
+        }
+        return new Admitted(new ArrayList<>(candidates.values()), validBytes, validLines);
+    }
+
+    /** Null when a new stream may be created for {@code tenant}, which has {@code tenantStreams} streams; else why not. */
+    Rejection admitNewStream(String tenant, int tenantStreams, PushCandidate c) {
+        int max = limits.maxGlobalStreamsPerUser();
+        if (max > 0 && tenantStreams >= max) {
+            return new Rejection(RejectReason.STREAM_LIMIT, String.format(
+                    "Maximum active stream limit exceeded when trying to create stream %s, reduce the number of active "
+                            + "streams (reduce labels or reduce label values), or contact your Loki administrator to see if "
+                            + "the limit can be increased, user: '%s'", c.shown, tenant));
+        }
+        TenantLimiters l = limiters(tenant);
+        if (l.hourly() != null && !l.hourly().allow(c.labels.fingerprint())) {
+            return new Rejection(RejectReason.SERIES_LIMIT_HOURLY, String.format(
+                    "Maximum new series per hour limit (%d) exceeded when trying to create stream %s, user: '%s'",
+                    l.hourly().maxItems(), c.shown, tenant));
+        }
+        if (l.daily() != null && !l.daily().allow(c.labels.fingerprint())) {
+            return new Rejection(RejectReason.SERIES_LIMIT_DAILY, String.format(
+                    "Maximum new series per day limit (%d) exceeded when trying to create stream %s, user: '%s'",
+                    l.daily().maxItems(), c.shown, tenant));
+        }
+        return null;
+    }
+
+    /** Null when {@code entry} may join a stream whose newest entry is {@code newestNanos}; else why not. */
+    Rejection orderCheck(long newestNanos, String labelsString, LogEntry entry) {
+        if (newestNanos == Long.MIN_VALUE) {
+            return null;
+        }
+        long ts = entry.timestampNanos();
+        if (limits.unorderedWrites()) {
+            long oldest = newestNanos - maxChunkAge.toNanos() / 2;
+            if (ts < oldest) {
+                return new Rejection(RejectReason.TOO_FAR_BEHIND, String.format(
+                        "entry with timestamp %s ignored, reason: 'entry too far behind, entry timestamp is: %s, oldest "
+                                + "acceptable timestamp is: %s' for stream: %s", PushValidator.format(ts),
+                        PushValidator.format(ts), PushValidator.format(oldest), labelsString));
+            }
+        } else if (ts < newestNanos) {
+            return new Rejection(RejectReason.OUT_OF_ORDER, String.format(
+                    "entry with timestamp %s ignored, reason: 'entry out of order' for stream: %s",
+                    PushValidator.format(ts), labelsString));
+        }
+        return null;
+    }
+
+    private TenantLimiters limiters(String tenant) {
+        return tenants.computeIfAbsent(tenant, t -> new TenantLimiters(
+                new IngestionRateLimiter(clock, limits.ingestionRateBytesPerSecond(), limits.ingestionBurstBytes()),
+                limits.maxNewSeriesPerHour() > 0
+                        ? new SeriesLimiter(limits.maxNewSeriesPerHour(), Duration.ofHours(1), clock) : null,
+                limits.maxNewSeriesPerDay() > 0
+                        ? new SeriesLimiter(limits.maxNewSeriesPerDay(), Duration.ofDays(1), clock) : null));
+    }
+
+    /** Raw size as Loki counts it for rate limits and as {@code MemChunk#rawSize} does: UTF-8 of line and metadata. */
+    static long entrySize(LogEntry entry, int lineBytes) {
+        long size = lineBytes;
+        for (Label l : entry.metadata()) {
+            size += PushValidator.utf8Length(l.name()) + PushValidator.utf8Length(l.value());
+        }
+        return size;
+    }
+
+    /** Sorted selector form of possibly-invalid pairs (duplicates kept), as Loki quotes streams. */
+    private static String canonical(List<Label> pairs) {
+        List<Label> sorted = new ArrayList<>(pairs);
+        sorted.sort(null);
+        StringBuilder sb = new StringBuilder("{");
+        for (int i = 0; i < sorted.size(); i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(sorted.get(i).name()).append("=\"");
+            LabelsParser.appendEscaped(sb, sorted.get(i).value());
+            sb.append('"');
+        }
+        return sb.append('}').toString();
+    }
+}

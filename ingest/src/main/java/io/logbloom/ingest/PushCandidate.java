@@ -1,0 +1,84 @@
+package io.logbloom.ingest;
+
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** The valid entries of one stream of a push; confined to the pushing thread. */
+final class PushCandidate {
+    /** Entries of one push sharing a timestamp are compared pairwise up to this many, then through a hash set. */
+    private static final int MAX_LINEAR_RUN = 16;
+    private static final Comparator<Prepared> BY_TIME = Comparator.comparingLong(p -> p.entry.timestampNanos());
+
+    final Labels labels;
+    final String shown;
+    final List<Prepared> entries = new ArrayList<>();
+    /** {@link #entries} sorted by time (stably) without repeats of an earlier (timestamp, line) of this push. */
+    List<Prepared> unique = List.of();
+
+    PushCandidate(Labels labels, String shown) {
+        this.labels = labels;
+        this.shown = shown;
+    }
+
+    /** A valid entry of a push with what the push computes once for it: size, dedupe key, WAL bytes. */
+    static final class Prepared {
+        final LogEntry entry;
+        final long size;
+        EntryKey key;
+        int walStart;
+        int walEnd;
+
+        Prepared(LogEntry entry, long size) {
+            this.entry = entry;
+            this.size = size;
+        }
+    }
+
+    /** Sorts, hashes, drops in-push duplicates and encodes each remaining entry's WAL bytes into {@code out}. */
+    void prepare(WalCodec.Buffer out) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        List<Prepared> sorted = new ArrayList<>(entries);
+        sorted.sort(BY_TIME);
+        List<Prepared> kept = new ArrayList<>(sorted.size());
+        int runStart = 0; // first kept entry with the current timestamp: only those can be repeated
+        Set<EntryKey> longRun = null; // the run's keys once it outgrows a linear scan
+        for (Prepared p : sorted) {
+            p.key = EntryKey.of(p.entry);
+            if (runStart < kept.size() && kept.get(runStart).key.timestampNanos() != p.key.timestampNanos()) {
+                runStart = kept.size();
+                longRun = null;
+            }
+            if (longRun == null && kept.size() - runStart > MAX_LINEAR_RUN) {
+                longRun = new HashSet<>();
+                for (int i = runStart; i < kept.size(); i++) {
+                    longRun.add(kept.get(i).key);
+                }
+            }
+            if (longRun != null ? !longRun.add(p.key) : isRepeat(kept, runStart, p.key)) {
+                continue;
+            }
+            p.walStart = out.size();
+            WalCodec.writeEntry(out, p.entry);
+            p.walEnd = out.size();
+            kept.add(p);
+        }
+        unique = kept;
+    }
+
+    /** Whether {@code key} is among {@code kept[from..]}, a run of equal timestamps (short in practice). */
+    private static boolean isRepeat(List<Prepared> kept, int from, EntryKey key) {
+        for (int i = kept.size() - 1; i >= from; i--) {
+            if (kept.get(i).key.equals(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
