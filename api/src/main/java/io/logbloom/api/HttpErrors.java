@@ -2,6 +2,7 @@ package io.logbloom.api;
 
 import io.javalin.http.HttpResponseException;
 import io.logbloom.ingest.PushDecodeException;
+import io.logbloom.ingest.WalWriteException;
 import java.io.EOFException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.CancellationException;
@@ -15,7 +16,9 @@ import java.util.zip.ZipException;
  * drift apart. Bad input (our {@link HttpException}, {@link PushDecodeException},
  * {@link IllegalArgumentException}, a truncated or corrupt request body) is always 4xx; only
  * failures of the server itself are 5xx, and their text never leaks internals (paths, keys,
- * stack traces) — those are logged by the caller. Stateless and thread-safe.
+ * stack traces) — those are logged by the caller. A push the WAL could not take is 507 when its
+ * volume is out of space and 503 otherwise: retryable, and nothing of it was acknowledged.
+ * Stateless and thread-safe.
  */
 public final class HttpErrors {
     /** The answer for one failed request. */
@@ -31,6 +34,13 @@ public final class HttpErrors {
         }
         if (e instanceof HttpResponseException h) {
             return new Classified(h.getStatus(), h.getMessage(), "http_" + h.getStatus());
+        }
+        if (e instanceof WalWriteException w) {
+            return w.outOfSpace()
+                    ? new Classified(507, "push not accepted: the write-ahead log volume is out of space; retry later",
+                            "wal_out_of_space")
+                    : new Classified(503, "push not accepted: the write-ahead log cannot be written; retry later",
+                            "wal_unavailable");
         }
         if (e instanceof PushDecodeException) {
             return new Classified(400, e.getMessage(), "bad_request");

@@ -42,6 +42,7 @@ public final class LogbloomServer implements AutoCloseable {
     private final Javalin app;
     private final QueryRoutes queryRoutes;
     private final TailRoute tailRoute;
+    private final PushRoute pushRoute;
     private volatile Ingester ingester;
     private boolean started;
     private boolean closed;
@@ -62,15 +63,15 @@ public final class LogbloomServer implements AutoCloseable {
         });
         this.queryRoutes = new QueryRoutes(config, store, this::ingester, clock, registry);
         this.tailRoute = new TailRoute(queryRoutes, this::ingester, config, clock);
+        this.pushRoute = new PushRoute(new TenantResolver(config.authEnabled()),
+                new RequestBodies(config.server().maxRecvMsgSizeBytes()),
+                new PushDecoder(config.server().maxRecvMsgSizeBytes()), this::ingester);
         registerRoutes();
     }
 
     private void registerRoutes() {
-        PushRoute push = new PushRoute(new TenantResolver(config.authEnabled()),
-                new RequestBodies(config.server().maxRecvMsgSizeBytes()),
-                new PushDecoder(config.server().maxRecvMsgSizeBytes()), this::ingester);
-        app.post("/loki/api/v1/push", push::handle);
-        app.post("/api/prom/push", push::handle);
+        app.post("/loki/api/v1/push", pushRoute::handle);
+        app.post("/api/prom/push", pushRoute::handle);
         app.get("/ready", this::ready);
         app.get("/metrics", this::metrics);
         app.get("/loki/api/v1/status/buildinfo", ctx -> ctx.json(buildInfo));
@@ -81,7 +82,7 @@ public final class LogbloomServer implements AutoCloseable {
         tailRoute.register(app);
         app.exception(Exception.class, (e, ctx) -> {
             HttpErrors.Classified c = HttpErrors.classify(e);
-            if (c.status() >= 500) {
+            if (c.status() >= 500 && !c.reason().startsWith("wal_")) { // the WAL logs its own refusals, once per run
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
             }
             metrics.error(route(ctx), c.reason());
@@ -154,6 +155,11 @@ public final class LogbloomServer implements AutoCloseable {
             throw new HttpException(503, "not_ready", "Ingester not ready: replaying the write-ahead log");
         }
         return current;
+    }
+
+    /** The push route behind {@code /loki/api/v1/push}, for driving it without HTTP framing. */
+    PushRoute pushRoute() {
+        return pushRoute;
     }
 
     /** The Javalin app, for registering further routes before {@link #start()}. */

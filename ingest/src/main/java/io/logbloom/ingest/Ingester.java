@@ -182,6 +182,16 @@ public final class Ingester implements AutoCloseable {
                 }
 
                 @Override
+                public double walCorruptions() {
+                    return wal.corruptions();
+                }
+
+                @Override
+                public double walWriteFailures() {
+                    return wal.refusedWritesTotal();
+                }
+
+                @Override
                 public double[] bloomTotals() {
                     double[] totals = new double[5];
                     for (SeriesBloom b : blooms.values()) {
