@@ -7,6 +7,7 @@ import io.logbloom.ingest.PushDecoder;
 import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -33,10 +34,21 @@ final class PushRoute {
     }
 
     void handle(Context ctx) throws IOException, PushDecodeException {
-        String tenant = tenants.tenant(ctx.header(TenantResolver.HEADER));
+        push(ctx.header(TenantResolver.HEADER), ctx.header("Content-Encoding"), ctx.header("Content-Type"),
+                ctx.contentLength(), ctx.bodyInputStream());
+        ctx.status(204);
+    }
+
+    /**
+     * The route without its HTTP framing: returns when every entry was accepted (the caller answers 204),
+     * throws what {@link HttpErrors} turns into the error answer otherwise.
+     */
+    void push(String tenantHeader, String contentEncoding, String contentType, long contentLength, InputStream body)
+            throws IOException, PushDecodeException {
+        String tenant = tenants.tenant(tenantHeader);
         Ingester target = ingester.get();
-        byte[] body = bodies.read(ctx.bodyInputStream(), ctx.header("Content-Encoding"), ctx.contentLength());
-        List<PushStream> streams = decoder.decode(body, ctx.header("Content-Type"));
+        byte[] bytes = bodies.read(body, contentEncoding, contentLength);
+        List<PushStream> streams = decoder.decode(bytes, contentType);
         PushResult result = target.push(tenant, streams);
         if (result.rateLimited()) {
             throw new HttpException(429, "rate_limited", result.errorMessage());
@@ -44,6 +56,5 @@ final class PushRoute {
         if (!result.errors().isEmpty()) {
             throw new HttpException(400, "rejected_entries", result.errorMessage());
         }
-        ctx.status(204);
     }
 }
