@@ -21,6 +21,13 @@ import java.util.zip.ZipException;
  * Stateless and thread-safe.
  */
 public final class HttpErrors {
+    /**
+     * Loki's answer to a query past its deadline ({@code ErrDeadlineExceeded} in
+     * {@code pkg/util/server/error.go}), sent with 504.
+     */
+    public static final String DEADLINE_EXCEEDED = "request timed out, decrease the duration of the request or add more"
+            + " label matchers (prefer exact match over regex match) to reduce the amount of data processed";
+
     /** The answer for one failed request. */
     public record Classified(int status, String message, String reason) {}
 
@@ -52,8 +59,7 @@ public final class HttpErrors {
             return new Classified(400, String.valueOf(e.getMessage()), "bad_request");
         }
         if (e instanceof TimeoutException) {
-            return new Classified(504, "request timed out" + (e.getMessage() == null ? "" : ": " + e.getMessage()),
-                    "timeout");
+            return new Classified(504, DEADLINE_EXCEEDED, "timeout");
         }
         if (e instanceof CancellationException) {
             return new Classified(499, "request cancelled", "cancelled");

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,10 +50,19 @@ public final class LogbloomServer implements AutoCloseable {
 
     /** Builds the store and the app (nothing listens and no WAL is read until {@link #start()}). */
     public LogbloomServer(LogbloomConfig config, Clock clock) {
+        this(config, clock, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #LogbloomServer(LogbloomConfig, Clock)}, with the configured object store wrapped by
+     * {@code storeDecorator} (the seam for fault injection: latency, failures, damaged objects).
+     */
+    public LogbloomServer(LogbloomConfig config, Clock clock, UnaryOperator<ObjectStore> storeDecorator) {
         this.config = Objects.requireNonNull(config, "config is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.registry = new PrometheusRegistry();
-        this.store = ConfigMapping.objectStore(config.storage());
+        this.store = Objects.requireNonNull(storeDecorator.apply(ConfigMapping.objectStore(config.storage())),
+                "decorated store is null");
         this.metrics = new ApiMetrics(registry);
         this.buildInfo = BuildInfo.load();
         this.app = Javalin.create(javalin -> {
@@ -82,7 +92,7 @@ public final class LogbloomServer implements AutoCloseable {
         tailRoute.register(app);
         app.exception(Exception.class, (e, ctx) -> {
             HttpErrors.Classified c = HttpErrors.classify(e);
-            if (c.status() >= 500 && !c.reason().startsWith("wal_")) { // the WAL logs its own refusals, once per run
+            if (c.reason().equals("internal")) { // known failures (timeouts, WAL refusals) are logged where they happen
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
             }
             metrics.error(route(ctx), c.reason());

@@ -66,7 +66,9 @@ final class StoreReader {
     List<SeriesStream> select(QueryContext ctx, List<LabelMatcher> matchers, long fromNanos, long throughNanos,
             boolean forward, BloomQuery bloomQuery) throws IOException {
         long indexStart = System.nanoTime();
-        List<SeriesChunks> indexed = index.chunks(ctx.tenant(), matchers, fromNanos, throughNanos);
+        // index and bloom reads may wait on the object store: they run on the fetch pool, waited for until the deadline
+        List<SeriesChunks> indexed = ctx.await(fetchPool.submit(
+                () -> index.chunks(ctx.tenant(), matchers, fromNanos, throughNanos)));
         List<UnflushedSource.Stream> memory = unflushed.unflushed(ctx.tenant(), matchers, fromNanos, throughNanos);
         ctx.stats.indexTimeNanos.add(System.nanoTime() - indexStart);
 
@@ -92,7 +94,8 @@ final class StoreReader {
             }
         }
 
-        Map<Labels, List<ChunkRef>> survivors = bloomFilter(ctx, refsBySeries, bloomQuery);
+        Map<Labels, List<ChunkRef>> survivors = ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries,
+                bloomQuery)));
         checkBytesLimit(survivors);
 
         List<SeriesStream> streams = new ArrayList<>(survivors.size());
