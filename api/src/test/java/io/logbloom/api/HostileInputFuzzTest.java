@@ -49,7 +49,7 @@ final class HostileInputFuzzTest {
     /** Push bodies driven through the push route directly (its HTTP framing left out). */
     static final int DEFAULT_PUSH_BODIES = 100_000;
     /** Requests of every kind sent over HTTP. */
-    static final int DEFAULT_HTTP_REQUESTS = 5_000;
+    static final int DEFAULT_HTTP_REQUESTS = 3_000;
     static final int CLIENTS = 2;
     /** Failures reported in full in the assertion message; the rest are only counted. */
     private static final int REPORTED_FAILURES = 15;
