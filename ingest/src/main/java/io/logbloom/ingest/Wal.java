@@ -120,6 +120,11 @@ final class Wal implements Closeable {
             byte[] payload = new byte[length];
             in.get(payload);
             if (crc32c(payload) != crc) {
+                if (newest && !in.hasRemaining()) {
+                    // the last record of the newest segment: a crash can leave its length written but not its bytes
+                    tornTail(file, true, start, data.length, "checksum mismatch in the last record");
+                    return;
+                }
                 damaged(file, start, length + 8L, "checksum mismatch; record skipped");
                 continue;
             }
