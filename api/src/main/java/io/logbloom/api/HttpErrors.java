@@ -4,6 +4,7 @@ import io.javalin.http.HttpResponseException;
 import io.logbloom.ingest.IngesterFailedException;
 import io.logbloom.ingest.MemoryBudgetExceededException;
 import io.logbloom.ingest.PushDecodeException;
+import io.logbloom.ingest.WalWriteException;
 import java.io.EOFException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.CancellationException;
@@ -17,10 +18,19 @@ import java.util.zip.ZipException;
  * drift apart. Bad input (our {@link HttpException}, {@link PushDecodeException},
  * {@link IllegalArgumentException}, a truncated or corrupt request body) is always 4xx; only
  * failures of the server itself are 5xx (503 when the ingester cannot persist: the client should
- * retry elsewhere or later; 429 when its memory budget is exhausted), and their text never leaks internals (paths, keys,
- * stack traces) — those are logged by the caller. Stateless and thread-safe.
+ * retry elsewhere or later; 429 when its memory budget is exhausted), and their text never leaks
+ * internals (paths, keys, stack traces) — those are logged by the caller. A push the WAL could not
+ * take is 507 when its volume is out of space and 503 otherwise: retryable, and nothing of it was
+ * acknowledged. Stateless and thread-safe.
  */
 public final class HttpErrors {
+    /**
+     * Loki's answer to a query past its deadline ({@code ErrDeadlineExceeded} in
+     * {@code pkg/util/server/error.go}), sent with 504.
+     */
+    public static final String DEADLINE_EXCEEDED = "request timed out, decrease the duration of the request or add more"
+            + " label matchers (prefer exact match over regex match) to reduce the amount of data processed";
+
     /** The answer for one failed request. */
     public record Classified(int status, String message, String reason) {}
 
@@ -44,6 +54,13 @@ public final class HttpErrors {
         if (e instanceof IngesterFailedException) {
             return new Classified(503, e.getMessage(), INGESTER_FAILED);
         }
+        if (e instanceof WalWriteException w) {
+            return w.outOfSpace()
+                    ? new Classified(507, "push not accepted: the write-ahead log volume is out of space; retry later",
+                            "wal_out_of_space")
+                    : new Classified(503, "push not accepted: the write-ahead log cannot be written; retry later",
+                            "wal_unavailable");
+        }
         if (e instanceof PushDecodeException) {
             return new Classified(400, e.getMessage(), "bad_request");
         }
@@ -54,8 +71,7 @@ public final class HttpErrors {
             return new Classified(400, String.valueOf(e.getMessage()), "bad_request");
         }
         if (e instanceof TimeoutException) {
-            return new Classified(504, "request timed out" + (e.getMessage() == null ? "" : ": " + e.getMessage()),
-                    "timeout");
+            return new Classified(504, DEADLINE_EXCEEDED, "timeout");
         }
         if (e instanceof CancellationException) {
             return new Classified(499, "request cancelled", "cancelled");

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,13 +49,25 @@ public final class LogbloomServer implements AutoCloseable {
     private final Javalin app;
     private final QueryRoutes queryRoutes;
     private final TailRoute tailRoute;
+    private final PushRoute pushRoute;
+    /** Drain pattern miner fed by accepted pushes; null when the pattern ingester is disabled. */
+    private final PatternMiner miner;
     private volatile Ingester ingester;
     private boolean started;
     private boolean closed;
 
     /** Builds the store and the app (nothing listens and no WAL is read until {@link #start()}). */
     public LogbloomServer(LogbloomConfig config, Clock clock) {
-        this(config, clock, ConfigMapping.objectStore(config.storage()));
+        this(config, clock, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #LogbloomServer(LogbloomConfig, Clock)}, with the configured object store wrapped by
+     * {@code storeDecorator} (the seam for fault injection: latency, failures, damaged objects).
+     */
+    public LogbloomServer(LogbloomConfig config, Clock clock, UnaryOperator<ObjectStore> storeDecorator) {
+        this(config, clock, Objects.requireNonNull(storeDecorator.apply(ConfigMapping.objectStore(config.storage())),
+                "decorated store is null"));
     }
 
     /** Builds the app over a given object store (closed by {@link #close()}), e.g. a test's fault-injecting one. */
@@ -73,24 +86,25 @@ public final class LogbloomServer implements AutoCloseable {
         });
         this.queryRoutes = new QueryRoutes(config, store, this::ingester, clock, registry);
         this.tailRoute = new TailRoute(queryRoutes, this::ingester, config, clock);
-        registerRoutes();
-    }
-
-    private void registerRoutes() {
-        TenantResolver tenants = new TenantResolver(config.authEnabled());
-        RequestBodies bodies = new RequestBodies(config.server().maxRecvMsgSizeBytes());
-        PatternMiner miner = config.patternIngester().enabled() ? new PatternMiner(new DrainConfig(
+        this.miner = config.patternIngester().enabled() ? new PatternMiner(new DrainConfig(
                 DrainConfig.defaults().logClusterDepth(), DrainConfig.defaults().similarityThreshold(),
                 DrainConfig.defaults().maxChildren(), config.patternIngester().maxClusters(),
                 DrainConfig.defaults().minTokens(), DrainConfig.defaults().maxTokens(),
                 DrainConfig.defaults().maxLineLength()), config.patternIngester().retainFor().toMillis()) : null;
         PushListener listener = miner == null ? (tenant, streams) -> { } : new PatternFeed(miner, clock);
+        this.pushRoute = new PushRoute(new TenantResolver(config.authEnabled()),
+                new RequestBodies(config.server().maxRecvMsgSizeBytes()),
+                new PushDecoder(config.server().maxRecvMsgSizeBytes()), this::ingester,
+                new PushEnricher(config.limits().enrichment()), listener);
+        registerRoutes();
+    }
+
+    private void registerRoutes() {
+        app.post("/loki/api/v1/push", pushRoute::handle);
+        app.post("/api/prom/push", pushRoute::handle);
         PushEnrichmentConfig enrichment = config.limits().enrichment();
-        PushRoute push = new PushRoute(tenants, bodies, new PushDecoder(config.server().maxRecvMsgSizeBytes()),
-                this::ingester, new PushEnricher(enrichment), listener);
-        app.post("/loki/api/v1/push", push::handle);
-        app.post("/api/prom/push", push::handle);
-        OtlpRoute otlp = new OtlpRoute(tenants, bodies, this::ingester, push,
+        OtlpRoute otlp = new OtlpRoute(new TenantResolver(config.authEnabled()),
+                new RequestBodies(config.server().maxRecvMsgSizeBytes()), this::ingester, pushRoute,
                 new OtlpMapper(enrichment.otlp(), !enrichment.discoverServiceName().isEmpty()), clock);
         app.post("/otlp/v1/logs", otlp::handle);
         new DrilldownRoutes(config, miner, buildInfo.version(), clock).register(app);
@@ -104,7 +118,8 @@ public final class LogbloomServer implements AutoCloseable {
         tailRoute.register(app);
         app.exception(Exception.class, (e, ctx) -> {
             HttpErrors.Classified c = HttpErrors.classify(e);
-            if (c.status() >= 500 && !c.reason().equals(HttpErrors.INGESTER_FAILED)) { // that one is logged once by the ingester
+            // known failures (timeouts, WAL refusals) are logged where they happen, a failed ingester once by itself
+            if (c.reason().equals("internal")) {
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
             }
             metrics.error(route(ctx), c.reason());
@@ -177,6 +192,11 @@ public final class LogbloomServer implements AutoCloseable {
             throw new HttpException(503, "not_ready", "Ingester not ready: replaying the write-ahead log");
         }
         return current;
+    }
+
+    /** The push route behind {@code /loki/api/v1/push}, for driving it without HTTP framing. */
+    PushRoute pushRoute() {
+        return pushRoute;
     }
 
     /** The Javalin app, for registering further routes before {@link #start()}. */

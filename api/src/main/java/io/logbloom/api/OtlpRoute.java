@@ -2,6 +2,7 @@ package io.logbloom.api;
 
 import io.javalin.http.Context;
 import io.logbloom.ingest.Ingester;
+import io.logbloom.ingest.MemoryBudgetExceededException;
 import io.logbloom.ingest.OtlpDecoder;
 import io.logbloom.ingest.OtlpMapper;
 import io.logbloom.ingest.PushDecodeException;
@@ -46,7 +47,11 @@ final class OtlpRoute {
         String contentType = ctx.header("Content-Type");
         ExportLogsServiceRequest request = decoder.decode(body, contentType);
         long now = clock.millis() * 1_000_000L;
-        push.ingest(ctx, target, tenant, mapper.streams(request, now));
+        try {
+            push.ingest(target, tenant, mapper.streams(request, now));
+        } catch (MemoryBudgetExceededException e) {
+            PushRoute.retryAfter(ctx, e);
+        }
         if (contentType != null && contentType.toLowerCase(Locale.ROOT).contains("json")) {
             ctx.status(200).contentType("application/json").result("{}");
         } else {

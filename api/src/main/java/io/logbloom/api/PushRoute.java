@@ -10,6 +10,7 @@ import io.logbloom.ingest.PushListener;
 import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -44,26 +45,41 @@ final class PushRoute {
     }
 
     void handle(Context ctx) throws IOException, PushDecodeException {
-        String tenant = tenants.tenant(ctx.header(TenantResolver.HEADER));
-        Ingester target = ingester.get();
-        byte[] body = bodies.read(ctx.bodyInputStream(), ctx.header("Content-Encoding"), ctx.contentLength());
-        ingest(ctx, target, tenant, decoder.decode(body, ctx.header("Content-Type")));
+        try {
+            push(ctx.header(TenantResolver.HEADER), ctx.header("Content-Encoding"), ctx.header("Content-Type"),
+                    ctx.contentLength(), ctx.bodyInputStream());
+        } catch (MemoryBudgetExceededException e) {
+            retryAfter(ctx, e);
+        }
         ctx.status(204);
+    }
+
+    /** Sets {@code Retry-After} for a push refused over the memory budget and rethrows the refusal. */
+    static void retryAfter(Context ctx, MemoryBudgetExceededException e) throws MemoryBudgetExceededException {
+        ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
+        throw e;
+    }
+
+    /**
+     * The route without its HTTP framing: returns when every entry was accepted (the caller answers 204),
+     * throws what {@link HttpErrors} turns into the error answer otherwise.
+     */
+    void push(String tenantHeader, String contentEncoding, String contentType, long contentLength, InputStream body)
+            throws IOException, PushDecodeException {
+        String tenant = tenants.tenant(tenantHeader);
+        Ingester target = ingester.get();
+        byte[] bytes = bodies.read(body, contentEncoding, contentLength);
+        ingest(target, tenant, decoder.decode(bytes, contentType));
     }
 
     /**
      * Enriches and stores decoded streams; throws the 429/400 {@link HttpException} for a refused or
-     * partial push, and sets {@code Retry-After} on {@code ctx} when the ingester is over its memory budget.
+     * partial push, and {@link MemoryBudgetExceededException} over the ingester's memory budget (the
+     * caller sets {@code Retry-After}, see {@link #retryAfter}).
      */
-    void ingest(Context ctx, Ingester target, String tenant, List<PushStream> decoded) throws IOException {
+    void ingest(Ingester target, String tenant, List<PushStream> decoded) throws IOException {
         List<PushStream> streams = enricher.enrich(decoded);
-        PushResult result;
-        try {
-            result = target.push(tenant, streams);
-        } catch (MemoryBudgetExceededException e) {
-            ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
-            throw e;
-        }
+        PushResult result = target.push(tenant, streams);
         if (result.rateLimited()) {
             throw new HttpException(429, "rate_limited", result.errorMessage());
         }

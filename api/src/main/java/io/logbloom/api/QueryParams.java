@@ -75,9 +75,9 @@ final class QueryParams {
     static Range range(Function<String, String> params, long nowNanos) {
         long end = timestamp("end", params.apply("end"), nowNanos);
         String since = params.apply("since");
-        long defaultStart = end - DEFAULT_SINCE_NANOS;
+        long defaultStart = saturatedMinus(end, DEFAULT_SINCE_NANOS);
         if (since != null && !since.isEmpty()) {
-            defaultStart = end - duration("since", since);
+            defaultStart = saturatedMinus(end, duration("since", since));
         }
         long start = timestamp("start", params.apply("start"), defaultStart);
         return new Range(start, end);
@@ -97,19 +97,33 @@ final class QueryParams {
         String v = params.apply("step");
         long step;
         if (v == null || v.isEmpty()) {
-            long seconds = Math.max((range.endNanos() - range.startNanos()) / 1_000_000_000L / 250, 1);
-            step = seconds * 1_000_000_000L;
+            long seconds = Math.max(span(range) / 1_000_000_000L / 250, 1);
+            step = Math.multiplyHigh(seconds, 1_000_000_000L) != 0 ? Long.MAX_VALUE : seconds * 1_000_000_000L;
         } else {
             step = secondsOrDuration("step", v);
         }
         if (step <= 0) {
             throw badRequest("zero or negative query resolution step widths are not accepted. Try a positive integer");
         }
-        if ((range.endNanos() - range.startNanos()) / step > MAX_POINTS) {
+        if (span(range) / step > MAX_POINTS) {
             throw badRequest("exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query "
                     + "resolution (?step=XX)");
         }
         return step;
+    }
+
+    /** {@code end - start} in nanoseconds, saturated at {@link Long#MAX_VALUE} (the bounds may be far apart). */
+    private static long span(Range range) {
+        return saturatedMinus(range.endNanos(), range.startNanos());
+    }
+
+    /** {@code a - b}, clamped to the long range instead of wrapping around. */
+    private static long saturatedMinus(long a, long b) {
+        long difference = a - b;
+        if (((a ^ b) & (a ^ difference)) < 0) {
+            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return difference;
     }
 
     /** The optional {@code interval} (log queries over a range: one entry per interval); 0 when absent. */
@@ -159,7 +173,12 @@ final class QueryParams {
             if (!m.find(pos) || m.start() != pos) {
                 throw badRequest(bad);
             }
-            long n = Long.parseLong(m.group(1));
+            long n;
+            try {
+                n = Long.parseLong(m.group(1));
+            } catch (NumberFormatException tooManyDigits) {
+                throw badRequest(bad + ": it overflows int64");
+            }
             int unitRank;
             long unitNanos;
             switch (m.group(2)) {
@@ -175,7 +194,11 @@ final class QueryParams {
                 throw badRequest(bad);
             }
             lastUnit = unitRank;
-            total = Math.addExact(total, Math.multiplyExact(n, unitNanos));
+            try {
+                total = Math.addExact(total, Math.multiplyExact(n, unitNanos));
+            } catch (ArithmeticException overflow) {
+                throw badRequest(bad + ": it overflows int64");
+            }
             pos = m.end();
         }
         return total;

@@ -45,7 +45,7 @@ import java.util.function.Supplier;
  * {@code detected_fields}, {@code detected_field/{name}/values}), GET and form-encoded POST alike, with Loki's parameters and JSON.
  * Owns the {@link Querier} (and its fetch pool). Querier failures are mapped here onto
  * {@link HttpException} so the server's single classifier answers them: bad query or parameter
- * and limits 400, timeout 504, storage faults 500. Thread-safe.
+ * and limits 400, timeout 504 with Loki's text, storage faults 500. Thread-safe.
  */
 public final class QueryRoutes implements AutoCloseable {
     /** Request header that turns bloom skipping off for one request ({@code off}). */
@@ -138,6 +138,9 @@ public final class QueryRoutes implements AutoCloseable {
             return new IOException(e.getMessage(), e);
         }
         String reason = e.code().name().toLowerCase(Locale.ROOT);
+        if (e.code() == QuerierErrorCode.TIMEOUT) {
+            return new HttpException(e.code().httpStatus(), reason, HttpErrors.DEADLINE_EXCEEDED);
+        }
         return new HttpException(e.code().httpStatus(), reason, e.getMessage());
     }
 

@@ -29,7 +29,7 @@ final class HttpErrorsTest {
         assertThat(c.reason()).isEqualTo("internal");
         assertThat(c.message()).doesNotContain("/secret").contains("IOException");
         assertThat(HttpErrors.classify(new TimeoutException("query exceeded 1m")))
-                .isEqualTo(new HttpErrors.Classified(504, "request timed out: query exceeded 1m", "timeout"));
+                .isEqualTo(new HttpErrors.Classified(504, HttpErrors.DEADLINE_EXCEEDED, "timeout"));
     }
 
     @Test

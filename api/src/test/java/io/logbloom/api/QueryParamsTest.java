@@ -81,4 +81,18 @@ final class QueryParamsTest {
                 .hasMessage("end timestamp must not be before or equal to start time");
         assertThatThrownBy(() -> QueryParams.duration("since", "5m1h")).isInstanceOf(HttpException.class);
     }
+
+    @Test
+    void overflowingDurationsAndRanges_400NotArithmeticFailure() {
+        assertThatThrownBy(() -> QueryParams.range(params("since", "9223372036854775807y"), NOW))
+                .isInstanceOf(HttpException.class).hasMessageContaining("overflows int64");
+        assertThatThrownBy(() -> QueryParams.range(params("since", "99999999999999999999d"), NOW))
+                .isInstanceOf(HttpException.class).hasMessageContaining("overflows int64");
+        QueryParams.Range farBack = QueryParams.range(params("since", "106751d", "end", "-9223372036854775808"), NOW);
+        assertThat(farBack.startNanos()).isEqualTo(Long.MIN_VALUE);
+        QueryParams.Range widest = new QueryParams.Range(Long.MIN_VALUE, Long.MAX_VALUE);
+        assertThatThrownBy(() -> QueryParams.step(params("step", "1"), widest))
+                .hasMessageStartingWith("exceeded maximum resolution of 11,000 points per timeseries.");
+        assertThat(QueryParams.step(params(), widest)).isPositive();
+    }
 }

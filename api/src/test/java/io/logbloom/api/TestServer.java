@@ -39,8 +39,13 @@ final class TestServer implements AutoCloseable {
 
     /** Starts a server with the YAML {@code yaml} (port 0, data under {@code dataDir}). */
     static TestServer start(Path dataDir, String yaml) {
-        LogbloomConfig config = LogbloomConfig.parse(yaml, Map.of()).withOverrides(0, "127.0.0.1", dataDir);
-        LogbloomServer server = new LogbloomServer(config, Clock.systemUTC());
+        return start(LogbloomConfig.parse(yaml, Map.of()).withOverrides(0, "127.0.0.1", dataDir),
+                java.util.function.UnaryOperator.identity());
+    }
+
+    /** Starts a server with {@code config} (its port and address as given) and its object store wrapped by {@code store}. */
+    static TestServer start(LogbloomConfig config, java.util.function.UnaryOperator<io.logbloom.chunks.ObjectStore> store) {
+        LogbloomServer server = new LogbloomServer(config, Clock.systemUTC(), store);
         server.start();
         return new TestServer(server);
     }

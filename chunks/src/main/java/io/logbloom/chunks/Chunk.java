@@ -222,6 +222,25 @@ public final class Chunk {
         return out;
     }
 
+    /**
+     * Entries in [fromNanos, throughNanos), oldest first, from every overlapping block that is intact; each
+     * damaged block (checksum, decompression or layout) is left out and its exception added to
+     * {@code damaged}, as Loki's chunk reader skips a block whose checksum does not match.
+     */
+    public List<LogEntry> intactEntries(long fromNanos, long throughNanos, List<ChunkFormatException> damaged) {
+        List<LogEntry> out = new ArrayList<>();
+        for (int i = 0; i < blocks.size(); i++) {
+            if (blocks.get(i).overlaps(fromNanos, throughNanos)) {
+                try {
+                    out.addAll(readBlock(i, fromNanos, throughNanos));
+                } catch (ChunkFormatException e) {
+                    damaged.add(e);
+                }
+            }
+        }
+        return out;
+    }
+
     /** Checks the symbol table and every block (checksums, decompression, entry layout). */
     public void verify() throws ChunkFormatException {
         for (int i = 0; i < blocks.size(); i++) {

@@ -1,6 +1,7 @@
 package io.logbloom.ingest;
 
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -23,6 +24,12 @@ final class IngestMetrics {
         double activeStreams();
 
         double walBytes();
+
+        /** Damaged WAL records or segment tails found by replay since start. */
+        double walCorruptions();
+
+        /** WAL writes refused (volume out of space or I/O error) since start. */
+        double walWriteFailures();
 
         /** Bloom totals as Valkey's INFO BF: memory bytes, objects, sub-filters, items, capacity. */
         double[] bloomTotals();
@@ -57,6 +64,11 @@ final class IngestMetrics {
                 }).register(registry);
         memoryRefusals = Counter.builder().name("logbloom_ingest_memory_limited_pushes_total")
                 .help("Pushes refused with 429 because unflushed data was over ingester.max_memory.").register(registry);
+        counter(registry, "logbloom_ingest_wal_corruptions_total",
+                "Damaged WAL records or segment tails skipped by replay (their entries are lost).", gauges::walCorruptions);
+        counter(registry, "logbloom_ingest_wal_write_failures_total",
+                "WAL writes refused (volume out of space or I/O error); their pushes were answered 507 or 503.",
+                gauges::walWriteFailures);
         String[] names = {"memory_bytes", "objects", "subfilters", "items", "capacity"};
         String[] help = {"Bytes of bit storage of in-memory series blooms.", "Series blooms in memory.",
                 "Sub-filters of in-memory series blooms.", "Items inserted into in-memory series blooms.",
@@ -69,6 +81,10 @@ final class IngestMetrics {
 
     private static void gauge(PrometheusRegistry registry, String name, String help, DoubleSupplier value) {
         GaugeWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsDouble())).register(registry);
+    }
+
+    private static void counter(PrometheusRegistry registry, String name, String help, DoubleSupplier value) {
+        CounterWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsDouble())).register(registry);
     }
 
     void accepted(long lineCount, long byteCount) {

@@ -97,6 +97,16 @@ public final class Ingester implements AutoCloseable {
                 }
 
                 @Override
+                public double walCorruptions() {
+                    return wal.corruptions();
+                }
+
+                @Override
+                public double walWriteFailures() {
+                    return wal.refusedWritesTotal();
+                }
+
+                @Override
                 public double[] bloomTotals() {
                     return bloomWriter.totals();
                 }
@@ -181,6 +191,12 @@ public final class Ingester implements AutoCloseable {
             if (stored.walPosition() != null && config.wal().fsync() == WalConfig.FsyncPolicy.PER_REQUEST) {
                 wal.syncTo(stored.walPosition().sequence());
             }
+        } catch (WalWriteException e) {
+            if (e.outOfSpace()) {
+                throw e; // refused before anything was stored: 507, and pushes resume once space returns
+            }
+            health.fail(FatalReason.WAL, "WAL write failed: " + e.getMessage(), e);
+            throw new IngesterFailedException(health.message().orElseThrow(), e);
         } catch (IOException e) {
             health.fail(FatalReason.WAL, "WAL write failed: " + e.getMessage(), e);
             throw new IngesterFailedException(health.message().orElseThrow(), e);

@@ -26,8 +26,15 @@ import org.slf4j.LoggerFactory;
  * <p>Durability: with {@link WalConfig.FsyncPolicy#PER_REQUEST} every {@link #append} forces the
  * channel before it returns, so an acknowledged push survives {@code kill -9} and power loss. A
  * crash can only tear the tail of the newest segment (older ones were forced before rotation):
- * replay stops there and truncates the torn bytes. Damage anywhere else is corruption and fails
- * the open with {@link WalCorruptionException} naming segment and offset.
+ * replay stops there and truncates the torn bytes. Damage anywhere else (a flipped bit on disk) is
+ * logged at ERROR naming segment and offset, counted ({@link #corruptions}) and stepped over, as
+ * Loki's ingester keeps starting on WAL corruption and counts it: one damaged record must not keep
+ * every intact one (and the server) down.
+ *
+ * <p>A failed write (the volume out of space, an I/O error) throws {@link WalWriteException} and
+ * leaves no torn record behind: the segment is truncated back to its last whole record, at once or
+ * before the next write, so later records never follow damage; the next write that succeeds ends the
+ * refusal. Nothing refused was acknowledged, nothing acknowledged is touched.
  *
  * <p>Checkpointing is segment deletion: the owner rotates and deletes every segment older than
  * the oldest one still holding unflushed entries ({@link #deleteSegmentsBefore}).
@@ -43,7 +50,14 @@ final class Wal implements Closeable {
     static final int MAX_RECORD_BYTES = 512 << 20;
 
     private final WalConfig config;
+    /** The segment receiving appends; null after a failed rotation until the next write opens it. */
     private FileChannel channel;
+    /** Where a failed write may have left a torn record in the current segment, or -1. */
+    private long tornAt = -1;
+    /** Records refused in a row (the first one is logged, the recovery after them too). */
+    private long refusedWrites;
+    private long refusedWritesTotal;
+    private long corruptions;
     private long segmentId;
     private long segmentBytes;
     private long olderSegmentsBytes;
@@ -64,7 +78,7 @@ final class Wal implements Closeable {
         long total = 0;
         for (int i = 0; i < ids.size(); i++) {
             Path file = wal.segmentPath(ids.get(i));
-            replaySegment(file, i == ids.size() - 1, replay);
+            wal.replaySegment(file, i == ids.size() - 1, replay);
             total += Files.size(file);
         }
         wal.olderSegmentsBytes = total;
@@ -73,52 +87,89 @@ final class Wal implements Closeable {
         return wal;
     }
 
-    private static void replaySegment(Path file, boolean newest, Consumer<WalRecord> replay) throws IOException {
+    /**
+     * Replays one segment. A record whose frame is whole but whose checksum (or payload layout) is wrong
+     * is skipped and counted, and replay goes on with the next frame. A frame whose length is
+     * implausible cannot be stepped over: the rest of the segment is skipped and counted (in the newest
+     * segment, where a crash can tear the tail, it is truncated away; a tail that merely ends early is a
+     * torn write, not damage). Damaged segments are otherwise left as they are for inspection; the
+     * checkpoint deletes them once their intact entries are flushed.
+     */
+    private void replaySegment(Path file, boolean newest, Consumer<WalRecord> replay) throws IOException {
         byte[] data = Files.readAllBytes(file);
         ByteBuffer in = ByteBuffer.wrap(data);
         while (in.hasRemaining()) {
             int start = in.position();
-            String problem = null;
-            byte[] payload = null;
             if (in.remaining() < 8) {
-                problem = "truncated record header";
-            } else {
-                int length = in.getInt();
-                int crc = in.getInt();
-                if (length < 1 || length > MAX_RECORD_BYTES) {
-                    problem = "invalid record length " + length;
-                } else if (length > in.remaining()) {
-                    problem = "record of " + length + " bytes truncated to " + in.remaining();
-                } else {
-                    payload = new byte[length];
-                    in.get(payload);
-                    if (crc32c(payload) != crc) {
-                        problem = "checksum mismatch";
-                    }
-                }
+                tornTail(file, newest, start, data.length, "truncated record header");
+                return;
             }
-            if (problem == null) {
-                WalRecord record;
-                try {
-                    record = WalCodec.decode(payload);
-                } catch (IllegalArgumentException e) {
-                    throw new WalCorruptionException(
-                            "WAL segment " + file + " record at offset " + start + " is invalid: " + e.getMessage());
+            int length = in.getInt();
+            int crc = in.getInt();
+            if (length < 1 || length > MAX_RECORD_BYTES) {
+                damaged(file, start, data.length - start, "invalid record length " + length + "; rest of segment skipped");
+                if (newest) {
+                    truncate(file, start);
                 }
-                replay.accept(record);
+                return;
+            }
+            if (length > in.remaining()) {
+                tornTail(file, newest, start, data.length, "record of " + length + " bytes truncated to " + in.remaining());
+                return;
+            }
+            byte[] payload = new byte[length];
+            in.get(payload);
+            if (crc32c(payload) != crc) {
+                if (newest && !in.hasRemaining()) {
+                    // the last record of the newest segment: a crash can leave its length written but not its bytes
+                    tornTail(file, true, start, data.length, "checksum mismatch in the last record");
+                    return;
+                }
+                damaged(file, start, length + 8L, "checksum mismatch; record skipped");
                 continue;
             }
-            if (!newest) {
-                throw new WalCorruptionException("WAL segment " + file + " is corrupt at offset " + start + ": " + problem);
+            WalRecord record;
+            try {
+                record = WalCodec.decode(payload);
+            } catch (IllegalArgumentException e) {
+                damaged(file, start, length + 8L, "invalid record (" + e.getMessage() + "); record skipped");
+                continue;
             }
-            LOG.warn("WAL segment {} has a torn tail at offset {} ({}); truncating {} bytes", file, start, problem,
-                    data.length - start);
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                ch.truncate(start);
-                ch.force(true);
-            }
+            replay.accept(record);
+        }
+    }
+
+    private void tornTail(Path file, boolean newest, int start, int size, String problem) throws IOException {
+        if (!newest) {
+            damaged(file, start, size - start, problem + " in a sealed segment; rest of segment skipped");
             return;
         }
+        LOG.warn("WAL segment {} has a torn tail at offset {} ({}); truncating {} bytes", file, start, problem,
+                size - start);
+        truncate(file, start);
+    }
+
+    private void damaged(Path file, long offset, long bytes, String problem) {
+        corruptions++;
+        LOG.error("WAL segment {} is damaged at offset {}: {} ({} bytes); entries in them are lost", file, offset,
+                problem, bytes);
+    }
+
+    private static void truncate(Path file, long size) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(size);
+            ch.force(true);
+        }
+    }
+
+    /** Damaged records or segment tails found by replay (each logged at ERROR), for the corruption metric. */
+    synchronized long corruptions() {
+        return corruptions;
+    }
+
+    /** Records refused since open because the WAL could not be written, for the refused-writes metric. */
+    synchronized long refusedWritesTotal() {
+        return refusedWritesTotal;
     }
 
     /** Where a record was written: its segment and its sequence number for {@link #syncTo}. */
@@ -153,6 +204,9 @@ final class Wal implements Closeable {
                 }
                 ch = channel;
                 target = writtenSeq;
+                if (ch == null) {
+                    throw new IOException("BUG: WAL record " + sequence + " unsynced but no segment is open");
+                }
             }
             try {
                 ch.force(false);
@@ -200,25 +254,85 @@ final class Wal implements Closeable {
         if (length > MAX_RECORD_BYTES) {
             throw new IOException("WAL record of " + length + " bytes exceeds " + MAX_RECORD_BYTES);
         }
-        if (segmentBytes > 0 && segmentBytes + length + 8 > config.segmentSizeBytes()) {
-            rotate();
+        try {
+            if (tornAt >= 0) {
+                repairTail();
+            }
+            if (segmentBytes > 0 && segmentBytes + length + 8 > config.segmentSizeBytes()) {
+                rotate();
+            }
+            if (channel == null) {
+                openSegment(); // a rotation or an earlier reopen failed after closing the previous segment
+            }
+        } catch (IOException e) {
+            throw refused(e, length + 8L);
         }
         CRC32C crc = new CRC32C();
         crc.update(payload, 0, length);
         ByteBuffer header = ByteBuffer.allocate(8).putInt(length).putInt((int) crc.getValue()).flip();
         ByteBuffer body = ByteBuffer.wrap(payload, 0, length);
         ByteBuffer[] buffers = {header, body};
-        while (body.hasRemaining()) {
-            channel.write(buffers);
+        long start = segmentBytes;
+        try {
+            while (body.hasRemaining()) {
+                channel.write(buffers);
+            }
+        } catch (IOException e) {
+            // part of the record may be on disk: cut it off now, or before the next write, so no later
+            // record ever follows a torn one (replay would stop at the tear and drop them)
+            tornAt = start;
+            try {
+                repairTail();
+            } catch (IOException repair) {
+                e.addSuppressed(repair);
+            }
+            throw refused(e, length + 8L);
         }
         segmentBytes += length + 8;
         writtenSeq++;
         dirty = true;
+        if (refusedWrites > 0) {
+            LOG.info("WAL writes succeed again in {} after {} refused records", config.directory(), refusedWrites);
+            refusedWrites = 0;
+        }
+    }
+
+    /** Truncates the current segment back to the end of its last whole record and moves the write position there. */
+    private void repairTail() throws IOException {
+        channel.truncate(tornAt);
+        channel.position(tornAt);
+        tornAt = -1;
+    }
+
+    /** The exception refusing one record, telling out-of-space apart from other I/O failures; logs the first of a run. */
+    private WalWriteException refused(IOException cause, long recordBytes) {
+        boolean outOfSpace = outOfSpace(cause, recordBytes);
+        refusedWritesTotal++;
+        if (refusedWrites++ == 0) {
+            LOG.error("WAL write failed in {} ({}); refusing writes until it succeeds again: {}", config.directory(),
+                    outOfSpace ? "volume out of space" : "I/O error", cause.toString());
+        }
+        return new WalWriteException(outOfSpace, "cannot write " + recordBytes + " bytes to the WAL in "
+                + config.directory() + ": " + cause.getMessage(), cause);
+    }
+
+    private boolean outOfSpace(IOException cause, long recordBytes) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            String message = String.valueOf(t.getMessage());
+            if (message.contains("No space left on device") || message.contains("Disk quota exceeded")) {
+                return true;
+            }
+        }
+        try {
+            return Files.getFileStore(config.directory()).getUsableSpace() < recordBytes;
+        } catch (IOException | RuntimeException unknown) {
+            return false;
+        }
     }
 
     /** Forces appended records to disk. */
     synchronized void sync() throws IOException {
-        if (dirty) {
+        if (dirty && channel != null) {
             channel.force(false);
             dirty = false;
         }
@@ -227,10 +341,17 @@ final class Wal implements Closeable {
 
     /** Closes the current segment (forced) and starts the next; returns the new segment's id. */
     synchronized long rotate() throws IOException {
-        sync();
-        channel.close();
-        olderSegmentsBytes += segmentBytes;
-        segmentId++;
+        if (channel != null) {
+            if (tornAt >= 0) {
+                repairTail();
+            }
+            sync();
+            channel.close();
+            channel = null;
+            olderSegmentsBytes += segmentBytes;
+            segmentBytes = 0;
+            segmentId++;
+        }
         openSegment();
         return segmentId;
     }
@@ -271,6 +392,9 @@ final class Wal implements Closeable {
     @Override
     public synchronized void close() throws IOException {
         if (channel != null && channel.isOpen()) {
+            if (tornAt >= 0) {
+                repairTail();
+            }
             sync();
             channel.close();
         }

@@ -3,10 +3,13 @@ package io.logbloom.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,22 +101,108 @@ final class WalTest {
         }
         Path segment = dir.resolve(String.format("%020d.wal", 1));
         flipLastByte(segment);
+        long damagedSize = Files.size(segment);
         List<WalRecord> replayed = new ArrayList<>();
-        Wal.open(config(), replayed::add).close();
+        try (Wal wal = Wal.open(config(), replayed::add)) {
+            assertThat(wal.corruptions()).as("a torn tail is not damage").isZero();
+        }
         assertThat(replayed).containsExactly(entries("kept"));
+        assertThat(Files.size(segment)).isLessThan(damagedSize);
     }
 
     @Test
-    void damageInOlderSegment_isCorruption() throws IOException {
+    void flippedByteInOlderSegment_thatRecordSkippedAndCounted_restReplayed() throws IOException {
+        long secondRecordAt;
         try (Wal wal = Wal.open(config(), r -> {})) {
-            wal.append(entries("old"));
+            wal.append(entries("old 1"));
+            secondRecordAt = wal.currentSegmentBytes();
+            wal.append(entries("old 2 (damaged)"));
+            wal.append(entries("old 3"));
             wal.rotate();
             wal.append(entries("new"));
         }
-        flipLastByte(dir.resolve(String.format("%020d.wal", 1)));
-        assertThatThrownBy(() -> Wal.open(config(), r -> {}))
-                .isInstanceOf(WalCorruptionException.class)
-                .hasMessageContaining("00000000000000000001.wal is corrupt at offset 0: checksum mismatch");
+        flipByte(dir.resolve(String.format("%020d.wal", 1)), secondRecordAt + 20);
+        List<WalRecord> replayed = new ArrayList<>();
+        try (Wal wal = Wal.open(config(), replayed::add)) {
+            assertThat(wal.corruptions()).isEqualTo(1);
+        }
+        assertThat(replayed).containsExactly(entries("old 1"), entries("old 3"), entries("new"));
+    }
+
+    @Test
+    void flippedByteInTheMiddleOfNewestSegment_onlyThatRecordSkipped() throws IOException {
+        long secondRecordAt;
+        try (Wal wal = Wal.open(config(), r -> {})) {
+            wal.append(entries("1"));
+            secondRecordAt = wal.currentSegmentBytes();
+            wal.append(entries("2 (damaged)"));
+            wal.append(entries("3"));
+        }
+        flipByte(dir.resolve(String.format("%020d.wal", 1)), secondRecordAt + 9);
+        List<WalRecord> replayed = new ArrayList<>();
+        try (Wal wal = Wal.open(config(), replayed::add)) {
+            assertThat(wal.corruptions()).isEqualTo(1);
+        }
+        assertThat(replayed).containsExactly(entries("1"), entries("3"));
+    }
+
+    @Test
+    void damagedLengthInOlderSegment_restOfSegmentSkipped_laterSegmentsReplayed() throws IOException {
+        long secondRecordAt;
+        try (Wal wal = Wal.open(config(), r -> {})) {
+            wal.append(entries("a"));
+            secondRecordAt = wal.currentSegmentBytes();
+            wal.append(entries("b"));
+            wal.rotate();
+            wal.append(entries("c"));
+        }
+        flipByte(dir.resolve(String.format("%020d.wal", 1)), secondRecordAt); // top byte of the length: implausible
+        List<WalRecord> replayed = new ArrayList<>();
+        try (Wal wal = Wal.open(config(), replayed::add)) {
+            assertThat(wal.corruptions()).isEqualTo(1);
+        }
+        assertThat(replayed).containsExactly(entries("a"), entries("c"));
+    }
+
+    @Test
+    void volumeOutOfSpace_writeRefused_noTornRecord_acknowledgedKept_recoversWhenSpaceReturns() throws IOException {
+        Configuration small = Configuration.unix().toBuilder().setBlockSize(4096).setMaxSize(256 * 1024).build();
+        try (FileSystem fs = Jimfs.newFileSystem(small)) {
+            Path walDir = fs.getPath("/wal");
+            WalConfig config = WalConfig.defaults(walDir);
+            Files.createDirectories(walDir);
+            Path filler = fs.getPath("/filler");
+            Files.write(filler, new byte[200 * 1024]);
+            List<WalRecord> acknowledged = new ArrayList<>();
+            WalWriteException refused = null;
+            try (Wal wal = Wal.open(config, r -> {})) {
+                for (int i = 0; i < 100 && refused == null; i++) {
+                    WalRecord record = entries("record " + i + " " + "x".repeat(3000 + i));
+                    try {
+                        wal.append(record);
+                        acknowledged.add(record);
+                    } catch (WalWriteException e) {
+                        refused = e;
+                    }
+                }
+                assertThat(refused).as("the volume filled up").isNotNull();
+                assertThat(refused.outOfSpace()).isTrue();
+                assertThat(wal.refusedWritesTotal()).isEqualTo(1);
+                assertThatThrownBy(() -> wal.append(entries("still full " + "x".repeat(5000))))
+                        .isInstanceOf(WalWriteException.class);
+                assertThat(acknowledged).isNotEmpty();
+
+                Files.delete(filler);
+                WalRecord afterRecovery = entries("after space returned");
+                wal.append(afterRecovery);
+                acknowledged.add(afterRecovery);
+            }
+            List<WalRecord> replayed = new ArrayList<>();
+            try (Wal wal = Wal.open(config, replayed::add)) {
+                assertThat(wal.corruptions()).isZero();
+            }
+            assertThat(replayed).containsExactlyElementsOf(acknowledged);
+        }
     }
 
     @Test
@@ -179,6 +268,15 @@ final class WalTest {
         List<WalRecord> replayed = new ArrayList<>();
         Wal.open(small, replayed::add).close();
         assertThat(replayed).hasSize(threads * perThread).doesNotHaveDuplicates();
+    }
+
+    private static void flipByte(Path file, long offset) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.seek(offset);
+            int b = f.read();
+            f.seek(offset);
+            f.write(b ^ 0x80);
+        }
     }
 
     private static void flipLastByte(Path file) throws IOException {

@@ -57,7 +57,7 @@ public final class Querier implements AutoCloseable {
         this.fetchPool = Executors.newFixedThreadPool(config.maxConcurrentFetches(), daemonThreads());
         this.reader = new StoreReader(config, store, index, unflushed,
                 new BloomCache(blooms, config.bloomCacheBytes()), new ChunkBloomTester(tokenScheme),
-                new ChunkCache(config.chunkCacheBytes()), decoder, fetchPool);
+                new ChunkCache(config.chunkCacheBytes()), decoder, fetchPool, metrics);
     }
 
     /**

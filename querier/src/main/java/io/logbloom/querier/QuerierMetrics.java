@@ -5,14 +5,15 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
- * The querier's Prometheus metrics: chunks considered, skipped by blooms and fetched, and request
- * latency per route. Thread-safe (the Prometheus client is).
+ * The querier's Prometheus metrics: chunks considered, skipped by blooms and fetched, damaged objects
+ * met, and request latency per route. Thread-safe (the Prometheus client is).
  */
 public final class QuerierMetrics {
     private final Counter chunksTotal;
     private final Counter chunksSkipped;
     private final Counter chunksFetched;
     private final Histogram requestDuration;
+    private final Counter corruptObjects;
 
     /** Registers the metrics on {@code registry}. */
     public QuerierMetrics(PrometheusRegistry registry) {
@@ -22,6 +23,9 @@ public final class QuerierMetrics {
                 .help("Chunks skipped because their series bloom proved no match").register(registry);
         chunksFetched = Counter.builder().name("logbloom_querier_chunks_fetched_total")
                 .help("Chunks read from the object store or the chunk cache").register(registry);
+        corruptObjects = Counter.builder().name("logbloom_querier_corrupt_objects_total")
+                .help("Damaged objects met by queries, by kind: chunk_block (left out), chunk (left out), bloom (its"
+                        + " chunks read without bloom skipping)").labelNames("kind").register(registry);
         requestDuration = Histogram.builder().name("logbloom_querier_request_duration_seconds")
                 .help("Duration of query API requests").labelNames("route").register(registry);
     }
@@ -31,6 +35,11 @@ public final class QuerierMetrics {
         chunksTotal.inc(stats.totalChunksRef());
         chunksSkipped.inc(stats.chunksSkipped());
         chunksFetched.inc(stats.chunksFetched());
+    }
+
+    /** Counts {@code count} damaged objects of {@code kind} met by a query. */
+    void corruptObjects(String kind, long count) {
+        corruptObjects.labelValues(kind).inc(count);
     }
 
     /** Observes the duration of one request on {@code route}. */

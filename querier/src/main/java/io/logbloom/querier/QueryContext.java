@@ -1,11 +1,15 @@
 package io.logbloom.querier;
 
 import java.time.Clock;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * State of one running query: tenant, deadline, bloom switch, statistics, and the fetches it
@@ -53,6 +57,40 @@ public final class QueryContext implements AutoCloseable {
     QuerierException timeout() {
         return new QuerierException(QuerierErrorCode.TIMEOUT,
                 "query timed out: exceeded query_timeout of " + formatDuration(timeout));
+    }
+
+    /**
+     * The result of {@code work} (running on another thread), waited for only until the deadline: past
+     * it the work is cancelled (interrupted) and TIMEOUT thrown, so a slow object store delays the answer
+     * by at most the query timeout. Failures of the work are rethrown as they are.
+     */
+    <T> T await(Future<T> work) throws IOException {
+        try {
+            long left = deadlineMillis - clock.millis();
+            if (left <= 0) {
+                throw new TimeoutException();
+            }
+            return work.get(left, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            work.cancel(true);
+            throw timeout();
+        } catch (InterruptedException e) {
+            work.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new QuerierException(QuerierErrorCode.TIMEOUT, "query interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IOException(cause);
+        }
     }
 
     void track(Future<?> fetch) {

@@ -68,7 +68,8 @@ public final class QueryRunner {
                 outcome = evaluate(expr, request, source, ctx);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
-            } catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException | LogQLValidationException e) {
+                // evaluation-time errors of the query itself (a pipeline error, as Loki's ErrPipeline) are the client's: 400
                 throw new QuerierException(QuerierErrorCode.BAD_REQUEST, e.getMessage(), e);
             }
             querier.finish(outcome.stats());

@@ -1,5 +1,7 @@
 package io.logbloom.querier;
 
+import io.logbloom.bloom.BloomFormatException;
+import io.logbloom.chunks.ChunkFormatException;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
@@ -22,16 +24,21 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Plans and opens the read of one selector: index lookup (head + persisted), bloom test of every
  * chunk ref, then one lazy {@link SeriesReader} per series over the surviving chunks and the
  * ingester's unflushed entries. Chunk bytes come through the byte-bounded {@link ChunkCache} from
- * the {@link ObjectStore}, fetched on the shared bounded pool.
+ * the {@link ObjectStore}, fetched on the shared bounded pool. Damaged objects do not fail a query:
+ * a damaged chunk block or chunk is left out and a damaged bloom is read as absent (no skipping),
+ * each logged at ERROR and counted in {@code logbloom_querier_corrupt_objects_total}.
  *
  * <p>Thread-safe: holds only thread-safe collaborators.
  */
 final class StoreReader {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreReader.class);
     /** Length of a bloom period: 24h UTC, as the tokenizer buckets chunks by their from-time. */
     static final long PERIOD_NANOS = 86_400_000_000_000L;
 
@@ -47,10 +54,12 @@ final class StoreReader {
     private final ChunkCache chunks;
     private final ChunkDecoder decoder;
     private final ExecutorService fetchPool;
+    private final QuerierMetrics metrics;
 
     StoreReader(QuerierConfig config, ObjectStore store, IndexReader index, UnflushedSource unflushed,
             BloomCache blooms, ChunkBloomTester tester, ChunkCache chunks, ChunkDecoder decoder,
-            ExecutorService fetchPool) {
+            ExecutorService fetchPool, QuerierMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics is null");
         this.config = Objects.requireNonNull(config, "config is null");
         this.store = Objects.requireNonNull(store, "store is null");
         this.index = Objects.requireNonNull(index, "index is null");
@@ -66,7 +75,9 @@ final class StoreReader {
     List<SeriesStream> select(QueryContext ctx, List<LabelMatcher> matchers, long fromNanos, long throughNanos,
             boolean forward, BloomQuery bloomQuery) throws IOException {
         long indexStart = System.nanoTime();
-        List<SeriesChunks> indexed = index.chunks(ctx.tenant(), matchers, fromNanos, throughNanos);
+        // index and bloom reads may wait on the object store: they run on the fetch pool, waited for until the deadline
+        List<SeriesChunks> indexed = ctx.await(fetchPool.submit(
+                () -> index.chunks(ctx.tenant(), matchers, fromNanos, throughNanos)));
         List<UnflushedSource.Stream> memory = unflushed.unflushed(ctx.tenant(), matchers, fromNanos, throughNanos);
         ctx.stats.indexTimeNanos.add(System.nanoTime() - indexStart);
 
@@ -92,7 +103,8 @@ final class StoreReader {
             }
         }
 
-        Map<Labels, List<ChunkRef>> survivors = bloomFilter(ctx, refsBySeries, bloomQuery);
+        Map<Labels, List<ChunkRef>> survivors = ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries,
+                bloomQuery)));
         checkBytesLimit(survivors);
 
         List<SeriesStream> streams = new ArrayList<>(survivors.size());
@@ -141,12 +153,12 @@ final class StoreReader {
                         Math.floorDiv(ref.fromNanos(), PERIOD_NANOS));
                 Optional<SeriesBloomView> bloom = loaded.get(key);
                 if (bloom == null) {
-                    bloom = blooms.get(key);
+                    bloom = loadBloom(key, false);
                     loaded.put(key, bloom);
                     ctx.stats.bloomsLoaded.increment();
                 }
                 if ((bloom.isEmpty() || !bloom.get().covers(ref.objectKey())) && reloaded.add(key)) {
-                    bloom = blooms.reload(key);
+                    bloom = loadBloom(key, true);
                     loaded.put(key, bloom);
                 }
                 if (tester.mayMatch(bloomQuery, e.getKey(), ref, bloom.orElse(null))) {
@@ -160,6 +172,21 @@ final class StoreReader {
         ctx.stats.chunksSkipped.add(total - kept);
         ctx.stats.bloomFilterTimeNanos.add(System.nanoTime() - start);
         return survivors;
+    }
+
+    /**
+     * A series bloom, or none when it is damaged: a damaged bloom proves nothing, so its chunks are read
+     * (as with no bloom at all) and the damage is logged and counted instead of failing the query.
+     */
+    private Optional<SeriesBloomView> loadBloom(BloomCache.Key key, boolean reload) throws IOException {
+        try {
+            return reload ? blooms.reload(key) : blooms.get(key);
+        } catch (BloomFormatException e) {
+            LOG.error("series bloom of tenant {} series {} period {} is damaged, its chunks are read unfiltered: {}",
+                    key.tenant(), Long.toHexString(key.fingerprint()), key.period(), e.getMessage());
+            metrics.corruptObjects("bloom", 1);
+            return Optional.empty();
+        }
     }
 
     private void checkBytesLimit(Map<Labels, List<ChunkRef>> survivors) {
@@ -246,7 +273,19 @@ final class StoreReader {
 
     private List<LogEntry> decode(QueryContext ctx, ChunkRef ref, byte[] bytes, long fromNanos, long throughNanos)
             throws IOException {
-        List<LogEntry> decoded = decoder.decode(ref, bytes, fromNanos, throughNanos);
+        List<LogEntry> decoded;
+        try {
+            decoded = decoder.decode(ref, bytes, fromNanos, throughNanos);
+        } catch (DamagedChunkException e) {
+            // as Loki's chunk reader: a damaged block is skipped (and logged), the intact ones still answer
+            LOG.error("{}; the query answers from the intact blocks", e.getMessage());
+            metrics.corruptObjects("chunk_block", e.damagedBlocks());
+            decoded = e.intactEntries();
+        } catch (ChunkFormatException e) {
+            LOG.error("{}; the query answers without it", e.getMessage());
+            metrics.corruptObjects("chunk", 1);
+            decoded = List.of();
+        }
         List<LogEntry> inRange = new ArrayList<>(decoded.size());
         for (LogEntry entry : decoded) {
             if (entry.timestampNanos() >= fromNanos && entry.timestampNanos() < throughNanos) {
