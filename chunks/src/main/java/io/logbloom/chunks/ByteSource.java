@@ -82,6 +82,11 @@ final class ByteSource {
         return (int) v;
     }
 
+    void skip(int n) throws ChunkFormatException {
+        need(n);
+        position += n;
+    }
+
     void skipString(String what) throws ChunkFormatException {
         int length = readLength(end - position, what + " length");
         position += length;
