@@ -89,11 +89,12 @@ final class ByteSource {
 
     void skipString(String what) throws ChunkFormatException {
         int length = readLength(end - position, what + " length");
-        position += length;
+        skip(length);
     }
 
     String readString(String what) throws ChunkFormatException {
         int length = readLength(end - position, what + " length");
+        need(length); // the bound above was taken before the length's own bytes were read
         String s = new String(data, position, length, StandardCharsets.UTF_8);
         position += length;
         return s;

@@ -1,6 +1,7 @@
 package io.logbloom.chunks;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdException;
 
 /**
  * Decodes stored columns written by {@link ColumnarColumnEncoder}: checks the CRC32C, inflates zstd
@@ -32,15 +33,25 @@ final class ColumnarColumnDecoder {
             System.arraycopy(data, offset, payload, 0, column.length());
             return payload;
         }
-        byte[] payload = new byte[column.decodedSize()];
-        long n = Zstd.decompressByteArray(payload, 0, payload.length, data, offset, column.length());
+        return inflate(data, offset, column.length(), column.decodedSize(), where);
+    }
+
+    /** Inflates one zstd frame that must yield exactly {@code size} bytes. */
+    static byte[] inflate(byte[] data, int offset, int length, int size, String where) throws ChunkFormatException {
+        byte[] out = new byte[size];
+        long n;
+        try {
+            n = Zstd.decompressByteArray(out, 0, size, data, offset, length);
+        } catch (ZstdException e) {
+            throw new ChunkFormatException(where + ": invalid zstd data: " + e.getMessage(), e);
+        }
         if (Zstd.isError(n)) {
             throw new ChunkFormatException(where + ": invalid zstd data: " + Zstd.getErrorName(n));
         }
-        if (n != payload.length) {
-            throw new ChunkFormatException(where + ": zstd inflated to " + n + " bytes, expected " + payload.length);
+        if (n != size) {
+            throw new ChunkFormatException(where + ": zstd inflated to " + n + " bytes, expected " + size);
         }
-        return payload;
+        return out;
     }
 
     static long[] timestamps(byte[] payload, ColumnarColumnInfo column, int rows, String where)
@@ -67,6 +78,9 @@ final class ColumnarColumnDecoder {
 
     static ColumnarLines lines(byte[] payload, ColumnarColumnInfo column, int rows, String where)
             throws ChunkFormatException {
+        if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
+            return ColumnarLineTokens.decode(payload, rows, where);
+        }
         if (column.encoding() != ColumnarEncoding.LINES) {
             throw wrongEncoding(column, where);
         }

@@ -12,6 +12,11 @@ public enum ColumnarEncoding {
     TIMESTAMP_DELTA_OF_DELTA(2),
     /** Lines: uvarint byte lengths of all rows, then the concatenated UTF-8 bytes. */
     LINES(3),
+    /**
+     * Lines: split into word, number and other runs; a per-block token dictionary, token ids and
+     * varint numbers, each section zstd'd on its own (layout in {@code ColumnarLineTokens}).
+     */
+    LINES_TOKENIZED(8),
     /** Metadata: presence, then one value shared by every present row. */
     METADATA_CONSTANT(4),
     /** Metadata: presence, the distinct values, then one uvarint id per present row. */

@@ -121,7 +121,10 @@ final class ColumnarFormatTest {
             metadata.add(new Label("hex_lower", ColumnarTestData.hex(random, 16, false)));
             metadata.add(new Label("hex_upper", ColumnarTestData.hex(random, 1 + random.nextInt(8), true)));
             metadata.add(new Label("raw", Long.toString(random.nextLong(), 36) + "ü"));
-            entries.add(new LogEntry(ts, "line " + i, metadata));
+            String line = "level=" + (random.nextBoolean() ? "info" : "warn") + " path=/api/" + random.nextInt(100_000)
+                    + " status=" + (200 + random.nextInt(5)) + " took=" + random.nextInt(1000) + "ms "
+                    + ColumnarTestData.line(random);
+            entries.add(new LogEntry(ts, line, metadata));
         }
         List<LogEntry> irregular = new ArrayList<>();
         long at = 0;
@@ -129,13 +132,20 @@ final class ColumnarFormatTest {
             at += random.nextInt(120); // random gaps under 128: one-byte deltas, their zigzag differences often two bytes
             irregular.add(LogEntry.of(at, "x"));
         }
+        List<LogEntry> noise = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            noise.add(LogEntry.of(i, ColumnarTestData.hex(random, 40, false) + Long.toString(random.nextLong(), 36)));
+        }
         byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults(), Map.of(Labels.of("a", "b"),
-                ColumnarRows.of(entries), Labels.of("a", "c"), ColumnarRows.of(irregular)));
+                ColumnarRows.of(entries), Labels.of("a", "c"), ColumnarRows.of(irregular), Labels.of("a", "d"),
+                ColumnarRows.of(noise)));
         ColumnarDirectory directory = reader(bytes).directory();
         ColumnarBlockInfo block = directory.blocksOf(directory.indexOf(Labels.of("a", "b"))).get(0);
         assertThat(block.timestamps().encoding()).isEqualTo(ColumnarEncoding.TIMESTAMP_DELTA_OF_DELTA);
-        assertThat(block.lines().encoding()).isEqualTo(ColumnarEncoding.LINES);
-        assertThat(block.lines().zstd()).isTrue();
+        assertThat(block.lines().encoding()).isEqualTo(ColumnarEncoding.LINES_TOKENIZED);
+        ColumnarBlockInfo noiseBlock = directory.blocksOf(directory.indexOf(Labels.of("a", "d"))).get(0);
+        assertThat(noiseBlock.lines().encoding()).isEqualTo(ColumnarEncoding.LINES);
+        assertThat(noiseBlock.lines().zstd()).isTrue();
         assertThat(block.metadata("constant").encoding()).isEqualTo(ColumnarEncoding.METADATA_CONSTANT);
         assertThat(block.metadata("dictionary").encoding()).isEqualTo(ColumnarEncoding.METADATA_DICTIONARY);
         assertThat(block.metadata("hex_lower").encoding()).isEqualTo(ColumnarEncoding.METADATA_HEX);
@@ -153,6 +163,8 @@ final class ColumnarFormatTest {
         int s = directory.indexOf(Labels.of("a", "b"));
         assertThat(reader.entries(s, Long.MIN_VALUE, Long.MAX_VALUE))
                 .containsExactlyElementsOf(ColumnarTestData.expected(entries));
+        int n = directory.indexOf(Labels.of("a", "d"));
+        assertThat(reader.entries(n, Long.MIN_VALUE, Long.MAX_VALUE)).containsExactlyElementsOf(noise);
     }
 
     @Test
