@@ -78,11 +78,13 @@ public final class ColumnarObjectReader {
     }
 
     private void checkHead(byte[] head) throws ChunkFormatException {
+        boolean ours = (head[4] & 0xFF) == ColumnarLayout.VERSION;
         for (int i = 0; i < ColumnarLayout.MAGIC.length; i++) {
-            if (head[i] != ColumnarLayout.MAGIC[i] || (head[4] & 0xFF) != ColumnarLayout.VERSION) {
-                throw new ChunkFormatException("object " + source.name() + ": head is not 'LBCO' version "
-                        + ColumnarLayout.VERSION + "; " + ColumnarLayout.describeHead(head));
-            }
+            ours &= head[i] == ColumnarLayout.MAGIC[i];
+        }
+        if (!ours) {
+            throw new ChunkFormatException("object " + source.name() + ": head is not 'LBCO' version "
+                    + ColumnarLayout.VERSION + "; " + ColumnarLayout.describeHead(head));
         }
     }
 
