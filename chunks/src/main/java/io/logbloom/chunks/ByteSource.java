@@ -82,13 +82,19 @@ final class ByteSource {
         return (int) v;
     }
 
+    void skip(int n) throws ChunkFormatException {
+        need(n);
+        position += n;
+    }
+
     void skipString(String what) throws ChunkFormatException {
         int length = readLength(end - position, what + " length");
-        position += length;
+        skip(length);
     }
 
     String readString(String what) throws ChunkFormatException {
         int length = readLength(end - position, what + " length");
+        need(length); // the bound above was taken before the length's own bytes were read
         String s = new String(data, position, length, StandardCharsets.UTF_8);
         position += length;
         return s;

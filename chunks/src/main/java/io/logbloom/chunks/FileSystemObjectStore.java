@@ -133,6 +133,19 @@ public final class FileSystemObjectStore implements ObjectStore {
         }
     }
 
+    @Override
+    public long size(String key) throws IOException {
+        Path path = path(key);
+        try {
+            if (Files.isDirectory(path)) {
+                throw new ObjectNotFoundException(key);
+            }
+            return Files.size(path);
+        } catch (NoSuchFileException e) {
+            throw new ObjectNotFoundException(key);
+        }
+    }
+
     static void checkRange(long offset, int length) {
         if (offset < 0) {
             throw new IllegalArgumentException("range offset is negative: " + offset);

@@ -18,6 +18,14 @@ public interface ObjectStore extends AutoCloseable {
     /** {@code length} bytes from {@code offset}; throws {@link ObjectNotFoundException} when absent. */
     byte[] getRange(String key, long offset, int length) throws IOException;
 
+    /**
+     * The object's size in bytes; throws {@link ObjectNotFoundException} when absent. The default
+     * fetches the whole object; stores override it with a metadata lookup.
+     */
+    default long size(String key) throws IOException {
+        return get(key).length;
+    }
+
     /** Whether an object exists under {@code key}. */
     boolean exists(String key) throws IOException;
 

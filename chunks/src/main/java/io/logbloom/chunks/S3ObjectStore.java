@@ -166,6 +166,23 @@ public final class S3ObjectStore implements ObjectStore {
     }
 
     @Override
+    public long size(String key) throws IOException {
+        String full = fullKey(key);
+        try {
+            return client.headObject(b -> b.bucket(config.bucket()).key(full)).contentLength();
+        } catch (NoSuchKeyException e) {
+            throw new ObjectNotFoundException(key);
+        } catch (S3Exception e) {
+            if (e.statusCode() == HTTP_NOT_FOUND) {
+                throw new ObjectNotFoundException(key);
+            }
+            throw failure("head", key, e);
+        } catch (SdkException e) {
+            throw failure("head", key, e);
+        }
+    }
+
+    @Override
     public boolean exists(String key) throws IOException {
         String full = fullKey(key);
         try {

@@ -40,6 +40,15 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
 
     @Override
+    public long size(String key) throws IOException {
+        byte[] data = objects.get(key);
+        if (data == null) {
+            throw new ObjectNotFoundException(key);
+        }
+        return data.length;
+    }
+
+    @Override
     public boolean exists(String key) {
         return objects.containsKey(key);
     }

@@ -88,6 +88,15 @@ public abstract class ObjectStoreContractTest {
     }
 
     @Test
+    void size_isObjectLength_missingIsNotFound() throws Exception {
+        store.put("s", bytes("0123456789"));
+        store.put("empty", new byte[0]);
+        assertThat(store.size("s")).isEqualTo(10);
+        assertThat(store.size("empty")).isZero();
+        assertThatThrownBy(() -> store.size("no/such/key")).isInstanceOf(ObjectNotFoundException.class);
+    }
+
+    @Test
     void getRange_negative_rejected() {
         assertThatThrownBy(() -> store.getRange("r", -1, 3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("-1");

@@ -1,0 +1,180 @@
+package io.logbloom.chunks;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a columnar object (layout in {@code ColumnarLayout}) through a {@link RangeSource}: the
+ * directory with one read of the object's tail (a second only when the directory is larger than
+ * 64 KiB), then only the columns asked for, each a ranged read of its own bytes, or a whole block's
+ * columns with one read ({@link #readBlock}). Every column's CRC32C is checked before it is decoded.
+ *
+ * <p>Thread-safe: the directory is loaded once and published through a volatile field (two threads
+ * may both load it; both get equal directories); everything else is per call. Instances are cheap;
+ * pass a cached {@link ColumnarDirectory} to skip the tail read.
+ */
+public final class ColumnarObjectReader {
+    private final RangeSource source;
+    private volatile ColumnarDirectory directory;
+
+    /** A reader that loads the directory on first use. */
+    public ColumnarObjectReader(RangeSource source) {
+        this.source = source;
+    }
+
+    /** A reader over an object whose directory the caller already has (for example cached). */
+    public ColumnarObjectReader(RangeSource source, ColumnarDirectory directory) {
+        this.source = source;
+        this.directory = directory;
+    }
+
+    /** The object's name, as its source gives it. */
+    public String name() {
+        return source.name();
+    }
+
+    /**
+     * The directory; the first call reads and checks the footer and directory.
+     *
+     * @throws ChunkFormatException on a wrong magic, unknown version, bad checksum or truncation
+     */
+    public ColumnarDirectory directory() throws IOException {
+        ColumnarDirectory loaded = directory;
+        if (loaded == null) {
+            loaded = loadDirectory();
+            directory = loaded;
+        }
+        return loaded;
+    }
+
+    private ColumnarDirectory loadDirectory() throws IOException {
+        long size = source.size();
+        if (size < ColumnarLayout.HEAD_BYTES + ColumnarLayout.FOOTER_BYTES) {
+            byte[] head = source.read(0, (int) Math.min(size, ColumnarLayout.HEAD_BYTES));
+            throw new ChunkFormatException("object " + source.name() + " truncated: " + size + " bytes, shorter than "
+                    + "a columnar head and footer (" + (ColumnarLayout.HEAD_BYTES + ColumnarLayout.FOOTER_BYTES)
+                    + "); " + ColumnarLayout.describeHead(head));
+        }
+        int tailLength = (int) Math.min(size, ColumnarLayout.TAIL_READ_BYTES);
+        long tailOffset = size - tailLength;
+        byte[] tail = source.read(tailOffset, tailLength);
+        ColumnarLayout.Footer footer;
+        try {
+            footer = ColumnarLayout.readFooter(source.name(), tail, size);
+        } catch (ChunkFormatException e) {
+            byte[] head = tailOffset == 0 ? tail : source.read(0, ColumnarLayout.HEAD_BYTES);
+            throw new ChunkFormatException(e.getMessage() + "; " + ColumnarLayout.describeHead(head), e);
+        }
+        if (tailOffset == 0) {
+            checkHead(tail);
+        }
+        if (footer.directoryOffset() >= tailOffset) {
+            return ColumnarLayout.readDirectory(source.name(), tail, (int) (footer.directoryOffset() - tailOffset),
+                    footer);
+        }
+        byte[] bytes = source.read(footer.directoryOffset(), footer.directoryLength());
+        return ColumnarLayout.readDirectory(source.name(), bytes, 0, footer);
+    }
+
+    private void checkHead(byte[] head) throws ChunkFormatException {
+        boolean ours = (head[4] & 0xFF) == ColumnarLayout.VERSION;
+        for (int i = 0; i < ColumnarLayout.MAGIC.length; i++) {
+            ours &= head[i] == ColumnarLayout.MAGIC[i];
+        }
+        if (!ours) {
+            throw new ChunkFormatException("object " + source.name() + ": head is not 'LBCO' version "
+                    + ColumnarLayout.VERSION + "; " + ColumnarLayout.describeHead(head));
+        }
+    }
+
+    /** The timestamps of block {@code block}, in time order. */
+    public long[] readTimestamps(int block) throws IOException {
+        ColumnarBlockInfo info = block(block);
+        ColumnarColumnInfo column = info.timestamps();
+        return ColumnarColumnDecoder.timestamps(payload(block, column), column, info.rows(), where(block, column));
+    }
+
+    /** The lines of block {@code block}. */
+    public ColumnarLines readLines(int block) throws IOException {
+        ColumnarBlockInfo info = block(block);
+        ColumnarColumnInfo column = info.lines();
+        return ColumnarColumnDecoder.lines(payload(block, column), column, info.rows(), where(block, column));
+    }
+
+    /** The values of metadata key {@code key} in block {@code block}; all absent when no row has it. */
+    public ColumnarValues readMetadata(int block, String key) throws IOException {
+        ColumnarBlockInfo info = block(block);
+        ColumnarColumnInfo column = info.metadata(key);
+        if (column == null) {
+            return ColumnarValues.absent(info.rows());
+        }
+        return ColumnarColumnDecoder.metadata(payload(block, column), column, info.rows(), where(block, column));
+    }
+
+    /** Fetches one column's stored bytes with one ranged read, checks and inflates them. */
+    private byte[] payload(int block, ColumnarColumnInfo column) throws IOException {
+        byte[] stored = source.read(column.offset(), column.length());
+        return ColumnarColumnDecoder.payload(stored, 0, column, where(block, column));
+    }
+
+    /** Every column of block {@code block}, fetched with one ranged read and decoded. */
+    public ColumnarBlock readBlock(int block) throws IOException {
+        ColumnarBlockInfo info = block(block);
+        long start = info.offset();
+        byte[] stored = source.read(start, Math.toIntExact(info.length()));
+        long[] timestamps = null;
+        ColumnarLines lines = null;
+        List<String> keys = new ArrayList<>();
+        List<ColumnarValues> values = new ArrayList<>();
+        for (ColumnarColumnInfo column : info.columns()) {
+            String where = where(block, column);
+            byte[] payload = ColumnarColumnDecoder.payload(stored, (int) (column.offset() - start), column, where);
+            switch (column.kind()) {
+                case TIMESTAMPS -> timestamps = ColumnarColumnDecoder.timestamps(payload, column, info.rows(), where);
+                case LINES -> lines = ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
+                case METADATA -> {
+                    keys.add(column.key());
+                    values.add(ColumnarColumnDecoder.metadata(payload, column, info.rows(), where));
+                }
+            }
+        }
+        return new ColumnarBlock(info, timestamps, lines, keys, values);
+    }
+
+    /** The rows of block {@code block} as log entries, in time order. */
+    public List<LogEntry> entries(int block) throws IOException {
+        return readBlock(block).entries();
+    }
+
+    /** The rows of stream {@code streamIndex} with timestamps in [fromNanos, throughNanos], in time order. */
+    public List<LogEntry> entries(int streamIndex, long fromNanos, long throughNanos) throws IOException {
+        ColumnarDirectory dir = directory();
+        ColumnarStreamInfo stream = dir.streams().get(streamIndex);
+        List<LogEntry> entries = new ArrayList<>();
+        for (int b = stream.firstBlock(); b < stream.firstBlock() + stream.blockCount(); b++) {
+            if (!dir.blocks().get(b).overlaps(fromNanos, throughNanos)) {
+                continue;
+            }
+            for (LogEntry entry : entries(b)) {
+                if (entry.timestampNanos() >= fromNanos && entry.timestampNanos() <= throughNanos) {
+                    entries.add(entry);
+                }
+            }
+        }
+        return entries;
+    }
+
+    private ColumnarBlockInfo block(int block) throws IOException {
+        List<ColumnarBlockInfo> blocks = directory().blocks();
+        if (block < 0 || block >= blocks.size()) {
+            throw new IndexOutOfBoundsException("block " + block + " outside [0, " + blocks.size() + ") of object "
+                    + source.name());
+        }
+        return blocks.get(block);
+    }
+
+    private String where(int block, ColumnarColumnInfo column) {
+        return "object " + source.name() + " block " + block + " column " + column.displayName();
+    }
+}

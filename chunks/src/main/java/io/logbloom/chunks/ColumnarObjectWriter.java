@@ -1,0 +1,237 @@
+package io.logbloom.chunks;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Writes one columnar object (layout in {@code ColumnarLayout}) to an {@link OutputStream}: each
+ * {@link #add}ed stream is cut into blocks and its columns are encoded and written at once, so the
+ * writer holds one block's scratch buffers and the directory, never the object. {@link #finish()}
+ * writes the directory and footer and returns the directory.
+ *
+ * <p>Streams must be added in {@link ColumnarDirectory#STREAM_ORDER} (fingerprint, then labels),
+ * each once; rows within a stream may come in any time order (they are sorted stably by
+ * timestamp). Not thread-safe. {@link #close()} releases the native zstd context; it does not close
+ * the output stream.
+ */
+public final class ColumnarObjectWriter implements AutoCloseable {
+    private final OutputStream out;
+    private final ColumnarConfig config;
+    private final ColumnarColumnEncoder encoder;
+    private final List<ColumnarStreamInfo> streams = new ArrayList<>();
+    private final List<ColumnarBlockInfo> blocks = new ArrayList<>();
+    private final TreeSet<String> keys = new TreeSet<>();
+    private long position;
+    private Labels previous;
+    private boolean finished;
+    private long[] timestampScratch = new long[256];
+    private KeyColumn[] keyColumns = new KeyColumn[0];
+
+    /** A writer onto {@code out} (which it neither buffers nor closes) with {@code config}'s block bounds. */
+    public ColumnarObjectWriter(OutputStream out, ColumnarConfig config) throws IOException {
+        this.out = out;
+        this.config = config;
+        this.encoder = new ColumnarColumnEncoder(config.zstdLevel());
+        ByteSink head = new ByteSink(ColumnarLayout.HEAD_BYTES);
+        ColumnarLayout.writeHead(head);
+        write(head.array(), head.size());
+    }
+
+    /** Writes {@code streams} (any map; sorted here) into one object and returns its bytes. */
+    public static byte[] write(ColumnarConfig config, Map<Labels, ColumnarRows> streams) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ColumnarObjectWriter writer = new ColumnarObjectWriter(bytes, config)) {
+            List<Labels> order = new ArrayList<>(streams.keySet());
+            order.sort(ColumnarDirectory.STREAM_ORDER);
+            for (Labels labels : order) {
+                writer.add(labels, streams.get(labels));
+            }
+            writer.finish();
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Bytes written so far. */
+    public long bytesWritten() {
+        return position;
+    }
+
+    /**
+     * Writes the rows of one stream as one or more blocks.
+     *
+     * @throws IllegalArgumentException when {@code rows} is empty or {@code labels} does not come after
+     *     the previously added stream in stream order
+     */
+    public void add(Labels labels, ColumnarRows rows) throws IOException {
+        if (finished) {
+            throw new IllegalStateException("writer already finished");
+        }
+        if (rows.size() == 0) {
+            throw new IllegalArgumentException("stream " + labels + " has no rows");
+        }
+        if (previous != null && ColumnarDirectory.STREAM_ORDER.compare(previous, labels) >= 0) {
+            throw new IllegalArgumentException("stream " + labels + " added after " + previous
+                    + "; streams must be added once each in fingerprint order");
+        }
+        previous = labels;
+        int[] order = timeOrder(rows);
+        int[] keyOrder = keyOrder(rows);
+        int firstBlock = blocks.size();
+        int start = 0;
+        long blockRaw = 0;
+        for (int i = 0; i < order.length; i++) {
+            int rowRaw = rows.rowRawBytes(order[i]);
+            int count = i - start;
+            if (count > 0 && (count == config.maxRowsPerBlock() || blockRaw + rowRaw > config.maxRawBytesPerBlock())) {
+                writeBlock(streams.size(), rows, order, start, i, blockRaw, keyOrder);
+                start = i;
+                blockRaw = 0;
+            }
+            blockRaw += rowRaw;
+        }
+        writeBlock(streams.size(), rows, order, start, order.length, blockRaw, keyOrder);
+        streams.add(new ColumnarStreamInfo(labels, firstBlock, blocks.size() - firstBlock,
+                rows.timestampNanos(order[0]), rows.timestampNanos(order[order.length - 1]), rows.size(),
+                rows.rawBytes()));
+    }
+
+    private static int[] timeOrder(ColumnarRows rows) {
+        int n = rows.size();
+        if (rows.isSortedByTime()) {
+            int[] order = new int[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            return order;
+        }
+        Integer[] boxed = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            boxed[i] = i;
+        }
+        Arrays.sort(boxed, (a, b) -> Long.compare(rows.timestampNanos(a), rows.timestampNanos(b))); // stable
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = boxed[i];
+        }
+        return order;
+    }
+
+    /** Key ids of {@code rows} sorted by key name, the order of a block's metadata columns. */
+    private int[] keyOrder(ColumnarRows rows) {
+        Integer[] ids = new Integer[rows.keyCount()];
+        for (int k = 0; k < ids.length; k++) {
+            ids[k] = k;
+            keys.add(rows.keyName(k));
+        }
+        Arrays.sort(ids, (a, b) -> rows.keyName(a).compareTo(rows.keyName(b)));
+        if (keyColumns.length < ids.length) {
+            KeyColumn[] grown = Arrays.copyOf(keyColumns, ids.length);
+            for (int k = keyColumns.length; k < ids.length; k++) {
+                grown[k] = new KeyColumn();
+            }
+            keyColumns = grown;
+        }
+        int[] order = new int[ids.length];
+        for (int k = 0; k < ids.length; k++) {
+            order[k] = ids[k];
+        }
+        return order;
+    }
+
+    private void writeBlock(int stream, ColumnarRows rows, int[] order, int from, int to, long rawBytes,
+            int[] keyOrder) throws IOException {
+        int count = to - from;
+        if (timestampScratch.length < count) {
+            timestampScratch = new long[Math.max(count, timestampScratch.length * 2)];
+        }
+        for (int i = from; i < to; i++) {
+            timestampScratch[i - from] = rows.timestampNanos(order[i]);
+        }
+        List<ColumnarColumnInfo> columns = new ArrayList<>(2 + keyOrder.length);
+        columns.add(writeColumn(ColumnarColumnInfo.Kind.TIMESTAMPS, "", encoder.timestamps(timestampScratch, count)));
+        columns.add(writeColumn(ColumnarColumnInfo.Kind.LINES, "", encoder.lines(rows, order, from, to)));
+        for (int k = 0; k < keyOrder.length; k++) {
+            keyColumns[keyOrder[k]].count = 0;
+        }
+        for (int i = from; i < to; i++) {
+            int row = order[i];
+            for (int p = rows.metaPairStart(row); p < rows.metaPairEnd(row); p++) {
+                keyColumns[rows.metaPairKey(p)].add(i - from, rows.metaValueStart(p), rows.metaValueEnd(p));
+            }
+        }
+        for (int keyId : keyOrder) {
+            KeyColumn column = keyColumns[keyId];
+            if (column.count > 0) {
+                columns.add(writeColumn(ColumnarColumnInfo.Kind.METADATA, rows.keyName(keyId), encoder.metadata(count,
+                        column.rows, column.count, rows.metaValues(), column.starts, column.ends)));
+            }
+        }
+        blocks.add(new ColumnarBlockInfo(stream, count, timestampScratch[0], timestampScratch[count - 1], rawBytes,
+                columns));
+    }
+
+    private ColumnarColumnInfo writeColumn(ColumnarColumnInfo.Kind kind, String key, ColumnarColumnEncoder.Encoded encoded)
+            throws IOException {
+        ColumnarColumnInfo info = new ColumnarColumnInfo(kind, key, encoded.encoding(), encoded.zstd(), position,
+                encoded.length(), ColumnarLayout.crc32c(encoded.bytes(), 0, encoded.length()), encoded.decodedSize());
+        write(encoded.bytes(), encoded.length());
+        return info;
+    }
+
+    private void write(byte[] bytes, int length) throws IOException {
+        out.write(bytes, 0, length);
+        position += length;
+    }
+
+    /** Writes the directory and footer; returns the directory. The writer accepts nothing afterwards. */
+    public ColumnarDirectory finish() throws IOException {
+        if (finished) {
+            throw new IllegalStateException("writer already finished");
+        }
+        finished = true;
+        long directoryOffset = position;
+        ByteSink directory = new ByteSink(1024 + 48 * blocks.size());
+        ColumnarLayout.writeDirectory(directory, List.copyOf(keys), streams, blocks);
+        int directoryLength = directory.size();
+        if (directoryLength > ColumnarLayout.MAX_DIRECTORY_BYTES) {
+            throw new IllegalStateException("columnar directory of " + directoryLength + " bytes exceeds "
+                    + ColumnarLayout.MAX_DIRECTORY_BYTES + "; write fewer blocks per object");
+        }
+        int directoryCrc = ColumnarLayout.crc32c(directory.array(), 0, directoryLength);
+        ColumnarLayout.writeFooter(directory, directoryOffset, directoryLength, directoryCrc);
+        write(directory.array(), directory.size());
+        out.flush();
+        return new ColumnarDirectory(streams, blocks, directoryOffset, directoryLength);
+    }
+
+    @Override
+    public void close() {
+        encoder.close();
+    }
+
+    /** One metadata key's present rows and value ranges within the block being written. */
+    private static final class KeyColumn {
+        int[] rows = new int[64];
+        int[] starts = new int[64];
+        int[] ends = new int[64];
+        int count;
+
+        void add(int row, int start, int end) {
+            if (count == rows.length) {
+                rows = Arrays.copyOf(rows, count * 2);
+                starts = Arrays.copyOf(starts, count * 2);
+                ends = Arrays.copyOf(ends, count * 2);
+            }
+            rows[count] = row;
+            starts[count] = start;
+            ends[count] = end;
+            count++;
+        }
+    }
+}

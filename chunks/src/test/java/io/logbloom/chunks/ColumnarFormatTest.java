@@ -1,0 +1,355 @@
+package io.logbloom.chunks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+final class ColumnarFormatTest {
+    private static final ColumnarConfig SMALL_BLOCKS = new ColumnarConfig(64, 4096, 3);
+
+    private static ColumnarObjectReader reader(byte[] bytes) {
+        return new ColumnarObjectReader(RangeSource.ofBytes("test-object", bytes));
+    }
+
+    private static void assertRoundTrip(Map<Labels, List<LogEntry>> streams, ColumnarConfig config)
+            throws IOException {
+        byte[] bytes = ColumnarObjectWriter.write(config, ColumnarTestData.rows(streams));
+        ColumnarObjectReader reader = reader(bytes);
+        ColumnarDirectory directory = reader.directory();
+        assertThat(directory.streams()).hasSize(streams.size());
+        List<Labels> order = new ArrayList<>(streams.keySet());
+        order.sort(ColumnarDirectory.STREAM_ORDER);
+        long rows = 0;
+        for (int s = 0; s < order.size(); s++) {
+            Labels labels = order.get(s);
+            ColumnarStreamInfo stream = directory.streams().get(s);
+            assertThat(stream.labels()).isEqualTo(labels);
+            assertThat(directory.indexOf(labels)).isEqualTo(s);
+            List<LogEntry> expected = ColumnarTestData.expected(streams.get(labels));
+            assertThat(reader.entries(s, Long.MIN_VALUE, Long.MAX_VALUE)).containsExactlyElementsOf(expected);
+            assertThat(stream.rows()).isEqualTo(expected.size());
+            assertThat(stream.minTimeNanos()).isEqualTo(expected.get(0).timestampNanos());
+            assertThat(stream.maxTimeNanos()).isEqualTo(expected.get(expected.size() - 1).timestampNanos());
+            for (ColumnarBlockInfo block : directory.blocksOf(s)) {
+                assertThat(block.stream()).isEqualTo(s);
+                assertThat(block.rows()).isLessThanOrEqualTo(config.maxRowsPerBlock());
+                assertThat(block.rawBytes() <= config.maxRawBytesPerBlock() || block.rows() == 1).isTrue();
+            }
+            rows += expected.size();
+        }
+        assertThat(directory.rows()).isEqualTo(rows);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void roundTrip_randomStreams(long seed) throws IOException {
+        Random random = new Random(seed);
+        assertRoundTrip(ColumnarTestData.streams(random, 1 + random.nextInt(40), 400), SMALL_BLOCKS);
+    }
+
+    @Test
+    void roundTrip_defaultConfig_manyStreams() throws IOException {
+        assertRoundTrip(ColumnarTestData.streams(new Random(99), 150, 300), ColumnarConfig.defaults());
+    }
+
+    @Test
+    void roundTrip_oneRow() throws IOException {
+        assertRoundTrip(Map.of(Labels.of("a", "b"), List.of(LogEntry.of(5, "only"))), ColumnarConfig.defaults());
+    }
+
+    @Test
+    void roundTrip_emptyLineAndEmptyValueDistinctFromAbsent() throws IOException {
+        List<LogEntry> entries = List.of(
+                new LogEntry(1, "", List.of(new Label("k", ""))),
+                new LogEntry(2, "", List.of()),
+                new LogEntry(3, "x", List.of(new Label("k", "v"))));
+        byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults(), Map.of(Labels.of("a", "b"),
+                ColumnarRows.of(entries)));
+        ColumnarValues values = reader(bytes).readMetadata(0, "k");
+        assertThat(values.value(0)).isEmpty();
+        assertThat(values.isPresent(1)).isFalse();
+        assertThat(values.value(1)).isNull();
+        assertThat(values.value(2)).isEqualTo("v");
+        assertThat(reader(bytes).readMetadata(0, "missing").isPresent(0)).isFalse();
+        assertThat(reader(bytes).entries(0)).containsExactlyElementsOf(entries);
+    }
+
+    @Test
+    void hugeRows_getBlocksOfTheirOwn() throws IOException {
+        String huge = "é".repeat(10_000);
+        List<LogEntry> entries = List.of(LogEntry.of(1, "small"), LogEntry.of(2, huge), LogEntry.of(3, huge),
+                LogEntry.of(4, "small"));
+        Map<Labels, List<LogEntry>> streams = Map.of(Labels.of("a", "b"), entries);
+        assertRoundTrip(streams, SMALL_BLOCKS);
+        ColumnarDirectory directory = reader(ColumnarObjectWriter.write(SMALL_BLOCKS, ColumnarTestData.rows(streams)))
+                .directory();
+        assertThat(directory.blocks()).extracting(ColumnarBlockInfo::rows).containsExactly(1, 1, 1, 1);
+    }
+
+    @Test
+    void blocks_cutAtMaxRows() throws IOException {
+        List<LogEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            entries.add(LogEntry.of(i, "l" + i));
+        }
+        byte[] bytes = ColumnarObjectWriter.write(SMALL_BLOCKS, Map.of(Labels.of("a", "b"), ColumnarRows.of(entries)));
+        assertThat(reader(bytes).directory().blocks()).extracting(ColumnarBlockInfo::rows).containsExactly(64, 64, 22);
+    }
+
+    @Test
+    void everyEncoding_isChosenForTheDataItFits() throws IOException {
+        Random random = new Random(7);
+        List<LogEntry> entries = new ArrayList<>();
+        long ts = 1_000_000_000L;
+        for (int i = 0; i < 500; i++) {
+            ts += 1_000_000; // regular: delta-of-delta wins
+            List<Label> metadata = new ArrayList<>();
+            metadata.add(new Label("constant", "same"));
+            metadata.add(new Label("dictionary", "value-" + random.nextInt(3)));
+            metadata.add(new Label("hex_lower", ColumnarTestData.hex(random, 16, false)));
+            metadata.add(new Label("hex_upper", ColumnarTestData.hex(random, 1 + random.nextInt(8), true)));
+            metadata.add(new Label("raw", Long.toString(random.nextLong(), 36) + "ü"));
+            String line = "level=" + (random.nextBoolean() ? "info" : "warn") + " path=/api/" + random.nextInt(100_000)
+                    + " status=" + (200 + random.nextInt(5)) + " took=" + random.nextInt(1000) + "ms "
+                    + ColumnarTestData.line(random);
+            entries.add(new LogEntry(ts, line, metadata));
+        }
+        List<LogEntry> irregular = new ArrayList<>();
+        long at = 0;
+        for (int i = 0; i < 50; i++) {
+            at += random.nextInt(120); // random gaps under 128: one-byte deltas, their zigzag differences often two bytes
+            irregular.add(LogEntry.of(at, "x"));
+        }
+        List<LogEntry> noise = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            noise.add(LogEntry.of(i, ColumnarTestData.hex(random, 40, false) + Long.toString(random.nextLong(), 36)));
+        }
+        byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults(), Map.of(Labels.of("a", "b"),
+                ColumnarRows.of(entries), Labels.of("a", "c"), ColumnarRows.of(irregular), Labels.of("a", "d"),
+                ColumnarRows.of(noise)));
+        ColumnarDirectory directory = reader(bytes).directory();
+        ColumnarBlockInfo block = directory.blocksOf(directory.indexOf(Labels.of("a", "b"))).get(0);
+        assertThat(block.timestamps().encoding()).isEqualTo(ColumnarEncoding.TIMESTAMP_DELTA_OF_DELTA);
+        assertThat(block.lines().encoding()).isEqualTo(ColumnarEncoding.LINES_TOKENIZED);
+        ColumnarBlockInfo noiseBlock = directory.blocksOf(directory.indexOf(Labels.of("a", "d"))).get(0);
+        assertThat(noiseBlock.lines().encoding()).isEqualTo(ColumnarEncoding.LINES);
+        assertThat(noiseBlock.lines().zstd()).isTrue();
+        assertThat(block.metadata("constant").encoding()).isEqualTo(ColumnarEncoding.METADATA_CONSTANT);
+        assertThat(block.metadata("dictionary").encoding()).isEqualTo(ColumnarEncoding.METADATA_DICTIONARY);
+        assertThat(block.metadata("hex_lower").encoding()).isEqualTo(ColumnarEncoding.METADATA_HEX);
+        assertThat(block.metadata("hex_lower").zstd()).isFalse();
+        assertThat(block.metadata("hex_upper").encoding()).isEqualTo(ColumnarEncoding.METADATA_HEX);
+        assertThat(block.metadata("raw").encoding()).isEqualTo(ColumnarEncoding.METADATA_RAW);
+        ColumnarBlockInfo other = directory.blocksOf(directory.indexOf(Labels.of("a", "c"))).get(0);
+        assertThat(other.timestamps().encoding()).isEqualTo(ColumnarEncoding.TIMESTAMP_DELTA);
+        Set<ColumnarEncoding> seen = EnumSet.noneOf(ColumnarEncoding.class);
+        for (ColumnarBlockInfo b : directory.blocks()) {
+            b.columns().forEach(c -> seen.add(c.encoding()));
+        }
+        assertThat(seen).containsExactlyInAnyOrder(ColumnarEncoding.values());
+        ColumnarObjectReader reader = reader(bytes);
+        int s = directory.indexOf(Labels.of("a", "b"));
+        assertThat(reader.entries(s, Long.MIN_VALUE, Long.MAX_VALUE))
+                .containsExactlyElementsOf(ColumnarTestData.expected(entries));
+        int n = directory.indexOf(Labels.of("a", "d"));
+        assertThat(reader.entries(n, Long.MIN_VALUE, Long.MAX_VALUE)).containsExactlyElementsOf(noise);
+    }
+
+    @Test
+    void flippedByte_inEveryColumn_isDetectedAndNamed() throws IOException {
+        byte[] bytes = ColumnarObjectWriter.write(SMALL_BLOCKS,
+                ColumnarTestData.rows(ColumnarTestData.streams(new Random(3), 3, 200)));
+        ColumnarDirectory directory = reader(bytes).directory();
+        int checked = 0;
+        for (int b = 0; b < directory.blocks().size(); b++) {
+            for (ColumnarColumnInfo column : directory.blocks().get(b).columns()) {
+                for (long at : new long[] {column.offset(), column.offset() + column.length() - 1}) {
+                    byte[] corrupt = bytes.clone();
+                    corrupt[(int) at] ^= 0x10;
+                    ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes("test-object", corrupt),
+                            directory);
+                    int block = b;
+                    assertThatThrownBy(() -> read(reader, block, column))
+                            .isInstanceOf(ChunkFormatException.class)
+                            .hasMessageContaining("object test-object block " + b + " column " + column.displayName())
+                            .hasMessageContaining("checksum mismatch");
+                    assertThatThrownBy(() -> reader.readBlock(block)).isInstanceOf(ChunkFormatException.class);
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isGreaterThan(20);
+    }
+
+    private static Object read(ColumnarObjectReader reader, int block, ColumnarColumnInfo column) throws IOException {
+        return switch (column.kind()) {
+            case TIMESTAMPS -> reader.readTimestamps(block);
+            case LINES -> reader.readLines(block);
+            case METADATA -> reader.readMetadata(block, column.key());
+        };
+    }
+
+    @Test
+    void flippedByte_inDirectoryOrFooter_isDetected() throws IOException {
+        byte[] bytes = ColumnarObjectWriter.write(SMALL_BLOCKS,
+                ColumnarTestData.rows(ColumnarTestData.streams(new Random(4), 5, 100)));
+        ColumnarDirectory directory = reader(bytes).directory();
+        for (long at = directory.directoryOffset(); at < bytes.length; at++) {
+            byte[] corrupt = bytes.clone();
+            corrupt[(int) at] ^= 0x01;
+            assertThatThrownBy(() -> reader(corrupt).directory())
+                    .isInstanceOf(ChunkFormatException.class)
+                    .hasMessageContaining("test-object");
+        }
+    }
+
+    @Test
+    void truncated_atManyPoints_isRejected() throws IOException {
+        byte[] bytes = ColumnarObjectWriter.write(SMALL_BLOCKS,
+                ColumnarTestData.rows(ColumnarTestData.streams(new Random(5), 4, 100)));
+        for (int length = 0; length < bytes.length; length += Math.max(1, length / 7)) {
+            byte[] truncated = java.util.Arrays.copyOf(bytes, length);
+            assertThatThrownBy(() -> reader(truncated).directory())
+                    .as("truncated to %d of %d bytes", length, bytes.length)
+                    .isInstanceOf(ChunkFormatException.class)
+                    .hasMessageContaining("test-object");
+        }
+    }
+
+    @Test
+    void unknownVersion_rejectedWithClearMessage() throws IOException {
+        byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults(),
+                Map.of(Labels.of("a", "b"), ColumnarRows.of(List.of(LogEntry.of(1, "x")))));
+        bytes[bytes.length - 25 + 16] = 3;
+        assertThatThrownBy(() -> reader(bytes).directory())
+                .isInstanceOf(ChunkFormatException.class)
+                .hasMessageContaining("unsupported columnar version 3")
+                .hasMessageContaining("knows 2");
+    }
+
+    @Test
+    void wrongMagic_rejected() throws IOException {
+        byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults(),
+                Map.of(Labels.of("a", "b"), ColumnarRows.of(List.of(LogEntry.of(1, "x")))));
+        byte[] tail = bytes.clone();
+        tail[tail.length - 1] = 'X';
+        assertThatThrownBy(() -> reader(tail).directory())
+                .isInstanceOf(ChunkFormatException.class)
+                .hasMessageContaining("not a columnar object");
+        byte[] head = bytes.clone();
+        head[0] = 'X';
+        assertThatThrownBy(() -> reader(head).directory())
+                .isInstanceOf(ChunkFormatException.class)
+                .hasMessageContaining("head is not 'LBCO'");
+        assertThatThrownBy(() -> reader(new byte[100]).directory())
+                .isInstanceOf(ChunkFormatException.class)
+                .hasMessageContaining("not a columnar object");
+    }
+
+    @Test
+    void v1RowChunk_rejectedNamingIt() throws IOException {
+        MemChunk chunk = new MemChunk(ChunkConfig.defaults());
+        for (LogEntry entry : TestLogs.sorted(1, 100, 1_000_000)) {
+            chunk.append(entry);
+        }
+        byte[] v1 = chunk.encode();
+        assertThatThrownBy(() -> reader(v1).directory())
+                .isInstanceOf(ChunkFormatException.class)
+                .hasMessageContaining("v1 row chunk");
+    }
+
+    @Test
+    void rangedReads_fetchOnlyTheDirectoryThenTheBlock() throws IOException {
+        byte[] bytes = ColumnarObjectWriter.write(SMALL_BLOCKS,
+                ColumnarTestData.rows(ColumnarTestData.streams(new Random(6), 20, 300)));
+        AtomicLong readBytes = new AtomicLong();
+        AtomicLong reads = new AtomicLong();
+        RangeSource inner = RangeSource.ofBytes("counted", bytes);
+        RangeSource counting = new RangeSource() {
+            @Override
+            public String name() {
+                return inner.name();
+            }
+
+            @Override
+            public long size() throws IOException {
+                return inner.size();
+            }
+
+            @Override
+            public byte[] read(long offset, int length) throws IOException {
+                reads.incrementAndGet();
+                readBytes.addAndGet(length);
+                return inner.read(offset, length);
+            }
+        };
+        ColumnarObjectReader reader = new ColumnarObjectReader(counting);
+        ColumnarDirectory directory = reader.directory();
+        assertThat(reads.get()).isEqualTo(1);
+        assertThat(bytes.length).isGreaterThan(ColumnarLayout.TAIL_READ_BYTES);
+        assertThat(readBytes.get()).isEqualTo(ColumnarLayout.TAIL_READ_BYTES);
+        int block = directory.blocks().size() / 2;
+        ColumnarBlockInfo info = directory.blocks().get(block);
+        reads.set(0);
+        readBytes.set(0);
+        reader.readBlock(block);
+        assertThat(reads.get()).isEqualTo(1);
+        assertThat(readBytes.get()).isEqualTo(info.length());
+        readBytes.set(0);
+        reader.readLines(block);
+        assertThat(readBytes.get()).isEqualTo(info.lines().length());
+        assertThat(info.length()).isLessThan(bytes.length / 20);
+    }
+
+    @Test
+    void largeDirectory_needsASecondRead() throws IOException {
+        List<LogEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 40_000; i++) {
+            entries.add(new LogEntry(i, "", List.of(new Label("k" + (i % 3), "v"))));
+        }
+        ColumnarConfig oneRowBlocks = new ColumnarConfig(1, 1024, 3);
+        byte[] bytes = ColumnarObjectWriter.write(oneRowBlocks, Map.of(Labels.of("a", "b"), ColumnarRows.of(entries)));
+        ColumnarDirectory directory = reader(bytes).directory();
+        assertThat(directory.directoryLength()).isGreaterThan(ColumnarLayout.TAIL_READ_BYTES);
+        assertThat(directory.blocks()).hasSize(40_000);
+        assertThat(reader(bytes).entries(0, 100, 102)).containsExactlyElementsOf(entries.subList(100, 103));
+    }
+
+    @Test
+    void writer_streaming_matchesConvenience_andRejectsOutOfOrderStreams() throws IOException {
+        Map<Labels, List<LogEntry>> streams = ColumnarTestData.streams(new Random(8), 5, 50);
+        List<Labels> order = new ArrayList<>(streams.keySet());
+        order.sort(ColumnarDirectory.STREAM_ORDER);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ColumnarDirectory written;
+        try (ColumnarObjectWriter writer = new ColumnarObjectWriter(out, ColumnarConfig.defaults())) {
+            for (Labels labels : order) {
+                writer.add(labels, ColumnarRows.of(streams.get(labels)));
+            }
+            assertThatThrownBy(() -> writer.add(order.get(0), ColumnarRows.of(streams.get(order.get(0)))))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("fingerprint order");
+            assertThatThrownBy(() -> writer.add(Labels.of("z", "z"), new ColumnarRows()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("no rows");
+            written = writer.finish();
+            assertThat(writer.bytesWritten()).isEqualTo(out.size());
+        }
+        assertThat(out.toByteArray()).isEqualTo(ColumnarObjectWriter.write(ColumnarConfig.defaults(),
+                ColumnarTestData.rows(streams)));
+        assertThat(reader(out.toByteArray()).directory().blocks()).isEqualTo(written.blocks());
+        assertThat(reader(out.toByteArray()).directory().streams()).isEqualTo(written.streams());
+    }
+}

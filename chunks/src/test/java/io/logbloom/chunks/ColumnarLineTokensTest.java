@@ -1,0 +1,102 @@
+package io.logbloom.chunks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.luben.zstd.ZstdCompressCtx;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+final class ColumnarLineTokensTest {
+    private static List<String> roundTrip(List<String> lines) throws ChunkFormatException {
+        ColumnarRows rows = new ColumnarRows();
+        for (String line : lines) {
+            rows.append(0, line, List.of());
+        }
+        int[] order = new int[rows.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        ByteSink out = new ByteSink(1024);
+        try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
+            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
+        }
+        ColumnarLines decoded = ColumnarLineTokens.decode(out.toByteArray(), rows.size(), "test");
+        List<String> result = new ArrayList<>();
+        for (int i = 0; i < decoded.rows(); i++) {
+            result.add(decoded.line(i));
+        }
+        return result;
+    }
+
+    @Test
+    void numbersAndEdgeCases_roundTrip() throws ChunkFormatException {
+        List<String> lines = List.of("", "0", "00", "007", "x=0 y=10 z=999999999999999999 w=1000000000000000000",
+                "18446744073709551615 9223372036854775807", "日本語 😀 ünïcödé_42", "a_b__c", " \t\n ", "\u0000\u00ff");
+        assertThat(roundTrip(lines)).containsExactlyElementsOf(lines);
+    }
+
+    @Test
+    void invalidUtf8_bytesRoundTripExactly() throws ChunkFormatException {
+        ColumnarRows rows = new ColumnarRows();
+        byte[] bad = {(byte) 0xff, 'a', '1', (byte) 0xc3, '2', (byte) 0x80, (byte) 0xe6};
+        rows.append(0, bad, 0, bad.length, List.of());
+        ByteSink out = new ByteSink(64);
+        try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
+            new ColumnarLineTokens().encode(rows, new int[] {0}, 0, 1, zstd, out);
+        }
+        ColumnarLines decoded = ColumnarLineTokens.decode(out.toByteArray(), 1, "test");
+        byte[] back = java.util.Arrays.copyOfRange(decoded.bytes(), decoded.offset(0), decoded.offset(0)
+                + decoded.length(0));
+        assertThat(back).isEqualTo(bad);
+    }
+
+    @Test
+    void corruptPayloads_failWithChunkFormatExceptionOnly() {
+        Random random = new Random(12);
+        ColumnarRows rows = new ColumnarRows();
+        for (int i = 0; i < 200; i++) {
+            rows.append(0, ColumnarTestData.line(random) + " v=" + random.nextInt(1000), List.of());
+        }
+        int[] order = new int[rows.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        ByteSink out = new ByteSink(1024);
+        try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
+            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
+        }
+        byte[] payload = out.toByteArray();
+        int failures = 0;
+        for (int trial = 0; trial < 2000; trial++) {
+            byte[] corrupt = payload.clone();
+            for (int flips = 1 + random.nextInt(3); flips > 0; flips--) {
+                corrupt[random.nextInt(corrupt.length)] ^= (byte) (1 + random.nextInt(255));
+            }
+            try {
+                ColumnarLineTokens.decode(corrupt, rows.size(), "fuzz");
+            } catch (ChunkFormatException e) {
+                assertThat(e).hasMessageContaining("fuzz");
+                failures++;
+            }
+        }
+        assertThat(failures).isGreaterThan(1000);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void randomLines_manyTokens_roundTrip(long seed) throws ChunkFormatException {
+        Random random = new Random(seed);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            lines.add(ColumnarTestData.line(random) + " n=" + random.nextInt() + " id=" + Long.toHexString(
+                    random.nextLong()) + " " + new String(new byte[] {(byte) ('a' + random.nextInt(26))},
+                    StandardCharsets.US_ASCII).repeat(random.nextInt(3)));
+        }
+        assertThat(roundTrip(lines)).containsExactlyElementsOf(lines);
+    }
+}
