@@ -221,13 +221,20 @@ public final class LocalParts {
         }
     }
 
-    /** Forgets {@code parts} and deletes their files (after their rows are durable elsewhere). */
-    public void remove(List<Part> parts) throws IOException {
+    /** Takes {@code parts} out of the readers' view; their files stay until {@link #remove}. */
+    public void forget(List<Part> parts) {
         for (Part part : parts) {
             List<Part> list = byTenant.get(part.tenant());
             if (list != null) {
                 list.remove(part);
             }
+        }
+    }
+
+    /** Forgets {@code parts} and deletes their files (after their rows are durable elsewhere). */
+    public void remove(List<Part> parts) throws IOException {
+        forget(parts);
+        for (Part part : parts) {
             Files.deleteIfExists(part.file());
         }
     }
