@@ -57,7 +57,7 @@ public final class IndexFileReader implements IndexReader {
                     + " bytes, a file has at least " + minimum);
         }
         int version = header.u8();
-        if (version != IndexFileFormat.VERSION) {
+        if (version != IndexFileFormat.VERSION && version != IndexFileFormat.VERSION_WITHOUT_OBJECT_KEYS) {
             throw new IndexFormatException("index file " + name + ": unsupported version " + version
                     + " (this reader knows version " + IndexFileFormat.VERSION + ")");
         }
@@ -71,13 +71,13 @@ public final class IndexFileReader implements IndexReader {
                     stored, (int) crc.getValue()));
         }
         try {
-            return decode(name, bytes, bodyEnd);
+            return decode(name, bytes, bodyEnd, version);
         } catch (IllegalArgumentException e) {
             throw new IndexFormatException("index file " + name + ": invalid content: " + e.getMessage(), e);
         }
     }
 
-    private static IndexFileReader decode(String name, byte[] bytes, int bodyEnd) throws IndexFormatException {
+    private static IndexFileReader decode(String name, byte[] bytes, int bodyEnd, int version) throws IndexFormatException {
         IndexBytesIn in = new IndexBytesIn(name, bytes, 5, bodyEnd);
         int flags = in.u8();
         if (flags != 0) {
@@ -133,7 +133,23 @@ public final class IndexFileReader implements IndexReader {
                 if (length < 0 || from + length < from) {
                     throw in.error("chunk length " + Long.toUnsignedString(length) + " overflows");
                 }
-                ChunkRef ref = new ChunkRef(tenant, fingerprint, from, from + length, checksum, size, entries);
+                String objectKey = null;
+                if (version >= IndexFileFormat.VERSION) {
+                    long symbol = in.uvarint();
+                    if (symbol != 0) {
+                        if (symbol > symbolCount) {
+                            throw in.error("object key symbol " + Long.toUnsignedString(symbol - 1) + " out of range [0, "
+                                    + (symbolCount - 1L) + "]");
+                        }
+                        objectKey = symbols[(int) (symbol - 1)];
+                    }
+                }
+                ChunkRef ref;
+                try {
+                    ref = new ChunkRef(tenant, fingerprint, from, from + length, checksum, size, entries, objectKey);
+                } catch (IllegalArgumentException e) {
+                    throw in.error(e.getMessage());
+                }
                 if (!sorted.isEmpty() && SeriesPostings.REF_ORDER.compare(sorted.get(sorted.size() - 1), ref) >= 0) {
                     throw in.error("chunk refs of series " + labels + " are not ascending");
                 }

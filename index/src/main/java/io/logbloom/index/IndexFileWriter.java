@@ -56,6 +56,13 @@ public final class IndexFileWriter {
             }
             id++;
         }
+        for (TreeSet<ChunkRef> refs : merged.values()) {
+            for (ChunkRef ref : refs) {
+                if (ref.isColumnar()) {
+                    symbolSet.add(ref.columnarObjectKey());
+                }
+            }
+        }
         Map<String, Integer> symbols = new HashMap<>();
         for (String symbol : symbolSet) {
             symbols.put(symbol, symbols.size());
@@ -93,6 +100,7 @@ public final class IndexFileWriter {
                 out.uvarint(Integer.toUnsignedLong(ref.sizeBytes()));
                 out.uvarint(Integer.toUnsignedLong(ref.entries()));
                 out.uvarint(ref.fingerprint() ^ seriesFingerprint);
+                out.uvarint(ref.isColumnar() ? symbols.get(ref.columnarObjectKey()) + 1L : 0);
                 previousFrom = ref.fromNanos();
             }
         }

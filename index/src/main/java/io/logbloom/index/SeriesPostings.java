@@ -38,7 +38,8 @@ final class SeriesPostings {
             .thenComparingInt(ChunkRef::checksum)
             .thenComparingLong(ChunkRef::fingerprint)
             .thenComparingInt(ChunkRef::sizeBytes)
-            .thenComparingInt(ChunkRef::entries);
+            .thenComparingInt(ChunkRef::entries)
+            .thenComparing(ChunkRef::objectKey);
 
     /** One series: its labels and its chunk refs sorted by {@link #REF_ORDER}, without duplicates. */
     static final class Series {

@@ -108,7 +108,7 @@ final class IndexFileTest {
 
     @Test
     void open_otherVersion_rejectedNamingIt() {
-        for (int version : new int[] {0, 2, 255}) {
+        for (int version : new int[] {0, 3, 255}) {
             byte[] bad = encoded();
             bad[4] = (byte) version;
             assertThatThrownBy(() -> IndexFileReader.open("v", bad))
@@ -123,5 +123,44 @@ final class IndexFileTest {
         bad[0] = 'X';
         assertThatThrownBy(() -> IndexFileReader.open("m", bad))
                 .isInstanceOf(IndexFormatException.class).hasMessageContaining("bad magic");
+    }
+
+    @Test
+    void open_previousVersionFile_readsItsRowChunkRefs() throws Exception {
+        byte[] v1;
+        try (var in = IndexFileTest.class.getResourceAsStream("/index-v1.idx")) {
+            v1 = in.readAllBytes(); // written by the version-1 writer from content()
+        }
+        assertThat(v1[4]).isEqualTo((byte) 1);
+        IndexFileReader file = IndexFileReader.open("v1", v1);
+        assertThat(file.chunkRefCount()).isEqualTo(5);
+        assertThat(file.chunks(T, List.of(), Long.MIN_VALUE, Long.MAX_VALUE))
+                .isEqualTo(IndexFileReader.open("v2", encoded()).chunks(T, List.of(), Long.MIN_VALUE, Long.MAX_VALUE));
+    }
+
+    @Test
+    void write_open_columnarRefs_keepTheirObjectKeys() throws Exception {
+        Labels a = Labels.of("app", "api");
+        Labels b = Labels.of("app", "web");
+        String object = T + "/objects/000000000000002a.lbo";
+        ChunkRef inObjectA = new ChunkRef(T, a.fingerprint(), 10, 20, 0xCAFE, 500, 40, object);
+        ChunkRef inObjectB = new ChunkRef(T, b.fingerprint(), 12, 18, 0xCAFE, 300, 20, object);
+        ChunkRef rowChunk = IndexFixtures.ref(T, a, 30, 40);
+        byte[] bytes = writer.write(T, 0, DAY, List.of(new SeriesChunks(a, List.of(inObjectA, rowChunk)),
+                new SeriesChunks(b, List.of(inObjectB))));
+
+        IndexFileReader file = IndexFileReader.open("c", bytes);
+
+        List<SeriesChunks> all = file.chunks(T, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
+        assertThat(all).containsExactly(new SeriesChunks(a, List.of(inObjectA, rowChunk)),
+                new SeriesChunks(b, List.of(inObjectB)));
+        assertThat(all.get(0).chunks().get(0).objectKey()).isEqualTo(object);
+        assertThat(all.get(0).chunks().get(1).isColumnar()).isFalse();
+    }
+
+    @Test
+    void columnarRef_outsideItsTenant_rejected() {
+        assertThatThrownBy(() -> new ChunkRef(T, 1, 0, 1, 0, 1, 1, "other/objects/x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside tenant");
     }
 }

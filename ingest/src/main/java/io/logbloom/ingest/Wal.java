@@ -70,15 +70,28 @@ final class Wal implements Closeable {
         this.config = config;
     }
 
+    /** Receives replayed records with the id of the segment that holds them. */
+    @FunctionalInterface
+    interface SegmentReplay {
+        /** One intact record of segment {@code segmentId}, in log order. */
+        void accept(long segmentId, WalRecord record);
+    }
+
     /** Opens the WAL in {@code config.directory()}, feeding every intact record to {@code replay} in order. */
     static Wal open(WalConfig config, Consumer<WalRecord> replay) throws IOException {
+        return openWithSegments(config, (segment, record) -> replay.accept(record));
+    }
+
+    /** Opens the WAL, feeding every intact record and its segment id to {@code replay} in order. */
+    static Wal openWithSegments(WalConfig config, SegmentReplay replay) throws IOException {
         Files.createDirectories(config.directory());
         Wal wal = new Wal(config);
         List<Long> ids = segmentIds(config.directory());
         long total = 0;
         for (int i = 0; i < ids.size(); i++) {
-            Path file = wal.segmentPath(ids.get(i));
-            wal.replaySegment(file, i == ids.size() - 1, replay);
+            long id = ids.get(i);
+            Path file = wal.segmentPath(id);
+            wal.replaySegment(file, i == ids.size() - 1, record -> replay.accept(id, record));
             total += Files.size(file);
         }
         wal.olderSegmentsBytes = total;
@@ -354,6 +367,12 @@ final class Wal implements Closeable {
         }
         openSegment();
         return segmentId;
+    }
+
+    /** The id of the oldest segment on disk: the current one when no older segment is left. */
+    synchronized long oldestSegment() throws IOException {
+        List<Long> ids = segmentIds(config.directory());
+        return ids.isEmpty() ? segmentId : Math.min(ids.get(0), segmentId);
     }
 
     /** The id of the segment receiving appends. */

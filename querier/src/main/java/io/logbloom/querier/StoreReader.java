@@ -41,6 +41,8 @@ final class StoreReader {
     private static final Logger LOG = LoggerFactory.getLogger(StoreReader.class);
     /** Length of a bloom period: 24h UTC, as the tokenizer buckets chunks by their from-time. */
     static final long PERIOD_NANOS = 86_400_000_000_000L;
+    /** Directories stay cached even with the chunk cache off: a needle query must not re-read them. */
+    static final long DIRECTORY_CACHE_MIN_BYTES = 16L << 20;
 
     /** One series ready to be read. */
     record SeriesStream(Labels labels, SeriesReader entries) {}
@@ -55,6 +57,7 @@ final class StoreReader {
     private final ChunkDecoder decoder;
     private final ExecutorService fetchPool;
     private final QuerierMetrics metrics;
+    private final ColumnarBlockSegments columnar;
 
     StoreReader(QuerierConfig config, ObjectStore store, IndexReader index, UnflushedSource unflushed,
             BloomCache blooms, ChunkBloomTester tester, ChunkCache chunks, ChunkDecoder decoder,
@@ -69,6 +72,9 @@ final class StoreReader {
         this.chunks = Objects.requireNonNull(chunks, "chunks is null");
         this.decoder = Objects.requireNonNull(decoder, "decoder is null");
         this.fetchPool = Objects.requireNonNull(fetchPool, "fetchPool is null");
+        this.columnar = new ColumnarBlockSegments(store,
+                new ColumnarDirectoryCache(store, Math.max(DIRECTORY_CACHE_MIN_BYTES, config.chunkCacheBytes() / 8)),
+                chunks, fetchPool);
     }
 
     /** Opens every matching series over [fromNanos, throughNanos), sorted by labels. */
@@ -113,6 +119,10 @@ final class StoreReader {
         for (Map.Entry<Labels, List<ChunkRef>> e : survivors.entrySet()) {
             List<SeriesReader.Segment> segments = new ArrayList<>();
             for (ChunkRef ref : e.getValue()) {
+                if (ref.isColumnar()) {
+                    segments.addAll(columnar.segments(ctx, e.getKey(), ref, fromNanos, throughNanos));
+                    continue;
+                }
                 segments.add(new SeriesReader.Segment(ref.fromNanos(), ref.throughNanos(), () -> fetch(ctx, ref),
                         bytes -> decode(ctx, ref, bytes, fromNanos, throughNanos)));
             }

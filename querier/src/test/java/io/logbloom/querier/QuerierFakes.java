@@ -1,6 +1,9 @@
 package io.logbloom.querier;
 
 import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.ColumnarConfig;
+import io.logbloom.chunks.ColumnarObjectWriter;
+import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
@@ -8,6 +11,7 @@ import io.logbloom.chunks.LogEntry;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.SeriesChunks;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -165,6 +169,26 @@ final class QuerierFakes {
             }
             bloom.covered.add(ref.objectKey());
             return ref;
+        }
+
+        /**
+         * Flushes {@code streams} of {@code tenant} as one columnar object (many series, blocks of at
+         * most {@code rowsPerBlock} rows), indexed per series like the ingester's merger does.
+         */
+        String flushColumnar(String tenant, Map<Labels, List<LogEntry>> streams, int rowsPerBlock) throws IOException {
+            Map<Labels, ColumnarRows> rows = new HashMap<>();
+            streams.forEach((labels, entries) -> rows.put(labels, ColumnarRows.of(entries)));
+            byte[] bytes = ColumnarObjectWriter.write(new ColumnarConfig(rowsPerBlock,
+                    ColumnarConfig.DEFAULT_MAX_RAW_BYTES_PER_BLOCK, ColumnarConfig.DEFAULT_ZSTD_LEVEL), rows);
+            String key = tenant + "/objects/" + Integer.toHexString(Arrays.hashCode(bytes)) + ".lbo";
+            store.put(key, bytes);
+            streams.forEach((labels, entries) -> {
+                long from = entries.stream().mapToLong(LogEntry::timestampNanos).min().orElseThrow();
+                long through = entries.stream().mapToLong(LogEntry::timestampNanos).max().orElseThrow();
+                chunks.computeIfAbsent(labels, k -> new ArrayList<>()).add(new ChunkRef(tenant, labels.fingerprint(),
+                        from, through, Arrays.hashCode(bytes), bytes.length, entries.size(), key));
+            });
+            return key;
         }
 
         @Override

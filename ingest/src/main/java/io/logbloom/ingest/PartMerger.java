@@ -1,0 +1,253 @@
+package io.logbloom.ingest;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.ColumnarBlock;
+import io.logbloom.chunks.ColumnarBlockInfo;
+import io.logbloom.chunks.ColumnarConfig;
+import io.logbloom.chunks.ColumnarDirectory;
+import io.logbloom.chunks.ColumnarLines;
+import io.logbloom.chunks.ColumnarObjectWriter;
+import io.logbloom.chunks.ColumnarRows;
+import io.logbloom.chunks.ColumnarStreamInfo;
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.ObjectNotFoundException;
+import io.logbloom.chunks.ObjectStore;
+import io.logbloom.index.IndexReader;
+import io.logbloom.index.IndexWriter;
+import io.logbloom.index.SeriesChunks;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.locks.Lock;
+import java.util.function.LongSupplier;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves a tenant's parts from local disk to the object store: merges them into one columnar object
+ * (streams in {@link ColumnarDirectory#STREAM_ORDER}, rows by time), uploads it, indexes every
+ * series' rows in it ({@link ChunkRef} with the object's key), and deletes the parts: the disk level
+ * to the store level of the LSM-style write path.
+ *
+ * <p><b>Only released parts.</b> A part is merged only once the WAL segments it covers are deleted
+ * ({@code releasedThroughSegment}), so no replay can bring its rows back after it is gone.
+ *
+ * <p><b>Exactly once, also across crashes.</b> Before uploading, a manifest
+ * ({@code merge-<id>.json} beside the parts: the object key and the part files) is written durably.
+ * The index file is written and the parts leave the readers' view under {@code visibility}, the
+ * lock queries hold while they read the index and the parts, so a query sees every row once, in
+ * the parts or in the object. Then the part files and the manifest are deleted. On start,
+ * {@link #recover} finishes what a crash interrupted: when the persisted index already holds refs
+ * to the manifest's object, the parts are deleted; otherwise the object is deleted and the parts
+ * stay, to be merged again.
+ *
+ * <p>Memory: one stream's rows at a time (the object is written stream by stream), plus the encoded
+ * object until it is uploaded. Not thread-safe: one merger thread per ingester.
+ */
+final class PartMerger {
+    private static final Logger LOG = LoggerFactory.getLogger(PartMerger.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String MANIFEST_PREFIX = "merge-";
+
+    /** What one merge did. */
+    record Outcome(String tenant, String objectKey, int partsMerged, int streams, long rows, long objectBytes) {}
+
+    /** The durable record of a merge in progress. */
+    record Manifest(String tenant, String objectKey, long minTimeNanos, long maxTimeNanos, List<String> partFiles) {
+        Manifest {
+            Objects.requireNonNull(tenant, "tenant is null");
+            Objects.requireNonNull(objectKey, "objectKey is null");
+            partFiles = List.copyOf(partFiles);
+        }
+    }
+
+    private final LocalParts parts;
+    private final Path manifestDir;
+    private final ObjectStore store;
+    private final IndexWriter indexWriter;
+    private final IndexReader persistedIndex;
+    private final ColumnarConfig format;
+    private final LongSupplier releasedThroughSegment;
+    private final Lock visibility;
+    private final String writerId;
+
+    PartMerger(LocalParts parts, Path manifestDir, ObjectStore store, IndexWriter indexWriter,
+            IndexReader persistedIndex, ColumnarConfig format, LongSupplier releasedThroughSegment, Lock visibility,
+            String writerId) {
+        this.parts = Objects.requireNonNull(parts, "parts is null");
+        this.manifestDir = Objects.requireNonNull(manifestDir, "manifestDir is null");
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.indexWriter = Objects.requireNonNull(indexWriter, "indexWriter is null");
+        this.persistedIndex = Objects.requireNonNull(persistedIndex, "persistedIndex is null");
+        this.format = Objects.requireNonNull(format, "format is null");
+        this.releasedThroughSegment = Objects.requireNonNull(releasedThroughSegment, "releasedThroughSegment is null");
+        this.visibility = Objects.requireNonNull(visibility, "visibility is null");
+        this.writerId = Objects.requireNonNull(writerId, "writerId is null");
+    }
+
+    /** The parts of {@code tenant} a merge may take now: those whose WAL segments are released, oldest first. */
+    List<LocalParts.Part> mergeable(String tenant) {
+        long released = releasedThroughSegment.getAsLong();
+        return parts.parts(tenant).stream().filter(p -> p.walSegment() <= released).toList();
+    }
+
+    /** Merges every mergeable part of {@code tenant}; returns null when there is none. */
+    Outcome merge(String tenant) throws IOException {
+        List<LocalParts.Part> taken = mergeable(tenant);
+        if (taken.isEmpty()) {
+            return null;
+        }
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (LocalParts.Part p : taken) {
+            min = Math.min(min, p.directory().minTimeNanos());
+            max = Math.max(max, p.directory().maxTimeNanos());
+        }
+        String objectKey = String.format(Locale.ROOT, "%s/objects/%016x-%s-%016x.lbo", tenant, min, writerId,
+                taken.get(0).sequence());
+        Manifest manifest = new Manifest(tenant, objectKey, min, max,
+                taken.stream().map(p -> p.file().toString()).toList());
+        Path manifestFile = writeManifest(manifest);
+
+        byte[] object;
+        ColumnarDirectory directory;
+        long rows = 0;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (ColumnarObjectWriter writer = new ColumnarObjectWriter(out, format)) {
+            for (Map.Entry<Labels, List<Source>> stream : streamsOf(taken).entrySet()) {
+                ColumnarRows merged = new ColumnarRows();
+                for (Source source : stream.getValue()) {
+                    appendRows(source, merged);
+                }
+                rows += merged.size();
+                writer.add(stream.getKey(), merged);
+            }
+            directory = writer.finish();
+        }
+        object = out.toByteArray();
+        store.put(objectKey, object);
+
+        CRC32C crc = new CRC32C();
+        crc.update(object, 0, object.length);
+        int checksum = (int) crc.getValue();
+        List<SeriesChunks> series = new ArrayList<>();
+        for (ColumnarStreamInfo s : directory.streams()) {
+            long storedBytes = 0;
+            for (ColumnarBlockInfo block : directory.blocks().subList(s.firstBlock(), s.firstBlock() + s.blockCount())) {
+                storedBytes += block.length();
+            }
+            series.add(new SeriesChunks(s.labels(), List.of(new ChunkRef(tenant, s.labels().fingerprint(),
+                    s.minTimeNanos(), s.maxTimeNanos(), checksum, (int) Math.min(Integer.MAX_VALUE, storedBytes),
+                    (int) Math.min(Integer.MAX_VALUE, s.rows()), objectKey))));
+        }
+        visibility.lock();
+        try {
+            indexWriter.write(tenant, series);
+            parts.forget(taken);
+        } finally {
+            visibility.unlock();
+        }
+        parts.remove(taken);
+        Files.delete(manifestFile);
+        return new Outcome(tenant, objectKey, taken.size(), directory.streams().size(), rows, object.length);
+    }
+
+    /** One stream inside one part. */
+    private record Source(LocalParts.Part part, int streamIndex) {}
+
+    private static TreeMap<Labels, List<Source>> streamsOf(List<LocalParts.Part> taken) {
+        TreeMap<Labels, List<Source>> streams = new TreeMap<>(ColumnarDirectory.STREAM_ORDER);
+        for (LocalParts.Part part : taken) {
+            List<ColumnarStreamInfo> infos = part.directory().streams();
+            for (int s = 0; s < infos.size(); s++) {
+                streams.computeIfAbsent(infos.get(s).labels(), l -> new ArrayList<>()).add(new Source(part, s));
+            }
+        }
+        return streams;
+    }
+
+    private void appendRows(Source source, ColumnarRows into) throws IOException {
+        ColumnarStreamInfo info = source.part().directory().streams().get(source.streamIndex());
+        try (LocalParts.Reader reader = parts.open(source.part())) {
+            for (int b = info.firstBlock(); b < info.firstBlock() + info.blockCount(); b++) {
+                ColumnarBlock block = reader.reader().readBlock(b);
+                ColumnarLines lines = block.lines();
+                for (int row = 0; row < block.rows(); row++) {
+                    into.append(block.timestampNanos(row), lines.bytes(), lines.offset(row), lines.length(row),
+                            block.metadata(row));
+                }
+            }
+        }
+    }
+
+    private Path writeManifest(Manifest manifest) throws IOException {
+        Files.createDirectories(manifestDir);
+        String name = MANIFEST_PREFIX + manifest.objectKey().substring(manifest.objectKey().lastIndexOf('/') + 1)
+                + ".json";
+        Path file = manifestDir.resolve(name);
+        Path tmp = manifestDir.resolve(name + ".tmp");
+        Files.write(tmp, JSON.writeValueAsBytes(manifest));
+        try (var channel = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        return file;
+    }
+
+    /**
+     * Finishes merges a crash interrupted (see the class comment); returns how many manifests it
+     * resolved. Call once at start, before the first merge and before parts are read by queries.
+     */
+    int recover() throws IOException {
+        if (!Files.isDirectory(manifestDir)) {
+            return 0;
+        }
+        List<Path> manifests = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(manifestDir, MANIFEST_PREFIX + "*")) {
+            files.forEach(manifests::add);
+        }
+        int resolved = 0;
+        for (Path file : manifests) {
+            if (file.getFileName().toString().endsWith(".tmp")) {
+                Files.delete(file);
+                continue;
+            }
+            Manifest m = JSON.readValue(file.toFile(), Manifest.class);
+            boolean indexed = persistedIndex.chunks(m.tenant(), List.of(), m.minTimeNanos(), m.maxTimeNanos() + 1)
+                    .stream().flatMap(s -> s.chunks().stream()).anyMatch(r -> m.objectKey().equals(r.objectKey()));
+            Map<String, LocalParts.Part> byFile = new HashMap<>();
+            for (LocalParts.Part p : parts.parts(m.tenant())) {
+                byFile.put(p.file().toString(), p);
+            }
+            List<LocalParts.Part> listed = m.partFiles().stream().map(byFile::get).filter(Objects::nonNull).toList();
+            if (indexed) {
+                parts.forget(listed);
+                parts.remove(listed);
+                LOG.info("merge into {} was indexed before a crash: removed its {} parts", m.objectKey(), listed.size());
+            } else {
+                try {
+                    store.delete(m.objectKey());
+                } catch (ObjectNotFoundException e) {
+                    // never uploaded
+                }
+                LOG.info("merge into {} was not indexed before a crash: its parts stay to be merged again",
+                        m.objectKey());
+            }
+            Files.delete(file);
+            resolved++;
+        }
+        return resolved;
+    }
+}

@@ -1,0 +1,176 @@
+package io.logbloom.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.ColumnarConfig;
+import io.logbloom.chunks.ColumnarObjectReader;
+import io.logbloom.chunks.ColumnarRows;
+import io.logbloom.chunks.InMemoryObjectStore;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.chunks.RangeSource;
+import io.logbloom.index.IndexConfig;
+import io.logbloom.index.IndexFileCache;
+import io.logbloom.index.IndexWriter;
+import io.logbloom.index.PersistedIndex;
+import io.logbloom.index.SeriesChunks;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class PartMergerTest {
+    private static final Labels A = Labels.of("app", "a");
+    private static final Labels B = Labels.of("app", "b", "env", "prod");
+
+    @TempDir
+    Path dir;
+
+    private final InMemoryObjectStore memory = new InMemoryObjectStore();
+    private final FlakyObjectStore store = new FlakyObjectStore(memory);
+    private final PersistedIndex index = new PersistedIndex(store, IndexConfig.defaults(),
+            new IndexFileCache(store, IndexConfig.defaults()));
+
+    private PartMerger merger(LocalParts parts, long releasedThrough) {
+        return new PartMerger(parts, dir.resolve("parts"), store,
+                new IndexWriter(store, IndexConfig.defaults(), Clock.systemUTC(), "test"), index,
+                ColumnarConfig.defaults(), () -> releasedThrough, new ReentrantLock(), "w1");
+    }
+
+    private static Map<Labels, ColumnarRows> rows(Labels labels, int from, int n) {
+        ColumnarRows rows = new ColumnarRows();
+        for (int i = from; i < from + n; i++) {
+            rows.append(new LogEntry(1_000 + i, labels.get("app") + " line " + i,
+                    List.of(new Label("trace_id", String.format("%032x", i)))));
+        }
+        return Map.of(labels, rows);
+    }
+
+    private static LocalParts.Part add(LocalParts parts, String tenant, long segment, Map<Labels, ColumnarRows> rows)
+            throws IOException {
+        LocalParts.Part part = parts.write(tenant, segment, rows);
+        parts.add(part);
+        return part;
+    }
+
+    /** Every row of the tenant in the object store, through the index, as "labels|ts|line". */
+    private List<String> stored(String tenant) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (SeriesChunks s : index.chunks(tenant, List.of(), Long.MIN_VALUE, Long.MAX_VALUE)) {
+            for (ChunkRef ref : s.chunks()) {
+                ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofObject(store, ref.objectKey()));
+                int stream = reader.directory().indexOf(s.labels());
+                for (LogEntry e : reader.entries(stream, ref.fromNanos(), ref.throughNanos())) {
+                    out.add(s.labels() + "|" + e.timestampNanos() + "|" + e.line());
+                }
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @Test
+    void merge_uploadsOneObject_indexesEverySeriesInIt_andRemovesTheParts() throws IOException {
+        LocalParts parts = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
+        LocalParts.Part p1 = add(parts, "t", 3, rows(A, 0, 50));
+        add(parts, "t", 4, rows(B, 0, 30));
+        add(parts, "t", 5, rows(A, 50, 50));
+        add(parts, "u", 5, rows(A, 0, 5));
+
+        PartMerger.Outcome outcome = merger(parts, 5).merge("t");
+
+        assertThat(outcome.partsMerged()).isEqualTo(3);
+        assertThat(outcome.streams()).isEqualTo(2);
+        assertThat(outcome.rows()).isEqualTo(130);
+        assertThat(memory.list("t/objects/")).containsExactly(outcome.objectKey());
+        assertThat(parts.parts("t")).isEmpty();
+        assertThat(p1.file()).doesNotExist();
+        assertThat(parts.parts("u")).hasSize(1);
+        List<SeriesChunks> indexed = index.chunks("t", List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
+        assertThat(indexed).extracting(SeriesChunks::labels).containsExactlyInAnyOrder(A, B);
+        for (SeriesChunks s : indexed) {
+            assertThat(s.chunks()).singleElement().satisfies(ref -> {
+                assertThat(ref.isColumnar()).isTrue();
+                assertThat(ref.objectKey()).isEqualTo(outcome.objectKey());
+                assertThat(ref.entries()).isEqualTo(s.labels().equals(A) ? 100 : 30);
+            });
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            expected.add(A + "|" + (1_000 + i) + "|a line " + i);
+        }
+        for (int i = 0; i < 30; i++) {
+            expected.add(B + "|" + (1_000 + i) + "|b line " + i);
+        }
+        expected.sort(null);
+        assertThat(stored("t")).isEqualTo(expected);
+        try (var files = Files.list(dir.resolve("parts"))) {
+            assertThat(files.filter(f -> f.getFileName().toString().startsWith("merge-"))).isEmpty();
+        }
+    }
+
+    @Test
+    void merge_takesOnlyPartsWhoseWalSegmentsAreReleased() throws IOException {
+        LocalParts parts = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
+        add(parts, "t", 3, rows(A, 0, 5));
+        add(parts, "t", 7, rows(A, 5, 5));
+
+        assertThat(merger(parts, 2).merge("t")).isNull();
+        PartMerger.Outcome outcome = merger(parts, 6).merge("t");
+
+        assertThat(outcome.partsMerged()).isEqualTo(1);
+        assertThat(parts.parts("t")).extracting(LocalParts.Part::walSegment).containsExactly(7L);
+    }
+
+    @Test
+    void crashBeforeIndexing_recoverDeletesTheObject_andThePartsAreMergedAgain() throws IOException {
+        LocalParts parts = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
+        add(parts, "t", 1, rows(A, 0, 10));
+        add(parts, "t", 2, rows(B, 0, 10));
+        store.failPutPrefix = "index/";
+        assertThatThrownBy(() -> merger(parts, 2).merge("t")).isInstanceOf(IOException.class);
+        assertThat(memory.list("t/objects/")).hasSize(1);
+        assertThat(parts.parts("t")).hasSize(2); // still visible: the swap never happened
+        store.failPutPrefix = null;
+
+        LocalParts reopened = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
+        PartMerger restarted = merger(reopened, 2);
+        assertThat(restarted.recover()).isEqualTo(1);
+
+        assertThat(memory.list("t/objects/")).isEmpty();
+        assertThat(reopened.parts("t")).hasSize(2);
+        assertThat(restarted.merge("t").rows()).isEqualTo(20);
+        assertThat(stored("t")).hasSize(20);
+    }
+
+    @Test
+    void crashAfterIndexing_recoverDeletesThePartsSoNoRowIsStoredTwice() throws IOException {
+        LocalParts parts = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
+        LocalParts.Part part = add(parts, "t", 1, rows(A, 0, 10));
+        PartMerger merger = merger(parts, 1);
+        PartMerger.Outcome outcome = merger.merge("t");
+        // a crash between the index write and the part deletion: put the part file and manifest back
+        LocalParts again = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
+        LocalParts.Part copy = add(again, "t", 1, rows(A, 0, 10));
+        Files.writeString(dir.resolve("parts").resolve("merge-crashed.json"), "{\"tenant\":\"t\",\"objectKey\":\""
+                + outcome.objectKey() + "\",\"minTimeNanos\":1000,\"maxTimeNanos\":1009,\"partFiles\":[\""
+                + copy.file() + "\"]}");
+
+        LocalParts reopened = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
+        assertThat(merger(reopened, 1).recover()).isEqualTo(1);
+
+        assertThat(reopened.parts("t")).isEmpty();
+        assertThat(copy.file()).doesNotExist();
+        assertThat(part.file()).doesNotExist();
+        assertThat(stored("t")).hasSize(10);
+    }
+}
