@@ -103,11 +103,8 @@ final class AstBuilder {
                         throw new IllegalArgumentException("ip() line filter only supports |= and !=");
                     }
                     IpMatcher.parse(v);
-                } else if (op == Stage.LineFilterOp.MATCHES || op == Stage.LineFilterOp.NOT_MATCHES) {
-                    GoRegex.compileSearch(v);
-                } else if (op == Stage.LineFilterOp.PATTERN || op == Stage.LineFilterOp.NOT_PATTERN) {
-                    LinePattern.parse(v, false);
                 }
+                // as Loki, regex and pattern line filters are checked when the pipeline is built, not here
             } catch (IllegalArgumentException e) {
                 throw error(t, e.getMessage(), e);
             }
@@ -228,7 +225,7 @@ final class AstBuilder {
                         number(n.signedNumber()));
             }
             if (ctx instanceof DurationFilterContext d) {
-                String lit = d.DURATION().getText();
+                String lit = (d.neg == null ? "" : "-") + d.DURATION().getText();
                 return new LabelFilter.DurationFilter(d.identifier().getText(),
                         LabelFilter.CompareOp.ofSymbol(d.op.getText()), lit, Units.parseDurationNanos(lit));
             }
@@ -248,20 +245,12 @@ final class AstBuilder {
             return sample(p.sampleExpr());
         }
         if (ctx instanceof NumberLiteralContext n) {
-            return new Literal(parseNumber(n, n.NUMBER().getText()));
+            // as Loki, a sign belongs to the number literal only: -2 ^ 2 is 4, and -vector(1) is a syntax error
+            double v = parseNumber(n, n.NUMBER().getText());
+            return new Literal(n.sign != null && n.sign.getType() == LogQLLexer.MINUS ? -v : v);
         }
         if (ctx instanceof VectorLiteralContext v) {
             return new VectorLiteral(number(v.signedNumber()));
-        }
-        if (ctx instanceof UnaryExprContext u) {
-            SampleExpr inner = sample(u.sampleExpr());
-            if (u.op.getText().equals("+")) {
-                return inner;
-            }
-            if (inner instanceof Literal l) {
-                return new Literal(-l.value());
-            }
-            return new Binary(BinaryOp.MUL, inner, new Literal(-1), BinaryModifiers.NONE);
         }
         if (ctx instanceof LabelReplaceContext lr) {
             try {
@@ -309,11 +298,14 @@ final class AstBuilder {
         if (m.returnBool() && !bop.comparison()) {
             throw error(ctx, "bool modifier can only be used on comparison operators");
         }
-        if (bop.comparison() && lScalar && rScalar && !m.returnBool()) {
-            throw error(ctx, "comparisons between scalars must use BOOL modifier");
-        }
         if (bop.setOp() && (lScalar || rScalar)) {
-            throw error(ctx, "set operator \"" + bop.symbol() + "\" not allowed in binary scalar expression");
+            throw error(ctx, String.format(java.util.Locale.ROOT,
+                    "unexpected literal for %s leg of logical/set binary operation (%s): %f", lScalar ? "left" : "right",
+                    bop.symbol(), ((Literal) (lScalar ? lhs : rhs)).value()));
+        }
+        if (lhs instanceof Literal a && rhs instanceof Literal b) {
+            // Loki folds two literal legs at parse time; a comparison then yields 1 or 0 with or without bool
+            return new Literal(Engine.scalarBinary(bop, a.value(), b.value()));
         }
         if (m.matching() != null && (lScalar || rScalar)) {
             throw error(ctx, "vector matching only allowed between vectors");
@@ -397,6 +389,9 @@ final class AstBuilder {
         LogExpr log = log(ctx.selector(), ctx.pipelineStage());
         Duration range = duration(ctx.range().DURATION());
         Duration offset = ctx.offset() == null ? Duration.ZERO : duration(ctx.offset().DURATION());
+        if (ctx.offset() != null && ctx.offset().neg != null) {
+            offset = offset.negated();
+        }
         if (range.isZero()) {
             throw error(ctx.range(), "invalid range: range must be greater than zero");
         }

@@ -483,6 +483,8 @@ public final class Engine {
                 post.add(Pipeline.labelFilter(f));
             }
         }
+        // as Loki, the unwrapped label stays a label only when a by() grouping names it
+        boolean keepsUnwrapLabel = grouping != null && grouping.keepsOnly();
         Map<Map<String, String>, SeriesBuffer> series = new HashMap<>();
         for (SourceStream s : source.select(lr.log().selector(), from, through, Direction.FORWARD)) {
             Iterator<StreamEntry> it = s.entries();
@@ -498,7 +500,14 @@ public final class Engine {
                 LineLabels labels = pipeline.labels();
                 double value;
                 if (unwrap != null) {
-                    value = unwrapValue(unwrap, labels);
+                    String raw = labels.get(unwrap.label());
+                    if (raw == null || raw.isEmpty()) {
+                        continue; // Loki: a line without the unwrapped label yields no sample and no error
+                    }
+                    if (!keepsUnwrapLabel) {
+                        labels.delete(unwrap.label());
+                    }
+                    value = unwrapValue(unwrap, raw, labels);
                     boolean keep = true;
                     for (java.util.function.Predicate<LineLabels> p : post) {
                         if (!p.test(labels)) {
@@ -550,13 +559,7 @@ public final class Engine {
         return sb.append('}').toString();
     }
 
-    private static double unwrapValue(Unwrap u, LineLabels labels) {
-        String raw = labels.get(u.label());
-        labels.delete(u.label());
-        if (raw == null) {
-            raw = "";
-        }
-        String v = raw.trim();
+    private static double unwrapValue(Unwrap u, String v, LineLabels labels) {
         try {
             return switch (u.conversion()) {
                 case NONE -> parseFloat(v);
@@ -836,13 +839,18 @@ public final class Engine {
         return new VectorValue(out);
     }
 
+    /** The value of {@code a op b} for two numbers; a comparison yields 1 or 0. */
+    static double scalarBinary(BinaryOp op, double a, double b) {
+        return scalarOp(op, a, b, true);
+    }
+
     private static double scalarOp(BinaryOp op, double a, double b, boolean bool) {
         return switch (op) {
             case ADD -> a + b;
             case SUB -> a - b;
             case MUL -> a * b;
-            case DIV -> a / b;
-            case MOD -> a % b;
+            case DIV -> b == 0 ? Double.NaN : a / b; // Loki guards division by zero with NaN
+            case MOD -> b == 0 ? Double.NaN : a % b;
             case POW -> Math.pow(a, b);
             case EQ -> a == b ? 1 : 0;
             case NEQ -> a != b ? 1 : 0;

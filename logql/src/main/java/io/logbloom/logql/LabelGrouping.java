@@ -53,6 +53,11 @@ final class LabelGrouping {
         return new LabelGrouping(kept == null ? null : kept.toArray(new String[0]), Set.copyOf(dropped));
     }
 
+    /** True when the chain holds a {@code by}: only the listed labels survive. */
+    boolean keepsOnly() {
+        return kept != null;
+    }
+
     /** The group key of a line's labels, reading only the kept labels when the names are fixed. */
     LabelSet key(LineLabels labels) {
         return kept != null ? kept(labels::get) : key(labels.view());

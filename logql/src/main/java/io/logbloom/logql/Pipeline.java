@@ -218,7 +218,7 @@ final class Pipeline {
             }
             case PATTERN, NOT_PATTERN -> {
                 LinePattern p = LinePattern.parse(t.value(), false);
-                yield line -> p.match(line) != null;
+                yield p::test;
             }
         };
     }

@@ -62,13 +62,15 @@ public final class QueryRunner {
                     request.limit(), maxEntries));
         }
         try (QueryContext ctx = querier.newContext(request.tenant(), request.bloomsRequested())) {
-            QuerierEntrySource source = new QuerierEntrySource(querier, ctx, bloomQueries(expr));
             QueryOutcome outcome;
             try {
+                QuerierEntrySource source = new QuerierEntrySource(querier, ctx, bloomQueries(expr));
                 outcome = evaluate(expr, request, source, ctx);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
-            } catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException | LogQLValidationException e) {
+                // a query error found while building or running the pipeline (bad regex, pipeline error) is the
+                // client's: 400 with Loki's message, never a 5xx
                 throw new QuerierException(QuerierErrorCode.BAD_REQUEST, e.getMessage(), e);
             }
             querier.finish(outcome.stats());
