@@ -138,16 +138,19 @@ final class AstBuilder {
             }
             if (ctx instanceof PatternStageContext p) {
                 String pat = string(p.string());
-                LinePattern.parse(pat, true);
+                try {
+                    LinePattern.parse(pat, true);
+                } catch (IllegalArgumentException e) {
+                    throw error(p, "invalid pattern parser: " + e.getMessage(), e);
+                }
                 return new Stage.PatternParser(pat);
             }
             if (ctx instanceof UnpackStageContext) {
                 return new Stage.Unpack();
             }
             if (ctx instanceof LineFormatStageContext lf) {
-                String t = string(lf.string());
-                Template.parse(t);
-                return new Stage.LineFormat(t);
+                // as Loki, the template is checked when the pipeline is built, not here
+                return new Stage.LineFormat(string(lf.string()));
             }
             if (ctx instanceof LabelFormatStageContext lf) {
                 List<Stage.LabelFormatOp> ops = new ArrayList<>();
@@ -392,9 +395,6 @@ final class AstBuilder {
         if (ctx.offset() != null && ctx.offset().neg != null) {
             offset = offset.negated();
         }
-        if (range.isZero()) {
-            throw error(ctx.range(), "invalid range: range must be greater than zero");
-        }
         Unwrap unwrap = null;
         if (ctx.unwrap() != null) {
             UnwrapContext u = ctx.unwrap();
@@ -455,7 +455,9 @@ final class AstBuilder {
         try {
             return GoStrings.unquote(ctx.getText());
         } catch (IllegalArgumentException e) {
-            throw error(ctx, e.getMessage(), e);
+            // a lexer error in Loki: positioned
+            Token t = ctx.getStart();
+            throw new LogQLParseException(t.getLine(), t.getCharPositionInLine() + 1, e.getMessage(), e);
         }
     }
 
@@ -490,16 +492,15 @@ final class AstBuilder {
         }
     }
 
+    /** A semantic error: as Loki's, it carries no position ({@code at} only documents where it was found). */
     private static LogQLParseException error(ParserRuleContext at, String message) {
-        Token t = at.getStart();
-        return new LogQLParseException(t.getLine(), t.getCharPositionInLine() + 1, message);
+        return new LogQLParseException(0, 0, message);
     }
 
     private static LogQLParseException error(ParserRuleContext at, String message, Throwable cause) {
         if (cause instanceof LogQLParseException p) {
             return p;
         }
-        Token t = at.getStart();
-        return new LogQLParseException(t.getLine(), t.getCharPositionInLine() + 1, message, cause);
+        return new LogQLParseException(0, 0, message, cause);
     }
 }

@@ -95,6 +95,9 @@ public final class Engine {
             Group g = groups.get(k);
             out.add(new ResultStream(k, g.streamLabels, g.entries));
         }
+        if (pipeline.labels().referencedMetadata()) {
+            source.structuredMetadataReferenced();
+        }
         return new LogQueryResult(out);
     }
 
@@ -537,6 +540,9 @@ public final class Engine {
         }
         for (SeriesBuffer b : series.values()) {
             b.sort();
+        }
+        if (pipeline.labels().referencedMetadata()) {
+            source.structuredMetadataReferenced();
         }
         return series;
     }

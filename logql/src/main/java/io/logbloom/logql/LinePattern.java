@@ -40,8 +40,8 @@ final class LinePattern {
                         lit.setLength(0);
                     }
                     if (!parts.isEmpty() && parts.get(parts.size() - 1).name() != null) {
-                        throw new IllegalArgumentException("invalid pattern " + GoStrings.quote(pattern)
-                                + ": consecutive captures are not allowed");
+                        throw new IllegalArgumentException("found consecutive capture '<"
+                                + parts.get(parts.size() - 1).name() + "><" + name + ">': invalid expression");
                     }
                     if (!parser && !name.equals("_")) {
                         throw new IllegalArgumentException("named captures are not allowed: found '<" + name + ">'");
@@ -58,14 +58,12 @@ final class LinePattern {
             parts.add(new Part(lit.toString(), null));
         }
         if (parser && parts.stream().noneMatch(p -> p.name() != null && !p.name().equals("_"))) {
-            throw new IllegalArgumentException("invalid pattern " + GoStrings.quote(pattern)
-                    + ": at least one capture is required");
+            throw new IllegalArgumentException("at least one capture is required");
         }
         java.util.Set<String> names = new java.util.HashSet<>();
         for (Part p : parts) {
             if (p.name() != null && !p.name().equals("_") && !names.add(p.name())) {
-                throw new IllegalArgumentException("invalid pattern " + GoStrings.quote(pattern)
-                        + ": duplicate capture name " + p.name());
+                throw new IllegalArgumentException("duplicate capture name (" + p.name() + "): invalid expression");
             }
         }
         return new LinePattern(parts);

@@ -47,7 +47,7 @@ final class Pipeline {
         this.steps = new ArrayList<>();
         int prefix = 0;
         for (Stage s : stages) {
-            steps.add(compile(s));
+            steps.add(compileStage(s));
             if (s instanceof Stage.LineFilter && prefix == steps.size() - 1) {
                 prefix++;
             }
@@ -61,6 +61,17 @@ final class Pipeline {
 
     Pipeline copy() {
         return new Pipeline(stages);
+    }
+
+    /** Compiles one stage; a stage that cannot be built is a query error worded as Loki's stage error. */
+    private static Step compileStage(Stage s) {
+        try {
+            return compile(s);
+        } catch (IllegalArgumentException e) {
+            StringBuilder text = new StringBuilder();
+            Printer.stage(s, text);
+            throw new IllegalArgumentException("parse error : stage '" + text + "' : " + e.getMessage(), e);
+        }
     }
 
     /** Runs the pipeline over one entry; returns the final line or null when filtered out. Labels are left in {@link #labels()}. */
@@ -123,7 +134,13 @@ final class Pipeline {
             return (ts, line, labels) -> unpack(factory, line, labels);
         }
         if (stage instanceof Stage.LineFormat f) {
-            Template t = Template.parse(f.template());
+            Template t;
+            try {
+                t = Template.parse(f.template());
+            } catch (IllegalArgumentException e) {
+                Throwable reason = e.getCause() != null ? e.getCause() : e;
+                throw new IllegalArgumentException("invalid line template: template: line:1: " + reason.getMessage(), e);
+            }
             return (ts, line, labels) -> {
                 try {
                     return t.execute(new Template.Context(labels.view(), line, ts));

@@ -97,7 +97,7 @@ final class LogQLParseTest {
     void parse_invalid_failsAtPosition(String query, int line, int column, String message) {
         assertThatThrownBy(() -> LogQL.parse(query))
                 .isInstanceOf(LogQLParseException.class)
-                .hasMessageStartingWith("parse error at line " + line + ", col " + column + ": ")
+                .hasMessageStartingWith(line == 0 ? "parse error : " : "parse error at line " + line + ", col " + column + ": ")
                 .hasMessageContaining(message)
                 .satisfies(t -> {
                     LogQLParseException p = (LogQLParseException) t;
