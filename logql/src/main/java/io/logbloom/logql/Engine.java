@@ -488,6 +488,8 @@ public final class Engine {
         }
         // as Loki, the unwrapped label stays a label only when a by() grouping names it
         boolean keepsUnwrapLabel = grouping != null && grouping.keepsOnly();
+        // as Loki's parser hints: a query that filters on __error__ asked for its errors, so they are no failure
+        boolean preserveErrors = filtersOnError(lr);
         Map<Map<String, String>, SeriesBuffer> series = new HashMap<>();
         for (SourceStream s : source.select(lr.log().selector(), from, through, Direction.FORWARD)) {
             Iterator<StreamEntry> it = s.entries();
@@ -526,7 +528,7 @@ public final class Engine {
                 } else {
                     value = 1;
                 }
-                if (labels.hasError()) {
+                if (labels.hasError() && !preserveErrors) {
                     throw pipelineError(labels);
                 }
                 LabelSet key = grouping == null ? LabelSet.of(labels.view()) : grouping.key(labels);
@@ -545,6 +547,44 @@ public final class Engine {
             source.structuredMetadataReferenced();
         }
         return series;
+    }
+
+    private static boolean filtersOnError(LogRange lr) {
+        for (Stage s : lr.log().stages()) {
+            if (s instanceof Stage.LabelFilterStage f && namesError(f.filter())) {
+                return true;
+            }
+        }
+        if (lr.unwrap() != null) {
+            for (LabelFilter f : lr.unwrap().postFilters()) {
+                if (namesError(f)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean namesError(LabelFilter f) {
+        if (f instanceof LabelFilter.And a) {
+            return namesError(a.left()) || namesError(a.right());
+        }
+        if (f instanceof LabelFilter.Or o) {
+            return namesError(o.left()) || namesError(o.right());
+        }
+        String name;
+        if (f instanceof LabelFilter.StringFilter s) {
+            name = s.matcher().name();
+        } else if (f instanceof LabelFilter.NumberFilter n) {
+            name = n.name();
+        } else if (f instanceof LabelFilter.DurationFilter d) {
+            name = d.name();
+        } else if (f instanceof LabelFilter.BytesFilter b) {
+            name = b.name();
+        } else {
+            name = ((LabelFilter.IpFilter) f).name();
+        }
+        return name.equals(LineLabels.ERROR);
     }
 
     private static LogQLValidationException pipelineError(LineLabels labels) {
@@ -573,7 +613,7 @@ public final class Engine {
                 case BYTES -> Units.parseBytes(v);
             };
         } catch (IllegalArgumentException e) {
-            labels.setError(Pipeline.SAMPLE_ERROR, e.getMessage());
+            labels.replaceError(Pipeline.SAMPLE_ERROR, e.getMessage()); // Loki overwrites an earlier parser error
             return 0;
         }
     }
@@ -601,7 +641,7 @@ public final class Engine {
         } else {
             for (String l : g.labels()) {
                 String v = labels.get(l);
-                if (v != null && !v.isEmpty()) {
+                if (v != null) {
                     out.put(l, v);
                 }
             }

@@ -122,6 +122,13 @@ final class LineLabels {
     }
 
     /** Sets {@code __error__} (first error wins) and its details. */
+    /** Sets the error and its details, replacing an earlier error (and dropping its details). */
+    void replaceError(String error, String details) {
+        delete(ERROR);
+        delete(ERROR_DETAILS);
+        setError(error, details);
+    }
+
     void setError(String error, String details) {
         if (hasError()) {
             return;

@@ -308,14 +308,15 @@ final class Pipeline {
             return (ts, line, labels) -> {
                 try (JsonParser p = factory.createParser(line)) {
                     if (p.nextToken() != JsonToken.START_OBJECT) {
-                        throw new IOException("Value looks like object, but can't find closing '}' symbol");
+                        throw new IOException(JsonObjectScan.MALFORMED_OBJECT);
                     }
                     flatten(p, "", labels);
-                    if (p.nextToken() != null) {
-                        throw new IOException("unexpected content after the JSON object");
-                    }
                 } catch (IOException e) {
-                    labels.setError(JSON_ERROR, firstLine(e.getMessage()));
+                    // Loki's scanner decides whether this is an error (it is more lenient than Jackson) and words it
+                    String details = JsonObjectScan.error(line);
+                    if (details != null) {
+                        labels.setError(JSON_ERROR, details);
+                    }
                 }
                 return line;
             };
@@ -326,6 +327,14 @@ final class Pipeline {
             paths.add(JsonPath.parse(p.expression()));
         }
         return (ts, line, labels) -> {
+            if (line.isEmpty()) {
+                return line;
+            }
+            char first = line.charAt(0);
+            if (first != '{' && first != '[' && first != '"') {
+                labels.setError(JSON_ERROR, null); // Loki's expression parser checks only how the line starts
+                return line;
+            }
             JsonNode root;
             try {
                 root = mapper.readTree(line);
@@ -333,8 +342,9 @@ final class Pipeline {
                     throw new IOException("Value looks like object, but can't find closing '}' symbol");
                 }
             } catch (IOException e) {
-                labels.setError(JSON_ERROR, firstLine(e.getMessage()));
-                return line;
+                // Loki extracts what it finds in a malformed line without an error; Jackson cannot resume, so
+                // every requested label is empty here (a documented difference for truncated lines)
+                root = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
             }
             for (int i = 0; i < params.size(); i++) {
                 JsonNode n = root;
@@ -346,14 +356,6 @@ final class Pipeline {
             }
             return line;
         };
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     private static void flatten(JsonParser p, String prefix, LineLabels labels) throws IOException {
@@ -419,8 +421,11 @@ final class Pipeline {
                 }
             }
         } catch (IOException e) {
-            labels.setError(JSON_ERROR, firstLine(e.getMessage()));
-            return line;
+            String details = JsonObjectScan.error(line);
+            if (details != null) {
+                labels.setError(JSON_ERROR, details);
+                return line;
+            }
         }
         return entry == null ? line : entry;
     }
@@ -434,8 +439,8 @@ final class Pipeline {
             try {
                 Logfmt.decode(line, l.strict(), (k, v, standalone) -> {
                     if (wanted.isEmpty()) {
-                        if (standalone && !l.keepEmpty()) {
-                            return;
+                        if ((standalone || v.isEmpty()) && !l.keepEmpty()) {
+                            return; // Loki drops empty values unless --keep-empty
                         }
                         String key = sanitize(k);
                         if (!key.isEmpty()) {
