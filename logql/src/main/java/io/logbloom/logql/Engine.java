@@ -464,10 +464,7 @@ public final class Engine {
                 if (a >= z) {
                     continue;
                 }
-                double value = RangeFunctions.apply(r.op(), r.parameter(), b.ts, b.values, a, z, rangeSeconds, lo, hi);
-                if (r.op() == RangeOp.RATE_COUNTER && Double.isNaN(value)) {
-                    continue; // fewer than two samples: no rate, as Prometheus
-                }
+                double value = RangeFunctions.apply(r.op(), r.parameter(), b.ts, b.values, a, z, rangeSeconds);
                 m.put(e.getKey(), value);
             }
             out.add(m);
