@@ -338,12 +338,11 @@ final class Pipeline {
             JsonNode root;
             try {
                 root = mapper.readTree(line);
-                if (root == null || !root.isObject()) {
-                    throw new IOException("Value looks like object, but can't find closing '}' symbol");
-                }
             } catch (IOException e) {
-                // Loki extracts what it finds in a malformed line without an error; Jackson cannot resume, so
-                // every requested label is empty here (a documented difference for truncated lines)
+                // Loki extracts what it finds in a malformed line without an error: keep the values read before it
+                root = partialTree(factory, line);
+            }
+            if (root == null || !root.isObject()) {
                 root = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
             }
             for (int i = 0; i < params.size(); i++) {
@@ -358,7 +357,50 @@ final class Pipeline {
         };
     }
 
-    private static void flatten(JsonParser p, String prefix, LineLabels labels) throws IOException {
+    /** The values of a malformed JSON document that were complete before the parser failed. */
+    private static JsonNode partialTree(JsonFactory factory, String line) {
+        com.fasterxml.jackson.databind.node.JsonNodeFactory nodes = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+        java.util.ArrayDeque<com.fasterxml.jackson.databind.node.ContainerNode<?>> open = new java.util.ArrayDeque<>();
+        JsonNode root = null;
+        String field = null;
+        try (JsonParser p = factory.createParser(line)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t == JsonToken.FIELD_NAME) {
+                    field = p.currentName();
+                    continue;
+                }
+                if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+                    open.pop();
+                    continue;
+                }
+                JsonNode value = switch (t) {
+                    case START_OBJECT -> nodes.objectNode();
+                    case START_ARRAY -> nodes.arrayNode();
+                    case VALUE_STRING -> nodes.textNode(p.getText());
+                    case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> nodes.numberNode(p.getDecimalValue());
+                    case VALUE_TRUE, VALUE_FALSE -> nodes.booleanNode(t == JsonToken.VALUE_TRUE);
+                    default -> nodes.nullNode();
+                };
+                com.fasterxml.jackson.databind.node.ContainerNode<?> parent = open.peek();
+                if (parent instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+                    o.set(field, value);
+                } else if (parent instanceof com.fasterxml.jackson.databind.node.ArrayNode a) {
+                    a.add(value);
+                } else if (root == null) {
+                    root = value;
+                }
+                if (value instanceof com.fasterxml.jackson.databind.node.ContainerNode<?> c) {
+                    open.push(c);
+                }
+            }
+        } catch (IOException e) {
+            // stop at the first malformed token: what was read stays
+        }
+        return root;
+    }
+
+        private static void flatten(JsonParser p, String prefix, LineLabels labels) throws IOException {
         JsonToken t;
         while ((t = p.nextToken()) != JsonToken.END_OBJECT) {
             if (t != JsonToken.FIELD_NAME) {

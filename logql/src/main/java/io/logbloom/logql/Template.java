@@ -35,7 +35,7 @@ final class Template {
     private record If(Pipe condition, List<Node> then, List<Node> otherwise) implements Node {
     }
 
-    /** {@code range}: variables hold (key, value) or (value) when declared; the body runs once per element. */
+    /** {@code range}: the body runs once per element; the pipe's declared variables receive (key, value) or (value). */
     private record Range(Pipe pipe, List<Node> body, List<Node> otherwise) implements Node {
     }
 
