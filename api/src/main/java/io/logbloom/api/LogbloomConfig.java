@@ -186,6 +186,7 @@ public record LogbloomConfig(
                 + "  max_concurrent_fetches: " + q.maxConcurrentFetches() + "\n"
                 + "  chunk_cache_size: " + q.chunkCacheSizeBytes() + "\n"
                 + "  bloom_cache_size: " + q.bloomCacheSizeBytes() + "\n"
+                + "  max_concurrent: " + q.maxConcurrent() + "\n"
                 + "pattern_ingester:\n"
                 + "  enabled: " + patternIngester.enabled() + "\n"
                 + "  retain_for: " + ConfigNode.formatDuration(patternIngester.retainFor()) + "\n"
@@ -572,18 +573,24 @@ public record LogbloomConfig(
         }
     }
 
-    /** {@code querier:} bloom use, fetch parallelism and cache sizes of the read path. */
+    /**
+     * {@code querier:} bloom use, fetch parallelism, cache sizes of the read path, and how many queries run at
+     * once ({@code max_concurrent}, Loki's name; the time a query waits for a slot is its stats' queueTime).
+     */
     public record Querier(boolean bloomsEnabled, int maxConcurrentFetches, long chunkCacheSizeBytes,
-            long bloomCacheSizeBytes) {
+            long bloomCacheSizeBytes, int maxConcurrent) {
         public Querier {
             positive("querier.max_concurrent_fetches", maxConcurrentFetches);
+            positive("querier.max_concurrent", maxConcurrent);
             notNegative("querier.chunk_cache_size", chunkCacheSizeBytes);
             notNegative("querier.bloom_cache_size", bloomCacheSizeBytes);
         }
 
         static Querier from(ConfigNode n) {
             Querier q = new Querier(n.bool("blooms_enabled", true), n.integer("max_concurrent_fetches", 8),
-                    n.bytes("chunk_cache_size", 256L << 20), n.bytes("bloom_cache_size", 128L << 20));
+                    n.bytes("chunk_cache_size", 256L << 20), n.bytes("bloom_cache_size", 128L << 20),
+                    // a single process serves every query: a higher bound than a Loki querier's 4 workers
+                    n.integer("max_concurrent", 32));
             n.rejectUnknownKeys();
             return q;
         }

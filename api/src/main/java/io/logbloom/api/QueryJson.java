@@ -282,13 +282,14 @@ final class QueryJson {
         g.writeNumberField("totalBytesProcessed", s.totalBytesProcessed());
         g.writeNumberField("totalLinesProcessed", s.totalLinesProcessed());
         g.writeNumberField("execTime", execSeconds);
-        g.writeNumberField("queueTime", 0.0);
+        g.writeNumberField("queueTime", s.queueTimeNanos() / 1e9);
         g.writeNumberField("subqueries", 0);
         g.writeNumberField("totalEntriesReturned", s.totalEntriesReturned());
         g.writeNumberField("splits", 0);
+        // Loki counts the shards of a sharded query; Logbloom evaluates a query as one piece, which Loki reports as 0
         g.writeNumberField("shards", 0);
         g.writeNumberField("totalPostFilterLines", s.totalLinesProcessed());
-        g.writeNumberField("totalStructuredMetadataBytesProcessed", 0);
+        g.writeNumberField("totalStructuredMetadataBytesProcessed", s.totalStructuredMetadataBytesProcessed());
         g.writeEndObject();
 
         g.writeObjectFieldStart("querier");
@@ -296,7 +297,7 @@ final class QueryJson {
         g.writeNumberField("totalChunksRef", s.totalChunksRef());
         g.writeNumberField("totalChunksDownloaded", s.chunksFetched());
         g.writeNumberField("chunksDownloadTime", s.chunksDownloadTimeNanos());
-        g.writeBooleanField("queryReferencedStructuredMetadata", false);
+        g.writeBooleanField("queryReferencedStructuredMetadata", s.referencedStructuredMetadata());
         g.writeObjectFieldStart("chunk");
         g.writeNumberField("headChunkBytes", 0);
         g.writeNumberField("headChunkLines", 0);
@@ -306,7 +307,7 @@ final class QueryJson {
         g.writeNumberField("totalDuplicates", s.totalDuplicates());
         g.writeNumberField("postFilterLines", s.decompressedLines());
         g.writeNumberField("headChunkStructuredMetadataBytes", 0);
-        g.writeNumberField("decompressedStructuredMetadataBytes", 0);
+        g.writeNumberField("decompressedStructuredMetadataBytes", s.decompressedStructuredMetadataBytes());
         g.writeEndObject();
         g.writeNumberField("chunkRefsFetchTime", s.indexTimeNanos());
         g.writeNumberField("congestionControlLatency", 0);
@@ -315,7 +316,7 @@ final class QueryJson {
         g.writeEndObject();
 
         g.writeObjectFieldStart("ingester");
-        g.writeNumberField("totalReached", 1);
+        g.writeNumberField("totalReached", s.ingestersReached());
         g.writeNumberField("totalChunksMatched", s.headChunkLines() > 0 ? 1 : 0);
         g.writeNumberField("totalBatches", s.headChunkLines() > 0 ? 1 : 0);
         g.writeNumberField("totalLinesSent", s.headChunkLines());
@@ -323,7 +324,7 @@ final class QueryJson {
         g.writeNumberField("totalChunksRef", 0);
         g.writeNumberField("totalChunksDownloaded", 0);
         g.writeNumberField("chunksDownloadTime", 0);
-        g.writeBooleanField("queryReferencedStructuredMetadata", false);
+        g.writeBooleanField("queryReferencedStructuredMetadata", s.referencedStructuredMetadata());
         g.writeObjectFieldStart("chunk");
         g.writeNumberField("headChunkBytes", s.headChunkBytes());
         g.writeNumberField("headChunkLines", s.headChunkLines());
@@ -332,7 +333,7 @@ final class QueryJson {
         g.writeNumberField("compressedBytes", 0);
         g.writeNumberField("totalDuplicates", 0);
         g.writeNumberField("postFilterLines", s.headChunkLines());
-        g.writeNumberField("headChunkStructuredMetadataBytes", 0);
+        g.writeNumberField("headChunkStructuredMetadataBytes", s.headChunkStructuredMetadataBytes());
         g.writeNumberField("decompressedStructuredMetadataBytes", 0);
         g.writeEndObject();
         g.writeNumberField("chunkRefsFetchTime", 0);

@@ -10,6 +10,7 @@ import io.logbloom.logql.Engine;
 import io.logbloom.logql.Expr;
 import io.logbloom.logql.LogExpr;
 import io.logbloom.logql.LogQL;
+import io.logbloom.logql.LogQLParseException;
 import io.logbloom.logql.LogQueryResult;
 import io.logbloom.logql.MetricResult;
 import io.logbloom.logql.ResultEntry;
@@ -70,7 +71,8 @@ public final class QueryRoutes implements AutoCloseable {
         Objects.requireNonNull(config, "config is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.querier = Querier.overIngester(querierConfig(config), store, ingester, clock, registry);
-        this.runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+        this.runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract,
+                config.querier().maxConcurrent());
         this.tenants = new TenantResolver(config.authEnabled());
         this.volumeEnabled = config.limits().volumeEnabled();
         this.volumeMaxSeries = config.limits().volumeMaxSeries();
@@ -391,7 +393,20 @@ public final class QueryRoutes implements AutoCloseable {
     }
 
     private void formatQuery(Context ctx, Function<String, String> p, String tenant) {
-        String formatted = LogQL.format(QueryRunner.parse(requiredQuery(p)));
+        String formatted;
+        try {
+            formatted = LogQL.format(LogQL.parse(requiredQuery(p)));
+        } catch (LogQLParseException e) {
+            // Loki answers a query it cannot parse with 400 and a JSON body, unlike the other routes' plain text
+            ctx.status(400);
+            json(ctx, QueryJson.write(g -> {
+                g.writeStartObject();
+                g.writeStringField("status", "invalid-query");
+                g.writeStringField("error", e.getMessage());
+                g.writeEndObject();
+            }));
+            return;
+        }
         json(ctx, QueryJson.write(g -> {
             g.writeStartObject();
             g.writeStringField("status", "success");

@@ -16,7 +16,7 @@ logExpr
     | '(' logExpr ')'
     ;
 
-selector : '{' (matcher (',' matcher)* ','?)? '}' ;
+selector : '{' (matcher (',' matcher)*)? '}' ;
 
 matcher : identifier op=('=' | '!=' | '=~' | '!~') string ;
 
@@ -58,7 +58,7 @@ labelFilter
     | identifier op=('=' | '!=') IP '(' string ')'                             # ipFilter
     | identifier op=('=' | '!=' | '=~' | '!~') string                          # stringFilter
     | identifier op=('==' | '=' | '!=' | '>' | '>=' | '<' | '<=') signedNumber # numberFilter
-    | identifier op=('==' | '=' | '!=' | '>' | '>=' | '<' | '<=') DURATION     # durationFilter
+    | identifier op=('==' | '=' | '!=' | '>' | '>=' | '<' | '<=') neg='-'? DURATION # durationFilter
     | identifier op=('==' | '=' | '!=' | '>' | '>=' | '<' | '<=') BYTES        # bytesFilter
     ;
 
@@ -75,11 +75,10 @@ logRange
 
 range : '[' DURATION ']' ;
 
-offset : OFFSET DURATION ;
+offset : OFFSET neg='-'? DURATION ;
 
 sampleExpr
     : <assoc=right> sampleExpr op='^' binModifiers sampleExpr                        # powExpr
-    | op=('+' | '-') sampleExpr                                                    # unaryExpr
     | sampleExpr op=('*' | '/' | '%') binModifiers sampleExpr                      # mulExpr
     | sampleExpr op=('+' | '-') binModifiers sampleExpr                            # addExpr
     | sampleExpr op=('==' | '!=' | '>' | '>=' | '<' | '<=') binModifiers sampleExpr # compareExpr
@@ -89,7 +88,7 @@ sampleExpr
     | vectorOp grouping? '(' (signedNumber ',')? sampleExpr ')' grouping?          # vectorAggregation
     | LABEL_REPLACE '(' sampleExpr ',' string ',' string ',' string ',' string ')' # labelReplace
     | VECTOR '(' signedNumber ')'                                                  # vectorLiteral
-    | NUMBER                                                                       # numberLiteral
+    | sign=('+' | '-')? NUMBER                                                     # numberLiteral
     | '(' sampleExpr ')'                                                           # parenSample
     ;
 
@@ -97,7 +96,7 @@ binModifiers : BOOL? (matchKind=(ON | IGNORING) '(' matchLabels=labelList? ')' (
 
 grouping : kind=(BY | WITHOUT) '(' labelList? ')' ;
 
-labelList : identifier (',' identifier)* ','? ;
+labelList : identifier (',' identifier)* ;
 
 rangeOp
     : COUNT_OVER_TIME | RATE | RATE_COUNTER | BYTES_RATE | BYTES_OVER_TIME | ABSENT_OVER_TIME

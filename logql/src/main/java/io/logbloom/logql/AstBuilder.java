@@ -103,11 +103,8 @@ final class AstBuilder {
                         throw new IllegalArgumentException("ip() line filter only supports |= and !=");
                     }
                     IpMatcher.parse(v);
-                } else if (op == Stage.LineFilterOp.MATCHES || op == Stage.LineFilterOp.NOT_MATCHES) {
-                    GoRegex.compileSearch(v);
-                } else if (op == Stage.LineFilterOp.PATTERN || op == Stage.LineFilterOp.NOT_PATTERN) {
-                    LinePattern.parse(v, false);
                 }
+                // as Loki, regex and pattern line filters are checked when the pipeline is built, not here
             } catch (IllegalArgumentException e) {
                 throw error(t, e.getMessage(), e);
             }
@@ -141,16 +138,19 @@ final class AstBuilder {
             }
             if (ctx instanceof PatternStageContext p) {
                 String pat = string(p.string());
-                LinePattern.parse(pat, true);
+                try {
+                    LinePattern.parse(pat, true);
+                } catch (IllegalArgumentException e) {
+                    throw error(p, "invalid pattern parser: " + e.getMessage(), e);
+                }
                 return new Stage.PatternParser(pat);
             }
             if (ctx instanceof UnpackStageContext) {
                 return new Stage.Unpack();
             }
             if (ctx instanceof LineFormatStageContext lf) {
-                String t = string(lf.string());
-                Template.parse(t);
-                return new Stage.LineFormat(t);
+                // as Loki, the template is checked when the pipeline is built, not here
+                return new Stage.LineFormat(string(lf.string()));
             }
             if (ctx instanceof LabelFormatStageContext lf) {
                 List<Stage.LabelFormatOp> ops = new ArrayList<>();
@@ -228,7 +228,7 @@ final class AstBuilder {
                         number(n.signedNumber()));
             }
             if (ctx instanceof DurationFilterContext d) {
-                String lit = d.DURATION().getText();
+                String lit = (d.neg == null ? "" : "-") + d.DURATION().getText();
                 return new LabelFilter.DurationFilter(d.identifier().getText(),
                         LabelFilter.CompareOp.ofSymbol(d.op.getText()), lit, Units.parseDurationNanos(lit));
             }
@@ -248,20 +248,12 @@ final class AstBuilder {
             return sample(p.sampleExpr());
         }
         if (ctx instanceof NumberLiteralContext n) {
-            return new Literal(parseNumber(n, n.NUMBER().getText()));
+            // as Loki, a sign belongs to the number literal only: -2 ^ 2 is 4, and -vector(1) is a syntax error
+            double v = parseNumber(n, n.NUMBER().getText());
+            return new Literal(n.sign != null && n.sign.getType() == LogQLLexer.MINUS ? -v : v);
         }
         if (ctx instanceof VectorLiteralContext v) {
             return new VectorLiteral(number(v.signedNumber()));
-        }
-        if (ctx instanceof UnaryExprContext u) {
-            SampleExpr inner = sample(u.sampleExpr());
-            if (u.op.getText().equals("+")) {
-                return inner;
-            }
-            if (inner instanceof Literal l) {
-                return new Literal(-l.value());
-            }
-            return new Binary(BinaryOp.MUL, inner, new Literal(-1), BinaryModifiers.NONE);
         }
         if (ctx instanceof LabelReplaceContext lr) {
             try {
@@ -309,11 +301,14 @@ final class AstBuilder {
         if (m.returnBool() && !bop.comparison()) {
             throw error(ctx, "bool modifier can only be used on comparison operators");
         }
-        if (bop.comparison() && lScalar && rScalar && !m.returnBool()) {
-            throw error(ctx, "comparisons between scalars must use BOOL modifier");
-        }
         if (bop.setOp() && (lScalar || rScalar)) {
-            throw error(ctx, "set operator \"" + bop.symbol() + "\" not allowed in binary scalar expression");
+            throw error(ctx, String.format(java.util.Locale.ROOT,
+                    "unexpected literal for %s leg of logical/set binary operation (%s): %f", lScalar ? "left" : "right",
+                    bop.symbol(), ((Literal) (lScalar ? lhs : rhs)).value()));
+        }
+        if (lhs instanceof Literal a && rhs instanceof Literal b) {
+            // Loki folds two literal legs at parse time; a comparison then yields 1 or 0 with or without bool
+            return new Literal(Engine.scalarBinary(bop, a.value(), b.value()));
         }
         if (m.matching() != null && (lScalar || rScalar)) {
             throw error(ctx, "vector matching only allowed between vectors");
@@ -397,8 +392,8 @@ final class AstBuilder {
         LogExpr log = log(ctx.selector(), ctx.pipelineStage());
         Duration range = duration(ctx.range().DURATION());
         Duration offset = ctx.offset() == null ? Duration.ZERO : duration(ctx.offset().DURATION());
-        if (range.isZero()) {
-            throw error(ctx.range(), "invalid range: range must be greater than zero");
+        if (ctx.offset() != null && ctx.offset().neg != null) {
+            offset = offset.negated();
         }
         Unwrap unwrap = null;
         if (ctx.unwrap() != null) {
@@ -460,7 +455,9 @@ final class AstBuilder {
         try {
             return GoStrings.unquote(ctx.getText());
         } catch (IllegalArgumentException e) {
-            throw error(ctx, e.getMessage(), e);
+            // a lexer error in Loki: positioned
+            Token t = ctx.getStart();
+            throw new LogQLParseException(t.getLine(), t.getCharPositionInLine() + 1, e.getMessage(), e);
         }
     }
 
@@ -495,16 +492,15 @@ final class AstBuilder {
         }
     }
 
+    /** A semantic error: as Loki's, it carries no position ({@code at} only documents where it was found). */
     private static LogQLParseException error(ParserRuleContext at, String message) {
-        Token t = at.getStart();
-        return new LogQLParseException(t.getLine(), t.getCharPositionInLine() + 1, message);
+        return new LogQLParseException(0, 0, message);
     }
 
     private static LogQLParseException error(ParserRuleContext at, String message, Throwable cause) {
         if (cause instanceof LogQLParseException p) {
             return p;
         }
-        Token t = at.getStart();
-        return new LogQLParseException(t.getLine(), t.getCharPositionInLine() + 1, message, cause);
+        return new LogQLParseException(0, 0, message, cause);
     }
 }

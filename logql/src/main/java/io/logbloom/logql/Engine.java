@@ -95,6 +95,9 @@ public final class Engine {
             Group g = groups.get(k);
             out.add(new ResultStream(k, g.streamLabels, g.entries));
         }
+        if (pipeline.labels().referencedMetadata()) {
+            source.structuredMetadataReferenced();
+        }
         return new LogQueryResult(out);
     }
 
@@ -461,10 +464,7 @@ public final class Engine {
                 if (a >= z) {
                     continue;
                 }
-                double value = RangeFunctions.apply(r.op(), r.parameter(), b.ts, b.values, a, z, rangeSeconds, lo, hi);
-                if (r.op() == RangeOp.RATE_COUNTER && Double.isNaN(value)) {
-                    continue; // fewer than two samples: no rate, as Prometheus
-                }
+                double value = RangeFunctions.apply(r.op(), r.parameter(), b.ts, b.values, a, z, rangeSeconds);
                 m.put(e.getKey(), value);
             }
             out.add(m);
@@ -483,6 +483,10 @@ public final class Engine {
                 post.add(Pipeline.labelFilter(f));
             }
         }
+        // as Loki, the unwrapped label stays a label only when a by() grouping names it
+        boolean keepsUnwrapLabel = grouping != null && grouping.keepsOnly();
+        // as Loki's parser hints: a query that filters on __error__ asked for its errors, so they are no failure
+        boolean preserveErrors = filtersOnError(lr);
         Map<Map<String, String>, SeriesBuffer> series = new HashMap<>();
         for (SourceStream s : source.select(lr.log().selector(), from, through, Direction.FORWARD)) {
             Iterator<StreamEntry> it = s.entries();
@@ -498,7 +502,14 @@ public final class Engine {
                 LineLabels labels = pipeline.labels();
                 double value;
                 if (unwrap != null) {
-                    value = unwrapValue(unwrap, labels);
+                    String raw = labels.get(unwrap.label());
+                    if (raw == null || raw.isEmpty()) {
+                        continue; // Loki: a line without the unwrapped label yields no sample and no error
+                    }
+                    if (!keepsUnwrapLabel) {
+                        labels.delete(unwrap.label());
+                    }
+                    value = unwrapValue(unwrap, raw, labels);
                     boolean keep = true;
                     for (java.util.function.Predicate<LineLabels> p : post) {
                         if (!p.test(labels)) {
@@ -514,7 +525,7 @@ public final class Engine {
                 } else {
                     value = 1;
                 }
-                if (labels.hasError()) {
+                if (labels.hasError() && !preserveErrors) {
                     throw pipelineError(labels);
                 }
                 LabelSet key = grouping == null ? LabelSet.of(labels.view()) : grouping.key(labels);
@@ -529,7 +540,48 @@ public final class Engine {
         for (SeriesBuffer b : series.values()) {
             b.sort();
         }
+        if (pipeline.labels().referencedMetadata()) {
+            source.structuredMetadataReferenced();
+        }
         return series;
+    }
+
+    private static boolean filtersOnError(LogRange lr) {
+        for (Stage s : lr.log().stages()) {
+            if (s instanceof Stage.LabelFilterStage f && namesError(f.filter())) {
+                return true;
+            }
+        }
+        if (lr.unwrap() != null) {
+            for (LabelFilter f : lr.unwrap().postFilters()) {
+                if (namesError(f)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean namesError(LabelFilter f) {
+        if (f instanceof LabelFilter.And a) {
+            return namesError(a.left()) || namesError(a.right());
+        }
+        if (f instanceof LabelFilter.Or o) {
+            return namesError(o.left()) || namesError(o.right());
+        }
+        String name;
+        if (f instanceof LabelFilter.StringFilter s) {
+            name = s.matcher().name();
+        } else if (f instanceof LabelFilter.NumberFilter n) {
+            name = n.name();
+        } else if (f instanceof LabelFilter.DurationFilter d) {
+            name = d.name();
+        } else if (f instanceof LabelFilter.BytesFilter b) {
+            name = b.name();
+        } else {
+            name = ((LabelFilter.IpFilter) f).name();
+        }
+        return name.equals(LineLabels.ERROR);
     }
 
     private static LogQLValidationException pipelineError(LineLabels labels) {
@@ -550,13 +602,7 @@ public final class Engine {
         return sb.append('}').toString();
     }
 
-    private static double unwrapValue(Unwrap u, LineLabels labels) {
-        String raw = labels.get(u.label());
-        labels.delete(u.label());
-        if (raw == null) {
-            raw = "";
-        }
-        String v = raw.trim();
+    private static double unwrapValue(Unwrap u, String v, LineLabels labels) {
         try {
             return switch (u.conversion()) {
                 case NONE -> parseFloat(v);
@@ -564,7 +610,7 @@ public final class Engine {
                 case BYTES -> Units.parseBytes(v);
             };
         } catch (IllegalArgumentException e) {
-            labels.setError(Pipeline.SAMPLE_ERROR, e.getMessage());
+            labels.replaceError(Pipeline.SAMPLE_ERROR, e.getMessage()); // Loki overwrites an earlier parser error
             return 0;
         }
     }
@@ -592,7 +638,7 @@ public final class Engine {
         } else {
             for (String l : g.labels()) {
                 String v = labels.get(l);
-                if (v != null && !v.isEmpty()) {
+                if (v != null) {
                     out.put(l, v);
                 }
             }
@@ -836,13 +882,18 @@ public final class Engine {
         return new VectorValue(out);
     }
 
+    /** The value of {@code a op b} for two numbers; a comparison yields 1 or 0. */
+    static double scalarBinary(BinaryOp op, double a, double b) {
+        return scalarOp(op, a, b, true);
+    }
+
     private static double scalarOp(BinaryOp op, double a, double b, boolean bool) {
         return switch (op) {
             case ADD -> a + b;
             case SUB -> a - b;
             case MUL -> a * b;
-            case DIV -> a / b;
-            case MOD -> a % b;
+            case DIV -> b == 0 ? Double.NaN : a / b; // Loki guards division by zero with NaN
+            case MOD -> b == 0 ? Double.NaN : a % b;
             case POW -> Math.pow(a, b);
             case EQ -> a == b ? 1 : 0;
             case NEQ -> a != b ? 1 : 0;

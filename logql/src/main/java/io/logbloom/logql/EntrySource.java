@@ -15,4 +15,8 @@ public interface EntrySource {
      */
     List<SourceStream> select(List<Matcher> selector, long fromNanos, long throughNanos, Direction direction)
             throws IOException;
+
+    /** Told once per log expression whose pipeline looked up a structured metadata label; counts nothing by default. */
+    default void structuredMetadataReferenced() {
+    }
 }

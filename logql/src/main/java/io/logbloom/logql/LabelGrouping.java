@@ -12,7 +12,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * A chain of {@code by (...)}/{@code without (...)} groupings applied one after the other, compiled into one
- * step. Applying {@code by (l...)} keeps the listed labels that have a non-empty value, {@code without (l...)}
+ * step. Applying {@code by (l...)} keeps the listed labels the series has (even with an empty value, as Loki), {@code without (l...)}
  * drops the listed labels (PromQL). Once a {@code by} occurs the surviving names are a fixed list known before
  * any sample is seen, so a key is built by a few lookups instead of copying and filtering the whole label set.
  * Immutable and thread-safe.
@@ -53,6 +53,11 @@ final class LabelGrouping {
         return new LabelGrouping(kept == null ? null : kept.toArray(new String[0]), Set.copyOf(dropped));
     }
 
+    /** True when the chain holds a {@code by}: only the listed labels survive. */
+    boolean keepsOnly() {
+        return kept != null;
+    }
+
     /** The group key of a line's labels, reading only the kept labels when the names are fixed. */
     LabelSet key(LineLabels labels) {
         return kept != null ? kept(labels::get) : key(labels.view());
@@ -69,7 +74,7 @@ final class LabelGrouping {
         int size = 0;
         for (String name : kept) {
             String value = labels.apply(name);
-            if (value != null && !value.isEmpty()) {
+            if (value != null) { // a label parsed as "" is kept, as Loki's labels.Builder.Keep does
                 n[size] = name;
                 v[size] = value;
                 size++;

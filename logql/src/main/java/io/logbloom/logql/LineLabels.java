@@ -27,7 +27,9 @@ final class LineLabels {
     private final Map<String, Origin> origins = new HashMap<>();
     private Map<String, String> stream = Map.of();
     private Map<String, String> metadata = Map.of();
-    /** Whether {@link #values}/{@link #origins} hold the current line's labels. */
+    /** Whether a lookup was answered by structured metadata since this instance was created (never reset). */
+    private boolean referencedMetadata;
+        /** Whether {@link #values}/{@link #origins} hold the current line's labels. */
     private boolean materialized = true;
 
     /** Resets to a stream's labels plus an entry's structured metadata. */
@@ -80,10 +82,25 @@ final class LineLabels {
         if (!materialized && !name.endsWith(DUPLICATE_SUFFIX)) {
             // no renaming can produce this name: a stream label wins, else the metadata value
             String v = stream.get(name);
-            return v != null ? v : metadata.get(name);
+            if (v != null) {
+                return v;
+            }
+            v = metadata.get(name);
+            if (v != null) {
+                referencedMetadata = true;
+            }
+            return v;
         }
         materialize();
+        if (origins.get(name) == Origin.METADATA) {
+            referencedMetadata = true;
+        }
         return values.get(name);
+    }
+
+    /** True once a lookup ({@link #get}) was answered by structured metadata: Loki's queryReferencedStructuredMetadata. */
+    boolean referencedMetadata() {
+        return referencedMetadata;
     }
 
     boolean has(String name) {
@@ -105,6 +122,13 @@ final class LineLabels {
     }
 
     /** Sets {@code __error__} (first error wins) and its details. */
+    /** Sets the error and its details, replacing an earlier error (and dropping its details). */
+    void replaceError(String error, String details) {
+        delete(ERROR);
+        delete(ERROR_DETAILS);
+        setError(error, details);
+    }
+
     void setError(String error, String details) {
         if (hasError()) {
             return;

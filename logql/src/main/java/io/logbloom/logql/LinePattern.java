@@ -21,8 +21,11 @@ final class LinePattern {
         this.parts = List.copyOf(parts);
     }
 
-    /** Parses a pattern; parser patterns need at least one named capture. */
-    static LinePattern parse(String pattern, boolean requireNamedCapture) {
+    /**
+     * Parses a pattern as Loki's {@code pattern} package: a parser pattern ({@code | pattern}) needs at least one
+     * named capture; a line filter pattern ({@code |>}, {@code !>}) needs none and may only use the unnamed {@code <_>}.
+     */
+    static LinePattern parse(String pattern, boolean parser) {
         List<Part> parts = new ArrayList<>();
         StringBuilder lit = new StringBuilder();
         int i = 0;
@@ -37,8 +40,11 @@ final class LinePattern {
                         lit.setLength(0);
                     }
                     if (!parts.isEmpty() && parts.get(parts.size() - 1).name() != null) {
-                        throw new IllegalArgumentException("invalid pattern " + GoStrings.quote(pattern)
-                                + ": consecutive captures are not allowed");
+                        throw new IllegalArgumentException("found consecutive capture '<"
+                                + parts.get(parts.size() - 1).name() + "><" + name + ">': invalid expression");
+                    }
+                    if (!parser && !name.equals("_")) {
+                        throw new IllegalArgumentException("named captures are not allowed: found '<" + name + ">'");
                     }
                     parts.add(new Part(null, name));
                     i = end + 1;
@@ -51,20 +57,13 @@ final class LinePattern {
         if (lit.length() > 0) {
             parts.add(new Part(lit.toString(), null));
         }
-        boolean anyCapture = parts.stream().anyMatch(p -> p.name() != null);
-        if (!anyCapture) {
-            throw new IllegalArgumentException("invalid pattern " + GoStrings.quote(pattern)
-                    + ": at least one capture is required");
-        }
-        if (requireNamedCapture && parts.stream().noneMatch(p -> p.name() != null && !p.name().equals("_"))) {
-            throw new IllegalArgumentException("invalid pattern " + GoStrings.quote(pattern)
-                    + ": at least one named capture is required");
+        if (parser && parts.stream().noneMatch(p -> p.name() != null && !p.name().equals("_"))) {
+            throw new IllegalArgumentException("at least one capture is required");
         }
         java.util.Set<String> names = new java.util.HashSet<>();
         for (Part p : parts) {
             if (p.name() != null && !p.name().equals("_") && !names.add(p.name())) {
-                throw new IllegalArgumentException("invalid pattern " + GoStrings.quote(pattern)
-                        + ": duplicate capture name " + p.name());
+                throw new IllegalArgumentException("duplicate capture name (" + p.name() + "): invalid expression");
             }
         }
         return new LinePattern(parts);
@@ -79,6 +78,33 @@ final class LinePattern {
             }
         }
         return out;
+    }
+
+    /**
+     * The line filter test ({@code |>}, {@code !>}), as Loki's pattern matcher: each literal is searched after
+     * the previous one and must directly follow it only at the very start; a literal right after a capture at
+     * the same position means an empty capture, which fails. A pattern ending in a literal must consume the
+     * whole line, one ending in a capture must leave some text for it. An empty line matches only an empty
+     * pattern.
+     */
+    boolean test(String line) {
+        if (line.isEmpty() || parts.isEmpty()) {
+            return line.isEmpty() && parts.isEmpty();
+        }
+        int offset = 0;
+        for (int i = 0; i < parts.size(); i++) {
+            String literal = parts.get(i).literal();
+            if (literal == null) {
+                continue;
+            }
+            int at = line.indexOf(literal, offset);
+            if (at < 0 || i != 0 && at == offset) {
+                return false;
+            }
+            offset = at + literal.length();
+        }
+        boolean endsInCapture = parts.get(parts.size() - 1).name() != null;
+        return endsInCapture == (offset != line.length());
     }
 
     /** Matches the line; returns name→value of named captures, or null when the line does not match. */

@@ -52,6 +52,17 @@ public final class LogQL {
         return Printer.print(e);
     }
 
+    /**
+     * Builds every pipeline of a query once, so a stage that cannot be built (a bad regex or template, a
+     * pattern line filter with named captures) fails as Loki's stage error before any data is read; throws
+     * IllegalArgumentException with Loki's wording.
+     */
+    public static void checkPipelines(Expr e) {
+        for (LogExpr log : logExprs(e)) {
+            Pipeline.compile(log.stages());
+        }
+    }
+
     /** Every log expression (selector + pipeline) a query reads, in query order. */
     public static List<LogExpr> logExprs(Expr e) {
         List<LogExpr> out = new ArrayList<>();
@@ -110,7 +121,11 @@ public final class LogQL {
             } catch (IllegalArgumentException | IllegalStateException e) {
                 return "";
             }
-            List<Integer> types = expected.toList();
+            List<Integer> types = new ArrayList<>(expected.toList());
+            if (types.contains(LogQLLexer.IDENTIFIER)) {
+                // keywords are accepted where a label name is: Loki's grammar knows them only as IDENTIFIER there
+                types.removeIf(ThrowingListener::keyword);
+            }
             if (types.isEmpty() || types.size() > 4) {
                 return "";
             }
@@ -129,6 +144,9 @@ public final class LogQL {
                 case LogQLLexer.DURATION -> "DURATION";
                 case LogQLLexer.BYTES -> "BYTES";
                 default -> {
+                    if (keyword(type)) {
+                        yield lokiName(type);
+                    }
                     String literal = LogQLLexer.VOCABULARY.getLiteralName(type);
                     yield literal != null ? literal.replace("'", "") : LogQLLexer.VOCABULARY.getSymbolicName(type);
                 }
@@ -143,7 +161,22 @@ public final class LogQL {
                 case LogQLLexer.NUMBER -> "NUMBER";
                 case LogQLLexer.DURATION -> "DURATION";
                 case LogQLLexer.BYTES -> "BYTES";
-                default -> t.getText();
+                default -> keyword(t.getType()) ? lokiName(t.getType()) : t.getText();
+            };
+        }
+
+        /** True for word tokens (sum, json, by...): Loki names them by their token name. */
+        private static boolean keyword(int type) {
+            String literal = LogQLLexer.VOCABULARY.getLiteralName(type);
+            return literal != null && literal.matches("'[a-z_]+'");
+        }
+
+        private static String lokiName(int type) {
+            return switch (type) {
+                case LogQLLexer.LINE_FORMAT -> "LINE_FMT";
+                case LogQLLexer.LABEL_FORMAT -> "LABEL_FMT";
+                case LogQLLexer.IP -> "ip"; // Loki's grammar spells this one token in lower case
+                default -> LogQLLexer.VOCABULARY.getSymbolicName(type);
             };
         }
     }

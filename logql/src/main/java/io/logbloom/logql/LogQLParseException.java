@@ -2,7 +2,8 @@ package io.logbloom.logql;
 
 /**
  * A syntax or validation error in a LogQL query, positioned like Loki's
- * {@code parse error at line 1, col 15: syntax error: unexpected IDENTIFIER}. Immutable.
+ * {@code parse error at line 1, col 15: syntax error: unexpected IDENTIFIER}; a semantic error has no
+ * position (line and column 0) and reads {@code parse error : grouping not allowed ...}, as Loki's. Immutable.
  */
 public final class LogQLParseException extends RuntimeException {
 
@@ -12,7 +13,8 @@ public final class LogQLParseException extends RuntimeException {
 
     /** Creates an error at a 1-based line and column. */
     public LogQLParseException(int line, int column, String detail) {
-        super("parse error at line " + line + ", col " + column + ": " + detail);
+        super(line == 0 && column == 0 ? "parse error : " + detail
+                : "parse error at line " + line + ", col " + column + ": " + detail);
         this.line = line;
         this.column = column;
         this.detail = detail;

@@ -47,7 +47,7 @@ final class Pipeline {
         this.steps = new ArrayList<>();
         int prefix = 0;
         for (Stage s : stages) {
-            steps.add(compile(s));
+            steps.add(compileStage(s));
             if (s instanceof Stage.LineFilter && prefix == steps.size() - 1) {
                 prefix++;
             }
@@ -61,6 +61,17 @@ final class Pipeline {
 
     Pipeline copy() {
         return new Pipeline(stages);
+    }
+
+    /** Compiles one stage; a stage that cannot be built is a query error worded as Loki's stage error. */
+    private static Step compileStage(Stage s) {
+        try {
+            return compile(s);
+        } catch (IllegalArgumentException e) {
+            StringBuilder text = new StringBuilder();
+            Printer.stage(s, text);
+            throw new IllegalArgumentException("parse error : stage '" + text + "' : " + e.getMessage(), e);
+        }
     }
 
     /** Runs the pipeline over one entry; returns the final line or null when filtered out. Labels are left in {@link #labels()}. */
@@ -123,7 +134,13 @@ final class Pipeline {
             return (ts, line, labels) -> unpack(factory, line, labels);
         }
         if (stage instanceof Stage.LineFormat f) {
-            Template t = Template.parse(f.template());
+            Template t;
+            try {
+                t = Template.parse(f.template());
+            } catch (IllegalArgumentException e) {
+                Throwable reason = e.getCause() != null ? e.getCause() : e;
+                throw new IllegalArgumentException("invalid line template: template: line:1: " + reason.getMessage(), e);
+            }
             return (ts, line, labels) -> {
                 try {
                     return t.execute(new Template.Context(labels.view(), line, ts));
@@ -218,7 +235,7 @@ final class Pipeline {
             }
             case PATTERN, NOT_PATTERN -> {
                 LinePattern p = LinePattern.parse(t.value(), false);
-                yield line -> p.match(line) != null;
+                yield p::test;
             }
         };
     }
@@ -291,14 +308,15 @@ final class Pipeline {
             return (ts, line, labels) -> {
                 try (JsonParser p = factory.createParser(line)) {
                     if (p.nextToken() != JsonToken.START_OBJECT) {
-                        throw new IOException("Value looks like object, but can't find closing '}' symbol");
+                        throw new IOException(JsonObjectScan.MALFORMED_OBJECT);
                     }
                     flatten(p, "", labels);
-                    if (p.nextToken() != null) {
-                        throw new IOException("unexpected content after the JSON object");
-                    }
                 } catch (IOException e) {
-                    labels.setError(JSON_ERROR, firstLine(e.getMessage()));
+                    // Loki's scanner decides whether this is an error (it is more lenient than Jackson) and words it
+                    String details = JsonObjectScan.error(line);
+                    if (details != null) {
+                        labels.setError(JSON_ERROR, details);
+                    }
                 }
                 return line;
             };
@@ -309,15 +327,23 @@ final class Pipeline {
             paths.add(JsonPath.parse(p.expression()));
         }
         return (ts, line, labels) -> {
+            if (line.isEmpty()) {
+                return line;
+            }
+            char first = line.charAt(0);
+            if (first != '{' && first != '[' && first != '"') {
+                labels.setError(JSON_ERROR, null); // Loki's expression parser checks only how the line starts
+                return line;
+            }
             JsonNode root;
             try {
                 root = mapper.readTree(line);
-                if (root == null || !root.isObject()) {
-                    throw new IOException("Value looks like object, but can't find closing '}' symbol");
-                }
             } catch (IOException e) {
-                labels.setError(JSON_ERROR, firstLine(e.getMessage()));
-                return line;
+                // Loki extracts what it finds in a malformed line without an error: keep the values read before it
+                root = partialTree(factory, line);
+            }
+            if (root == null || !root.isObject()) {
+                root = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
             }
             for (int i = 0; i < params.size(); i++) {
                 JsonNode n = root;
@@ -331,15 +357,50 @@ final class Pipeline {
         };
     }
 
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
+    /** The values of a malformed JSON document that were complete before the parser failed. */
+    private static JsonNode partialTree(JsonFactory factory, String line) {
+        com.fasterxml.jackson.databind.node.JsonNodeFactory nodes = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+        java.util.ArrayDeque<com.fasterxml.jackson.databind.node.ContainerNode<?>> open = new java.util.ArrayDeque<>();
+        JsonNode root = null;
+        String field = null;
+        try (JsonParser p = factory.createParser(line)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t == JsonToken.FIELD_NAME) {
+                    field = p.currentName();
+                    continue;
+                }
+                if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+                    open.pop();
+                    continue;
+                }
+                JsonNode value = switch (t) {
+                    case START_OBJECT -> nodes.objectNode();
+                    case START_ARRAY -> nodes.arrayNode();
+                    case VALUE_STRING -> nodes.textNode(p.getText());
+                    case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> nodes.numberNode(p.getDecimalValue());
+                    case VALUE_TRUE, VALUE_FALSE -> nodes.booleanNode(t == JsonToken.VALUE_TRUE);
+                    default -> nodes.nullNode();
+                };
+                com.fasterxml.jackson.databind.node.ContainerNode<?> parent = open.peek();
+                if (parent instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+                    o.set(field, value);
+                } else if (parent instanceof com.fasterxml.jackson.databind.node.ArrayNode a) {
+                    a.add(value);
+                } else if (root == null) {
+                    root = value;
+                }
+                if (value instanceof com.fasterxml.jackson.databind.node.ContainerNode<?> c) {
+                    open.push(c);
+                }
+            }
+        } catch (IOException e) {
+            // stop at the first malformed token: what was read stays
         }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+        return root;
     }
 
-    private static void flatten(JsonParser p, String prefix, LineLabels labels) throws IOException {
+        private static void flatten(JsonParser p, String prefix, LineLabels labels) throws IOException {
         JsonToken t;
         while ((t = p.nextToken()) != JsonToken.END_OBJECT) {
             if (t != JsonToken.FIELD_NAME) {
@@ -402,8 +463,11 @@ final class Pipeline {
                 }
             }
         } catch (IOException e) {
-            labels.setError(JSON_ERROR, firstLine(e.getMessage()));
-            return line;
+            String details = JsonObjectScan.error(line);
+            if (details != null) {
+                labels.setError(JSON_ERROR, details);
+                return line;
+            }
         }
         return entry == null ? line : entry;
     }
@@ -417,8 +481,8 @@ final class Pipeline {
             try {
                 Logfmt.decode(line, l.strict(), (k, v, standalone) -> {
                     if (wanted.isEmpty()) {
-                        if (standalone && !l.keepEmpty()) {
-                            return;
+                        if ((standalone || v.isEmpty()) && !l.keepEmpty()) {
+                            return; // Loki drops empty values unless --keep-empty
                         }
                         String key = sanitize(k);
                         if (!key.isEmpty()) {

@@ -14,8 +14,7 @@ final class RangeFunctions {
     private RangeFunctions() {
     }
 
-    static double apply(RangeOp op, Double param, long[] ts, double[] v, int a, int z, double rangeSeconds,
-            long windowStart, long windowEnd) {
+    static double apply(RangeOp op, Double param, long[] ts, double[] v, int a, int z, double rangeSeconds) {
         int n = z - a;
         switch (op) {
             case COUNT_OVER_TIME:
@@ -70,7 +69,7 @@ final class RangeFunctions {
             case LAST_OVER_TIME:
                 return v[z - 1];
             case RATE_COUNTER:
-                return counterRate(ts, v, a, z, rangeSeconds, windowStart, windowEnd);
+                return counterRate(ts, v, a, z, rangeSeconds);
             default:
                 throw new IllegalStateException("BUG: no window function for " + op);
         }
@@ -172,22 +171,29 @@ final class RangeFunctions {
      * values lost at counter resets), extrapolated to the window edges when the samples come close enough
      * (within 1.1 average intervals), divided by the window length.
      */
-    static double counterRate(long[] ts, double[] v, int a, int z, double rangeSeconds, long windowStart, long windowEnd) {
+    static double counterRate(long[] ts, double[] v, int a, int z, double rangeSeconds) {
+        // Loki 3.4's extrapolatedRate, quirks included, so answers match Loki's: fewer than two samples give 0
+        // (the series stays); sample times are nanoseconds while the range is subtracted in milliseconds and
+        // every duration is divided by 1000 as if times were milliseconds; the range starts that far before the
+        // first sample and ends at the last one, so durationToEnd is 0
         int n = z - a;
         if (n < 2) {
-            return Double.NaN; // as Prometheus: no rate from fewer than two samples; the engine drops NaN below
+            return 0;
         }
+        long firstTime = ts[a];
+        long lastTime = ts[z - 1];
+        long rangeMillis = (long) (rangeSeconds * 1000);
         double result = v[z - 1] - v[a];
-        double prev = v[a];
-        for (int i = a + 1; i < z; i++) {
+        double prev = 0;
+        for (int i = a; i < z; i++) {
             if (v[i] < prev) {
                 result += prev;
             }
             prev = v[i];
         }
-        double durationToStart = (ts[a] - windowStart) / 1e9;
-        double durationToEnd = (windowEnd - ts[z - 1]) / 1e9;
-        double sampled = (ts[z - 1] - ts[a]) / 1e9;
+        double durationToStart = (firstTime - (firstTime - rangeMillis)) / 1000.0;
+        double durationToEnd = 0;
+        double sampled = (lastTime - firstTime) / 1000.0;
         double avgInterval = sampled / (n - 1);
         if (result > 0 && v[a] >= 0) {
             double durationToZero = sampled * (v[a] / result);

@@ -123,8 +123,8 @@ public sealed interface SampleExpr extends Expr {
             requireNonNull(log, "log is null");
             requireNonNull(range, "range is null");
             requireNonNull(offset, "offset is null");
-            if (range.isNegative() || range.isZero()) {
-                throw new IllegalArgumentException("range must be positive: " + range);
+            if (range.isNegative()) {
+                throw new IllegalArgumentException("range must not be negative: " + range);
             }
         }
     }

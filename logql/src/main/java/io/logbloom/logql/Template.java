@@ -10,9 +10,11 @@ import java.util.regex.Pattern;
 /**
  * The subset of Go's text/template used by {@code line_format} and {@code label_format}: text, actions
  * {@code {{ .label }}} with pipelines ({@code {{ .a | ToUpper }}}), function calls with string/number/field
- * arguments, parenthesised sub-pipelines, {@code if / else if / else / end}, trim markers {@code {{- -}}},
- * {@code __line__} and {@code __timestamp__}. A missing label renders as the empty string (Loki's data is a
- * map of strings). Functions: Loki's and sprig's common string, regex, math and comparison helpers (see
+ * arguments, parenthesised sub-pipelines, {@code if / else if / else / end}, {@code range} (over the label
+ * map in key order, a list or a count, with {@code $k, $v :=}, {@code break}, {@code continue} and
+ * {@code else}), {@code with / else with / else / end}, variables ({@code $}, {@code $x := ...}, {@code $x =
+ * ...}), trim markers {@code {{- -}}}, {@code __line__} and {@code __timestamp__}. The data is the label map,
+ * as in Loki; a missing label renders as the empty string. Functions: Loki's and sprig's common string, regex, math and comparison helpers (see
  * {@link #call}). Immutable and thread-safe after parsing.
  */
 final class Template {
@@ -21,7 +23,7 @@ final class Template {
     record Context(Map<String, String> labels, String line, long timestampNanos) {
     }
 
-    private sealed interface Node permits Text, Action, If {
+    private sealed interface Node permits Text, Action, If, Range, With, Loop {
     }
 
     private record Text(String text) implements Node {
@@ -33,7 +35,51 @@ final class Template {
     private record If(Pipe condition, List<Node> then, List<Node> otherwise) implements Node {
     }
 
-    private record Pipe(List<Command> commands) {
+    /** {@code range}: the body runs once per element; the pipe's declared variables receive (key, value) or (value). */
+    private record Range(Pipe pipe, List<Node> body, List<Node> otherwise) implements Node {
+    }
+
+    /** {@code with}: the body runs with dot set to the value when it is truthy. */
+    private record With(Pipe pipe, List<Node> body, List<Node> otherwise) implements Node {
+    }
+
+    /** {@code break} (true) or {@code continue} (false) inside a range. */
+    private record Loop(boolean breaks) implements Node {
+    }
+
+    /** A pipeline; {@code declare} lists the variables it assigns ({@code $x := ...}); {@code define} tells := from =. */
+    private record Pipe(List<String> variables, boolean define, List<Command> commands) {
+    }
+
+    private record Variable(String name, List<String> fields) {
+    }
+
+    private record Dot() {
+    }
+
+    /** Thrown to leave a range iteration early. */
+    private static final class LoopSignal extends RuntimeException {
+        private final boolean breaks;
+
+        LoopSignal(boolean breaks) {
+            super(null, null, false, false);
+            this.breaks = breaks;
+        }
+    }
+
+    /** Dot and variables of one execution; variables are copied when entering a block, as Go scopes them. */
+    private static final class Scope {
+        private final Object dot;
+        private final Map<String, Object> variables;
+
+        Scope(Object dot, Map<String, Object> variables) {
+            this.dot = dot;
+            this.variables = variables;
+        }
+
+        Scope with(Object newDot) {
+            return new Scope(newDot, new java.util.HashMap<>(variables));
+        }
     }
 
     /** A command is a function with arguments or a lone operand (function null, one arg). */
@@ -66,29 +112,88 @@ final class Template {
     /** Renders the template; function errors propagate as IllegalArgumentException. */
     String execute(Context ctx) {
         StringBuilder sb = new StringBuilder();
-        render(nodes, ctx, sb);
+        Map<String, Object> variables = new java.util.HashMap<>();
+        variables.put("$", ctx.labels());
+        render(nodes, ctx, new Scope(ctx.labels(), variables), sb);
         return sb.toString();
     }
 
-    private void render(List<Node> list, Context ctx, StringBuilder sb) {
+    private void render(List<Node> list, Context ctx, Scope scope, StringBuilder sb) {
         for (Node n : list) {
             if (n instanceof Text t) {
                 sb.append(t.text());
             } else if (n instanceof Action a) {
-                sb.append(print(eval(a.pipe(), ctx)));
+                Object v = eval(a.pipe(), ctx, scope);
+                if (a.pipe().variables().isEmpty()) {
+                    sb.append(print(v));
+                }
             } else if (n instanceof If f) {
-                render(truthy(eval(f.condition(), ctx)) ? f.then() : f.otherwise(), ctx, sb);
+                Scope inner = scope.with(scope.dot);
+                render(truthy(eval(f.condition(), ctx, inner)) ? f.then() : f.otherwise(), ctx, inner, sb);
+            } else if (n instanceof With w) {
+                Scope inner = scope.with(scope.dot);
+                Object v = eval(w.pipe(), ctx, inner);
+                if (truthy(v)) {
+                    render(w.body(), ctx, inner.with(v), sb);
+                } else {
+                    render(w.otherwise(), ctx, inner, sb);
+                }
+            } else if (n instanceof Range r) {
+                range(r, ctx, scope, sb);
+            } else if (n instanceof Loop l) {
+                throw new LoopSignal(l.breaks());
             }
         }
     }
 
-    private Object eval(Pipe pipe, Context ctx) {
+    private void range(Range r, Context ctx, Scope scope, StringBuilder sb) {
+        Scope outer = scope.with(scope.dot);
+        Pipe p = r.pipe();
+        Pipe bare = new Pipe(List.of(), false, p.commands());
+        Object v = eval(bare, ctx, outer);
+        List<Object[]> elements = new ArrayList<>();
+        if (v instanceof Map<?, ?> m) {
+            new java.util.TreeMap<>(m).forEach((k, e) -> elements.add(new Object[] {k, e}));
+        } else if (v instanceof List<?> l) {
+            for (int i = 0; i < l.size(); i++) {
+                elements.add(new Object[] {(long) i, l.get(i)});
+            }
+        } else if (v instanceof Long n) {
+            for (long i = 0; i < n; i++) {
+                elements.add(new Object[] {i, i});
+            }
+        } else if (v != null) {
+            throw new IllegalArgumentException("range can't iterate over " + print(v));
+        }
+        if (elements.isEmpty()) {
+            render(r.otherwise(), ctx, outer, sb);
+            return;
+        }
+        for (Object[] e : elements) {
+            Scope inner = outer.with(e[1]);
+            if (p.variables().size() == 1) {
+                inner.variables.put(p.variables().get(0), e[1]);
+            } else if (p.variables().size() == 2) {
+                inner.variables.put(p.variables().get(0), e[0]);
+                inner.variables.put(p.variables().get(1), e[1]);
+            }
+            try {
+                render(r.body(), ctx, inner, sb);
+            } catch (LoopSignal signal) {
+                if (signal.breaks) {
+                    break;
+                }
+            }
+        }
+    }
+
+    private Object eval(Pipe pipe, Context ctx, Scope scope) {
         Object prev = null;
         boolean first = true;
         for (Command c : pipe.commands()) {
             List<Object> args = new ArrayList<>();
             for (Object a : c.args()) {
-                args.add(value(a, ctx));
+                args.add(value(a, ctx, scope));
             }
             if (!first) {
                 args.add(prev);
@@ -103,18 +208,57 @@ final class Template {
             }
             first = false;
         }
+        for (String name : pipe.variables()) {
+            if (!pipe.define() && !scope.variables.containsKey(name)) {
+                throw new IllegalArgumentException("undefined variable: " + name);
+            }
+            scope.variables.put(name, prev);
+        }
         return prev;
     }
 
-    private Object value(Object operand, Context ctx) {
+    private Object value(Object operand, Context ctx, Scope scope) {
         if (operand instanceof Field f) {
-            String v = ctx.labels().get(f.name());
-            return v == null ? "" : v;
+            return field(scope.dot, f.name());
+        }
+        if (operand instanceof Dot) {
+            return scope.dot;
+        }
+        if (operand instanceof Variable v) {
+            if (!scope.variables.containsKey(v.name())) {
+                throw new IllegalArgumentException("undefined variable: " + v.name());
+            }
+            Object value = scope.variables.get(v.name());
+            for (String f : v.fields()) {
+                value = field(value, f);
+            }
+            return value;
         }
         if (operand instanceof Pipe p) {
-            return eval(p, ctx);
+            return eval(p, ctx, scope.with(scope.dot));
         }
         return operand;
+    }
+
+    private static Object field(Object dot, String name) {
+        if (dot instanceof Map<?, ?> m) {
+            Object v = m.get(name);
+            return v == null ? "" : v;
+        }
+        throw new IllegalArgumentException("can't evaluate field " + name + " in type " + typeName(dot));
+    }
+
+    private static String typeName(Object v) {
+        if (v instanceof String) {
+            return "string";
+        }
+        if (v instanceof Long) {
+            return "int";
+        }
+        if (v instanceof Double) {
+            return "float64";
+        }
+        return v == null ? "<nil>" : v.getClass().getSimpleName();
     }
 
     static boolean truthy(Object v) {
@@ -145,6 +289,19 @@ final class Template {
         }
         if (v instanceof Instant i) {
             return GoTime.format(i);
+        }
+        if (v instanceof Map<?, ?> m) {
+            StringBuilder sb = new StringBuilder("map[");
+            new java.util.TreeMap<>(m).forEach((k, e) -> sb.append(sb.length() > 4 ? " " : "").append(k).append(':')
+                    .append(print(e)));
+            return sb.append(']').toString();
+        }
+        if (v instanceof List<?> l) {
+            StringBuilder sb = new StringBuilder("[");
+            for (Object e : l) {
+                sb.append(sb.length() > 1 ? " " : "").append(print(e));
+            }
+            return sb.append(']').toString();
         }
         return v.toString();
     }
@@ -558,9 +715,11 @@ final class Template {
     /** Recursive-descent parser over the template text. Not thread-safe; one per parse. */
     private static final class Parser {
         private static final Pattern IDENT = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+        private static final Pattern VARIABLE = Pattern.compile("\\$[a-zA-Z0-9_]*");
         private final String src;
         private int pos;
         private String pendingEnd;
+        private int rangeDepth;
 
         Parser(String src) {
             this.src = src;
@@ -604,17 +763,25 @@ final class Template {
                 String keyword = b.split("\\s+", 2)[0];
                 if (keyword.equals("if")) {
                     out.add(parseIf(b.substring(2)));
+                } else if (keyword.equals("range")) {
+                    out.add(parseRange(b.substring(5)));
+                } else if (keyword.equals("with")) {
+                    out.add(parseWith(b.substring(4)));
+                } else if (keyword.equals("break") || keyword.equals("continue")) {
+                    if (rangeDepth == 0) {
+                        throw new IllegalArgumentException("{{" + keyword + "}} outside {{range}}");
+                    }
+                    out.add(new Loop(keyword.equals("break")));
                 } else if (keyword.equals("else") || keyword.equals("end")) {
                     if (!nested) {
                         throw new IllegalArgumentException("unexpected {{" + b + "}}");
                     }
                     pendingEnd = b;
                     return out;
-                } else if (keyword.equals("range") || keyword.equals("with") || keyword.equals("define")
-                        || keyword.equals("template") || keyword.equals("block")) {
+                } else if (keyword.equals("define") || keyword.equals("template") || keyword.equals("block")) {
                     throw new IllegalArgumentException("{{" + keyword + "}} is not supported");
                 } else {
-                    out.add(new Action(pipe(new Lexer(b))));
+                    out.add(new Action(pipe(new Lexer(b), true)));
                 }
             }
             if (nested) {
@@ -623,8 +790,50 @@ final class Template {
             return out;
         }
 
+        private Range parseRange(String header) {
+            Pipe p = pipe(new Lexer(header.strip()), true);
+            if (p.variables().size() > 2) {
+                throw new IllegalArgumentException("too many declarations in range");
+            }
+            rangeDepth++;
+            List<Node> body = nodes(true);
+            rangeDepth--;
+            List<Node> otherwise = elseBranch("range");
+            return new Range(p, body, otherwise);
+        }
+
+        private With parseWith(String header) {
+            Pipe p = pipe(new Lexer(header.strip()), true);
+            List<Node> body = nodes(true);
+            String ctl = pendingEnd;
+            if (ctl.startsWith("else") && ctl.substring(4).strip().startsWith("with ")) {
+                pendingEnd = null;
+                return new With(p, body, List.of(parseWith(ctl.substring(4).strip().substring(5))));
+            }
+            return new With(p, body, elseBranch("with"));
+        }
+
+        /** After a body: nothing on {{end}}, or the else body up to its {{end}}. */
+        private List<Node> elseBranch(String what) {
+            String ctl = pendingEnd;
+            pendingEnd = null;
+            if (ctl.equals("end")) {
+                return List.of();
+            }
+            if (!ctl.substring(4).strip().isEmpty()) {
+                throw new IllegalArgumentException("unexpected {{" + ctl + "}} in " + what);
+            }
+            List<Node> otherwise = nodes(true);
+            String end = pendingEnd;
+            pendingEnd = null;
+            if (!end.equals("end")) {
+                throw new IllegalArgumentException("unexpected {{" + end + "}} in " + what);
+            }
+            return otherwise;
+        }
+
         private If parseIf(String condition) {
-            Pipe cond = pipe(new Lexer(condition.strip()));
+            Pipe cond = pipe(new Lexer(condition.strip()), true);
             List<Node> then = nodes(true);
             String ctl = pendingEnd;
             pendingEnd = null;
@@ -672,7 +881,27 @@ final class Template {
             throw new IllegalArgumentException("unclosed action");
         }
 
-        private Pipe pipe(Lexer lx) {
+        private Pipe pipe(Lexer lx, boolean declarations) {
+            List<String> variables = new ArrayList<>();
+            boolean define = true;
+            if (declarations) {
+                int mark = lx.i;
+                List<String> names = new ArrayList<>();
+                while (lx.peek() != null && lx.peek().startsWith("$") && VARIABLE.matcher(lx.peek()).matches()) {
+                    names.add(lx.next());
+                    if (",".equals(lx.peek())) {
+                        lx.next();
+                        continue;
+                    }
+                    break;
+                }
+                if (!names.isEmpty() && (":=".equals(lx.peek()) || "=".equals(lx.peek()))) {
+                    define = lx.next().equals(":=");
+                    variables = names;
+                } else {
+                    lx.i = mark;
+                }
+            }
             List<Command> cmds = new ArrayList<>();
             while (true) {
                 cmds.add(command(lx));
@@ -683,7 +912,7 @@ final class Template {
                     throw new IllegalArgumentException("unexpected token in pipeline");
                 }
             }
-            return new Pipe(cmds);
+            return new Pipe(variables, define, cmds);
         }
 
         private Command command(Lexer lx) {
@@ -711,17 +940,24 @@ final class Template {
 
         private Object operand(String t, Lexer lx) {
             if (t.equals("(")) {
-                Pipe p = pipe(lx);
+                Pipe p = pipe(lx, false);
                 if (!")".equals(lx.next())) {
                     throw new IllegalArgumentException("unclosed left paren");
                 }
                 return p;
             }
+            if (t.equals(".")) {
+                return new Dot();
+            }
             if (t.startsWith(".")) {
-                if (t.length() == 1) {
-                    throw new IllegalArgumentException("the dot alone is not supported, name a label: {{.name}}");
-                }
                 return new Field(t.substring(1));
+            }
+            if (t.startsWith("$")) {
+                String[] parts = t.split("\\.", -1);
+                if (!VARIABLE.matcher(parts[0]).matches()) {
+                    throw new IllegalArgumentException("bad variable " + GoStrings.quote(t));
+                }
+                return new Variable(parts[0], List.of(parts).subList(1, parts.length));
             }
             if (t.startsWith("\"") || t.startsWith("`")) {
                 return GoStrings.unquote(t);
@@ -743,7 +979,7 @@ final class Template {
     /** Tokenizer for an action body. */
     private static final class Lexer {
         private final List<String> tokens = new ArrayList<>();
-        private int i;
+        int i;
 
         Lexer(String s) {
             int p = 0;
@@ -751,8 +987,14 @@ final class Template {
                 char c = s.charAt(p);
                 if (Character.isWhitespace(c)) {
                     p++;
-                } else if (c == '|' || c == '(' || c == ')') {
+                } else if (c == '|' || c == '(' || c == ')' || c == ',') {
                     tokens.add(String.valueOf(c));
+                    p++;
+                } else if (s.startsWith(":=", p)) {
+                    tokens.add(":=");
+                    p += 2;
+                } else if (c == '=' && (p + 1 >= s.length() || s.charAt(p + 1) != '=')) {
+                    tokens.add("=");
                     p++;
                 } else if (c == '"') {
                     int e = p + 1;
@@ -776,7 +1018,7 @@ final class Template {
                     p = e + 1;
                 } else {
                     int e = p;
-                    while (e < s.length() && !Character.isWhitespace(s.charAt(e)) && "|()\"`".indexOf(s.charAt(e)) < 0) {
+                    while (e < s.length() && !Character.isWhitespace(s.charAt(e)) && "|()\"`,:=".indexOf(s.charAt(e)) < 0) {
                         e++;
                     }
                     tokens.add(s.substring(p, e));

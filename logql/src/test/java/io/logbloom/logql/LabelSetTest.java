@@ -53,7 +53,7 @@ final class LabelSetTest {
             } else {
                 for (String l : g.labels()) {
                     String v = cur.get(l);
-                    if (v != null && !v.isEmpty()) {
+                    if (v != null) { // an empty value the series has is kept, as Loki
                         next.put(l, v);
                     }
                 }

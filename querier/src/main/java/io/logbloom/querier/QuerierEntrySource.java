@@ -51,7 +51,12 @@ final class QuerierEntrySource implements EntrySource {
         return out;
     }
 
-    /** Index matchers for a LogQL selector. */
+    @Override
+    public void structuredMetadataReferenced() {
+        ctx.stats.referencedStructuredMetadata.set(true);
+    }
+
+        /** Index matchers for a LogQL selector. */
     static List<LabelMatcher> matchers(List<Matcher> selector) {
         List<LabelMatcher> out = new ArrayList<>(selector.size());
         for (Matcher m : selector) {

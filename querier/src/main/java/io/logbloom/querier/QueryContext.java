@@ -25,6 +25,7 @@ public final class QueryContext implements AutoCloseable {
     private final Duration timeout;
     final QueryStatsCollector stats = new QueryStatsCollector();
     private final List<Future<?>> fetches = new ArrayList<>();
+    private volatile long queueTimeNanos;
 
     QueryContext(String tenant, boolean bloomsEnabled, Clock clock, Duration timeout) {
         this.tenant = Objects.requireNonNull(tenant, "tenant is null");
@@ -99,9 +100,14 @@ public final class QueryContext implements AutoCloseable {
         }
     }
 
+    /** Records how long the query waited for a slot before this context started. */
+    void queuedFor(long nanos) {
+        queueTimeNanos = nanos;
+    }
+
     /** Statistics so far, with the result size filled in. */
     public QueryStatistics statistics(long totalEntriesReturned) {
-        return stats.snapshot(totalEntriesReturned, System.nanoTime() - startNanos);
+        return stats.snapshot(totalEntriesReturned, System.nanoTime() - startNanos, queueTimeNanos);
     }
 
     /** Cancels fetches still pending. */

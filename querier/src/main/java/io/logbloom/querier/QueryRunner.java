@@ -19,6 +19,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import java.util.function.Function;
 
 /**
@@ -32,12 +35,23 @@ public final class QueryRunner {
     private final Querier querier;
     private final Engine engine;
     private final Function<LogExpr, BloomQuery> bloomExtractor;
+    /** Query slots: a query waits here for at most its timeout, and the wait is its stats' queueTime. */
+    private final Semaphore slots;
 
     /** Runs queries over {@code querier} with {@code engine}; {@code bloomExtractor} maps a log expression to its bloom query. */
     public QueryRunner(Querier querier, Engine engine, Function<LogExpr, BloomQuery> bloomExtractor) {
+        this(querier, engine, bloomExtractor, Integer.MAX_VALUE);
+    }
+
+    /** As {@link #QueryRunner(Querier, Engine, Function)}, running at most {@code maxConcurrent} queries at once. */
+    public QueryRunner(Querier querier, Engine engine, Function<LogExpr, BloomQuery> bloomExtractor, int maxConcurrent) {
         this.querier = Objects.requireNonNull(querier, "querier is null");
         this.engine = Objects.requireNonNull(engine, "engine is null");
         this.bloomExtractor = Objects.requireNonNull(bloomExtractor, "bloomExtractor is null");
+        if (maxConcurrent < 1) {
+            throw new IllegalArgumentException("maxConcurrent must be >= 1: " + maxConcurrent);
+        }
+        this.slots = new Semaphore(maxConcurrent, true);
     }
 
     /** Parses {@code query}; a syntax or validation error is a BAD_REQUEST with the parser's message. */
@@ -61,19 +75,39 @@ public final class QueryRunner {
                     "max entries limit per query exceeded, limit > max_entries_limit_per_query (%d > %d)",
                     request.limit(), maxEntries));
         }
+        long queuedAt = System.nanoTime();
+        acquireSlot();
         try (QueryContext ctx = querier.newContext(request.tenant(), request.bloomsRequested())) {
-            QuerierEntrySource source = new QuerierEntrySource(querier, ctx, bloomQueries(expr));
+            ctx.queuedFor(System.nanoTime() - queuedAt);
             QueryOutcome outcome;
             try {
+                LogQL.checkPipelines(expr);
+                QuerierEntrySource source = new QuerierEntrySource(querier, ctx, bloomQueries(expr));
                 outcome = evaluate(expr, request, source, ctx);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             } catch (IllegalArgumentException | LogQLValidationException e) {
-                // evaluation-time errors of the query itself (a pipeline error, as Loki's ErrPipeline) are the client's: 400
+                // a query error found while building or running the pipeline (bad regex, pipeline error) is the
+                // client's: 400 with Loki's message, never a 5xx
                 throw new QuerierException(QuerierErrorCode.BAD_REQUEST, e.getMessage(), e);
             }
             querier.finish(outcome.stats());
             return outcome;
+        } finally {
+            slots.release();
+        }
+    }
+
+    private void acquireSlot() {
+        Duration timeout = querier.config().queryTimeout();
+        try {
+            if (!slots.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new QuerierException(QuerierErrorCode.TIMEOUT,
+                        "query timed out waiting for a free query slot after " + timeout.toSeconds() + "s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QuerierException(QuerierErrorCode.TIMEOUT, "query interrupted while waiting for a free slot", e);
         }
     }
 
@@ -87,9 +121,17 @@ public final class QueryRunner {
             return new QueryOutcome.Logs(result, ctx.statistics(result.entryCount()));
         }
         SampleExpr sample = (SampleExpr) expr;
-        MetricResult result = request.instant()
-                ? engine.evalInstant(sample, source, request.endNanos())
-                : engine.evalRange(sample, source, request.startNanos(), request.endNanos(), request.stepNanos());
+        MetricResult result;
+        if (request.instant()) {
+            result = engine.evalInstant(sample, source, request.endNanos());
+        } else {
+            // as Loki's query frontend (metricQuerySplitter.alignStartEnd): start rounds down and end rounds up to
+            // a multiple of the step, so every range query over the same data sees the same step grid
+            long step = request.stepNanos();
+            long start = request.startNanos() - Math.floorMod(request.startNanos(), step);
+            long end = request.endNanos() + (step - Math.floorMod(request.endNanos(), step)) % step;
+            result = engine.evalRange(sample, source, start, end, step);
+        }
         long samples = checkSeriesLimit(result);
         return new QueryOutcome.Metrics(result, ctx.statistics(samples));
     }

@@ -11,9 +11,9 @@ package io.logbloom.querier;
  * @param chunksFromCache of chunksFetched, those served by the chunk cache
  * @param chunksDownloadTimeNanos wall time spent waiting for chunk bytes
  * @param compressedBytes encoded bytes of fetched chunks
- * @param decompressedBytes line and metadata bytes decoded from fetched chunks
+ * @param decompressedBytes line bytes decoded from fetched chunks (structured metadata not included)
  * @param decompressedLines entries decoded from fetched chunks
- * @param headChunkBytes line bytes read from the ingester's unflushed data
+ * @param headChunkBytes line bytes read from the ingester's unflushed data (structured metadata not included)
  * @param headChunkLines entries read from the ingester's unflushed data
  * @param totalDuplicates identical entries dropped while merging
  * @param usedBloomFilters whether bloom testing ran for this query
@@ -22,6 +22,13 @@ package io.logbloom.querier;
  * @param indexTimeNanos wall time spent in the index lookup
  * @param totalEntriesReturned entries (log query) or samples (metric query) in the response
  * @param execTimeNanos wall time of the whole query
+ * @param headChunkStructuredMetadataBytes structured metadata bytes (names and values) read from unflushed data
+ * @param decompressedStructuredMetadataBytes structured metadata bytes decoded from fetched chunks
+ * @param ingestersReached ingesters whose unflushed data the query read: 1 when this process's buffer was
+ *     consulted, 0 when only the store was (Loki's ingester.totalReached)
+ * @param referencedStructuredMetadata whether the query's pipeline looked up a label that structured metadata
+ *     answered (Loki's queryReferencedStructuredMetadata)
+ * @param queueTimeNanos time the query waited before it started to execute (Loki's queueTime)
  */
 public record QueryStatistics(
         long totalChunksRef,
@@ -41,7 +48,12 @@ public record QueryStatistics(
         long bloomFilterTimeNanos,
         long indexTimeNanos,
         long totalEntriesReturned,
-        long execTimeNanos) {
+        long execTimeNanos,
+        long headChunkStructuredMetadataBytes,
+        long decompressedStructuredMetadataBytes,
+        int ingestersReached,
+        boolean referencedStructuredMetadata,
+        long queueTimeNanos) {
 
     /** Bytes processed: decoded chunk bytes plus in-memory bytes. */
     public long totalBytesProcessed() {
@@ -53,8 +65,13 @@ public record QueryStatistics(
         return decompressedLines + headChunkLines;
     }
 
+    /** Structured metadata bytes processed: decoded plus in-memory (Loki's totalStructuredMetadataBytesProcessed). */
+    public long totalStructuredMetadataBytesProcessed() {
+        return decompressedStructuredMetadataBytes + headChunkStructuredMetadataBytes;
+    }
+
     /** Statistics of a query that read nothing. */
     public static QueryStatistics empty() {
-        return new QueryStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0);
+        return new QueryStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0, 0, false, 0);
     }
 }

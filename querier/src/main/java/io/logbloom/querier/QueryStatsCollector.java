@@ -24,13 +24,19 @@ final class QueryStatsCollector {
     final LongAdder bloomsLoaded = new LongAdder();
     final LongAdder bloomFilterTimeNanos = new LongAdder();
     final LongAdder indexTimeNanos = new LongAdder();
+    final LongAdder headChunkStructuredMetadataBytes = new LongAdder();
+    final LongAdder decompressedStructuredMetadataBytes = new LongAdder();
+    final AtomicBoolean ingesterReached = new AtomicBoolean();
+    final AtomicBoolean referencedStructuredMetadata = new AtomicBoolean();
 
     /** A snapshot with the caller's result size and total time filled in. */
-    QueryStatistics snapshot(long totalEntriesReturned, long execTimeNanos) {
+    QueryStatistics snapshot(long totalEntriesReturned, long execTimeNanos, long queueTimeNanos) {
         return new QueryStatistics(totalChunksRef.sum(), postFilterChunks.sum(), chunksSkipped.sum(),
                 chunksFetched.sum(), chunksFromCache.sum(), chunksDownloadTimeNanos.sum(), compressedBytes.sum(),
                 decompressedBytes.sum(), decompressedLines.sum(), headChunkBytes.sum(), headChunkLines.sum(),
                 totalDuplicates.sum(), usedBloomFilters.get(), bloomsLoaded.sum(), bloomFilterTimeNanos.sum(),
-                indexTimeNanos.sum(), totalEntriesReturned, execTimeNanos);
+                indexTimeNanos.sum(), totalEntriesReturned, execTimeNanos, headChunkStructuredMetadataBytes.sum(),
+                decompressedStructuredMetadataBytes.sum(), ingesterReached.get() ? 1 : 0,
+                referencedStructuredMetadata.get(), queueTimeNanos);
     }
 }

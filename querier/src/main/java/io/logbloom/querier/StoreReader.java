@@ -85,6 +85,9 @@ final class StoreReader {
         List<SeriesChunks> indexed = ctx.await(fetchPool.submit(
                 () -> index.chunks(ctx.tenant(), matchers, fromNanos, throughNanos)));
         List<UnflushedSource.Stream> memory = unflushed.unflushed(ctx.tenant(), matchers, fromNanos, throughNanos);
+        if (unflushed != UnflushedSource.NONE) {
+            ctx.stats.ingesterReached.set(true);
+        }
         ctx.stats.indexTimeNanos.add(System.nanoTime() - indexStart);
 
         Map<Labels, List<ChunkRef>> refsBySeries = new TreeMap<>();
@@ -248,7 +251,8 @@ final class StoreReader {
         }
         return new SeriesReader.Segment(min, max, () -> CompletableFuture.completedFuture(new byte[0]), none -> {
             ctx.stats.headChunkLines.add(entries.size());
-            ctx.stats.headChunkBytes.add(entryBytes(entries));
+            ctx.stats.headChunkBytes.add(lineBytes(entries));
+            ctx.stats.headChunkStructuredMetadataBytes.add(metadataBytes(entries));
             return entries;
         });
     }
@@ -303,14 +307,26 @@ final class StoreReader {
             }
         }
         ctx.stats.decompressedLines.add(inRange.size());
-        ctx.stats.decompressedBytes.add(entryBytes(inRange));
+        ctx.stats.decompressedBytes.add(lineBytes(inRange));
+        ctx.stats.decompressedStructuredMetadataBytes.add(metadataBytes(inRange));
         return inRange;
     }
 
     static long entryBytes(List<LogEntry> entries) {
+        return lineBytes(entries) + metadataBytes(entries);
+    }
+
+    static long lineBytes(List<LogEntry> entries) {
         long bytes = 0;
         for (LogEntry entry : entries) {
             bytes += entry.line().length();
+        }
+        return bytes;
+    }
+
+    static long metadataBytes(List<LogEntry> entries) {
+        long bytes = 0;
+        for (LogEntry entry : entries) {
             for (Label label : entry.metadata()) {
                 bytes += label.name().length() + label.value().length();
             }

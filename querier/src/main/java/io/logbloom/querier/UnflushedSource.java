@@ -20,8 +20,11 @@ public interface UnflushedSource {
         }
     }
 
+    /** A source without in-memory data (for read-only processes): reading it reaches no ingester. */
+    UnflushedSource NONE = (tenant, matchers, from, through) -> List.of();
+
     /** A source without in-memory data (for read-only processes). */
     static UnflushedSource none() {
-        return (tenant, matchers, from, through) -> List.of();
+        return NONE;
     }
 }

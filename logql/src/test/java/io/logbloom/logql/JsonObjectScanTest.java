@@ -1,0 +1,28 @@
+package io.logbloom.logql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+final class JsonObjectScanTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "{\"a\":1}|",
+        "{\"a\":{\"b\":[1,2]},\"c\":\"x\"} trailing text|",
+        "  {}|",
+        "worker heartbeat ok|Value looks like object, but can't find closing '}' symbol",
+        "{\"level\":\"warn\",\"msg\":\"truncated|Value is string, but can't find closing '\"' symbol",
+        "{\"a\":1|Value is array, but can't find closing ']' symbol",
+        "{\"a\":[1,2|Value is array, but can't find closing ']' symbol",
+        "{\"a\":{\"b\":1|Value looks like object, but can't find closing '}' symbol",
+        "{\"a\":{\"b\" 1}}|Malformed JSON error",
+        "{\"a\":nope}|Unknown value type",
+        "{a:1}|Value looks like object, but can't find closing '}' symbol",
+        "{\"a\" 1}|Malformed JSON error",
+    })
+    void error_wordsLikeLokisScanner(String line, String expected) {
+        assertThat(JsonObjectScan.error(line)).isEqualTo(expected);
+    }
+}
