@@ -16,7 +16,8 @@ final class QueryStatsFieldsTest {
     @Test
     void stats_structuredMetadataIngesterAndQueue_areComputed() throws Exception {
         long now = TestServer.nowNanos();
-        try (Fixture f = Fixture.start(dir, "")) {
+        // enrichment off: detected_level would add metadata bytes of its own
+        try (Fixture f = Fixture.start(dir, "limits: { discover_service_name: [], discover_log_levels: false }\n")) {
             // metadata bytes: trace_id(8)+t1(2) and trace_id(8)+t2(2) = 20
             String push = "{\"streams\":[{\"stream\":{\"app\":\"a\"},\"values\":["
                     + "[\"" + (now - 2_000_000_000L) + "\",\"one\",{\"trace_id\":\"t1\"}],"

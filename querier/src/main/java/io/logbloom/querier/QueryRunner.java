@@ -128,6 +128,10 @@ public final class QueryRunner {
             // as Loki's query frontend (metricQuerySplitter.alignStartEnd): start rounds down and end rounds up to
             // a multiple of the step, so every range query over the same data sees the same step grid
             long step = request.stepNanos();
+            if (step <= 0) { // e.g. a metric query where a route expects a log query (detected_fields) sends step 0
+                throw new QuerierException(QuerierErrorCode.BAD_REQUEST,
+                        "zero or negative query resolution step widths are not accepted. Try a positive integer");
+            }
             long start = request.startNanos() - Math.floorMod(request.startNanos(), step);
             long end = request.endNanos() + (step - Math.floorMod(request.endNanos(), step)) % step;
             result = engine.evalRange(sample, source, start, end, step);

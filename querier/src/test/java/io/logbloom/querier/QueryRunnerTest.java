@@ -161,6 +161,12 @@ final class QueryRunnerTest {
                     .hasMessage("max entries limit per query exceeded, limit > max_entries_limit_per_query (5001 > 5000)");
             assertThatThrownBy(() -> runner.run(logs("{app=\"mem\"", base, base + SEC, 5, true, true)))
                     .isInstanceOf(QuerierException.class).hasMessageContaining("parse error");
+            // a metric range query needs a positive step (detected_fields sends step 0 and expects a log query)
+            assertThatThrownBy(() -> runner.run(new QueryRequest(TENANT, "sum(rate({app=\"mem\"}[5m]))", base,
+                    base + SEC, 0, 10, false, false, true)))
+                    .isInstanceOf(QuerierException.class)
+                    .hasMessageContaining("zero or negative query resolution step widths are not accepted")
+                    .satisfies(e -> assertThat(((QuerierException) e).code()).isEqualTo(QuerierErrorCode.BAD_REQUEST));
         }
     }
 }
