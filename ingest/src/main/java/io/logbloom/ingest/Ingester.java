@@ -21,6 +21,8 @@ import io.logbloom.index.IndexWriter;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.PersistedIndex;
 import io.logbloom.index.SeriesChunks;
+import io.logbloom.tokens.BloomTokenizer;
+import io.logbloom.tokens.BloomTokenizerConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.time.Clock;
@@ -761,7 +763,7 @@ public final class Ingester implements AutoCloseable {
                     Set<String> covered = new HashSet<>(bloom.coveredChunkKeys());
                     covered.add(w.chunk.ref.objectKey());
                     bloom = new SeriesBloom(bloom.filter(), covered, bloom.ngramEnabled(), bloom.ngramLength(),
-                            bloom.ngramSkip());
+                            bloom.ngramSkip(), bloom.wordTokens());
                     blooms.put(key, bloom);
                 }
                 touched.add(key);
@@ -889,7 +891,8 @@ public final class Ingester implements AutoCloseable {
         try {
             var stored = bloomStore.load(key.tenant, key.fingerprint, key.period);
             if (stored.isPresent() && stored.get().ngramEnabled() == t.ngramEnabled()
-                    && stored.get().ngramLength() == t.ngramLength() && stored.get().ngramSkip() == t.ngramSkip()) {
+                    && stored.get().ngramLength() == t.ngramLength() && stored.get().ngramSkip() == t.ngramSkip()
+                    && stored.get().wordTokens() == t.wordTokensEnabled()) {
                 bloom = stored.get();
             }
         } catch (BloomFormatException e) {
@@ -897,7 +900,7 @@ public final class Ingester implements AutoCloseable {
         }
         if (bloom == null) {
             bloom = new SeriesBloom(ScalableBloomFilter.create(config.bloom()), Set.of(), t.ngramEnabled(),
-                    t.ngramLength(), t.ngramSkip());
+                    t.ngramLength(), t.ngramSkip(), t.wordTokensEnabled());
         }
         blooms.put(key, bloom);
         return bloom;
@@ -906,13 +909,19 @@ public final class Ingester implements AutoCloseable {
     /** Adds all tokens of the chunk; false when the filter refused one (the chunk is then not covered). */
     private boolean addTokens(ScalableBloomFilter filter, ClosedChunk c) {
         boolean[] complete = {true};
-        List<LogEntry> entries = new ArrayList<>(c.chunk.entryCount());
-        c.chunk.iterator(Long.MIN_VALUE, Long.MAX_VALUE, Direction.FORWARD).forEachRemaining(entries::add);
-        tokenizer.tokenize(c.ref, entries, hash -> {
+        BloomTokenizer.ChunkTokens tokens = tokenizer.chunk(c.ref.objectKey(), hash -> {
             if (complete[0] && filter.add(hash) == AddResult.FULL) {
                 complete[0] = false;
             }
         });
+        Iterator<LogEntry> entries = c.chunk.iterator(Long.MIN_VALUE, Long.MAX_VALUE, Direction.FORWARD);
+        while (entries.hasNext() && complete[0]) {
+            LogEntry entry = entries.next();
+            for (Label field : entry.metadata()) {
+                tokens.metadata(field.name(), field.value());
+            }
+            tokens.line(entry.line());
+        }
         return complete[0];
     }
 
