@@ -25,7 +25,7 @@ final class LogbloomConfigTest {
                 Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofSeconds(10)));
         assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(4, 6, 256 << 10, 15, 1024, 2048, true,
                 Duration.ofDays(7), Duration.ofMinutes(10), 5000, 0, 0, true, 5000, 500, Duration.ofMinutes(1), 0));
-        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.01, 2, 0.5, 64L << 20, 4, 0, false));
+        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.01, 2, 0.5, 64L << 20, 4, 0, false, true));
         assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, 256L << 20, 128L << 20));
     }
 
