@@ -56,9 +56,11 @@ final class BloomSoundnessPropertyTest {
         int matchingPairs = 0;
         for (int round = 0; round < 2500 && counterexamples.size() < 40; round++) {
             List<String> lines = new ArrayList<>();
-            for (int i = 0; i < 12; i++) {
+            for (int i = 0; i < 10; i++) {
                 lines.add(randomLine(random));
             }
+            lines.add(lines.get(0).toUpperCase(java.util.Locale.ROOT));
+            lines.add(lines.get(0).toLowerCase(java.util.Locale.ROOT));
             String query = "{app=\"a\"} " + randomPipeline(random, lines.get(0));
             LogExpr expr;
             try {
@@ -147,7 +149,8 @@ final class BloomSoundnessPropertyTest {
                 if (t > 0) {
                     sb.append(" or");
                 }
-                String value = regex ? randomRegex(random, 2) : randomLiteral(random, line);
+                String value = !regex ? randomLiteral(random, line)
+                        : random.nextBoolean() ? derivedRegex(random, line) : randomRegex(random, 2);
                 sb.append(" `").append(value).append('`');
             }
         }
@@ -162,6 +165,66 @@ final class BloomSoundnessPropertyTest {
             return new String(cps, from, to - from);
         }
         return LINE_WORDS[random.nextInt(LINE_WORDS.length)] + (random.nextBoolean() ? " " : "");
+    }
+
+    /**
+     * A regex that matches {@code line} (mostly): a piece of the line rewritten code point by code point into
+     * case-flipped letters under an inline {@code (?i)}, quantified code points, small classes, inserted
+     * optional atoms ({@code 😀*}, {@code x?}), anchors at the ends, and sometimes an alternation branch or group.
+     */
+    private static String derivedRegex(Random random, String line) {
+        int[] cps = line.codePoints().toArray();
+        int from = random.nextInt(3) == 0 ? 0 : random.nextInt(cps.length);
+        int to = random.nextInt(3) == 0 ? cps.length : from + 1 + random.nextInt(cps.length - from);
+        StringBuilder sb = new StringBuilder();
+        if (from == 0 && random.nextBoolean()) {
+            sb.append(random.nextBoolean() ? "^" : "\\A");
+        }
+        boolean foldCase = false;
+        for (int i = from; i < to; i++) {
+            int c = cps[i];
+            int choice = random.nextInt(100);
+            if (choice < 20 && Character.isLetter(c) && Character.toUpperCase(c) != Character.toLowerCase(c)) {
+                if (!foldCase) {
+                    sb.append(random.nextBoolean() ? "(?i)" : "(?is)");
+                    foldCase = true;
+                }
+                int flipped = Character.isUpperCase(c) ? Character.toLowerCase(c) : Character.toUpperCase(c);
+                sb.append(literal(flipped));
+            } else if (choice < 30) {
+                sb.append(literal(c)).append(new String[] {"+", "{1,2}", "+?", "{1}"}[random.nextInt(4)]);
+            } else if (choice < 40) {
+                sb.append(literal(c)).append(new String[] {"😀*", "x?", "\\x{301}*", "(nomatch)?", "É{0,1}", "e\u0301*"}[random.nextInt(6)]);
+            } else if (choice < 47) {
+                sb.append(random.nextBoolean() ? "[" + literal(c) + "x]" : ".");
+            } else if (choice < 52 && foldCase) {
+                sb.append("(?-i)").append(literal(c));
+                foldCase = false;
+            } else {
+                sb.append(literal(c));
+            }
+        }
+        if (to == cps.length && random.nextBoolean()) {
+            sb.append(random.nextBoolean() ? "$" : "\\z");
+        }
+        String out = sb.toString();
+        return switch (random.nextInt(6)) {
+            case 0 -> "nomatch|" + out;
+            case 1 -> out + "|" + randomRegex(random, 1);
+            case 2 -> "(" + out + ")";
+            default -> out;
+        };
+    }
+
+    /** The code point as a regex literal: ASCII punctuation escaped. */
+    private static String literal(int c) {
+        if (c < 0x20) {
+            return String.format("\\x{%x}", c);
+        }
+        if (c < 128 && !Character.isLetterOrDigit(c) && c != ' ') {
+            return "\\" + (char) c;
+        }
+        return Character.toString(c);
     }
 
     private static String randomRegex(Random random, int depth) {
