@@ -80,9 +80,16 @@ final class BloomSoundnessPropertyTest {
                 }
             }
         }
+        Map<String, Integer> byClass = new java.util.TreeMap<>();
         StringBuilder report = new StringBuilder();
-        counterexamples.forEach((q, why) -> report.append('\n').append(q).append("\n    ").append(why));
-        assertThat(counterexamples).as("blooms said 'absent' for a matching line:%s", report).isEmpty();
+        counterexamples.forEach((q, why) -> {
+            String kind = bugClass(q);
+            if (byClass.merge(kind, 1, Integer::sum) <= 2) {
+                report.append('\n').append(kind).append(": ").append(q).append("\n    ").append(why);
+            }
+        });
+        assertThat(counterexamples).as("blooms said 'absent' for a matching line; counterexamples by class %s%s",
+                byClass, report).isEmpty();
         assertThat(matchingPairs).as("the generator must produce matching pairs").isGreaterThan(3000);
     }
 
@@ -101,6 +108,21 @@ final class BloomSoundnessPropertyTest {
             }
             assertThat(some).as(q).isTrue();
         }
+    }
+
+    /** A rough class of a counterexample query, to summarize what kinds of regexes the blooms got wrong. */
+    private static String bugClass(String query) {
+        List<String> kinds = new ArrayList<>();
+        if (java.util.regex.Pattern.compile("\\|[^`|]*\\(\\?[a-zA-Z-]*[isU]").matcher(query).find()) {
+            kinds.add("flag-in-alternative");
+        }
+        if (java.util.regex.Pattern.compile("[^`(]\\(\\?-?[isUm]").matcher(query).find()) {
+            kinds.add("inline-flag-after-start");
+        }
+        if (java.util.regex.Pattern.compile("[\\x{10000}-\\x{10FFFF}][*?{+]").matcher(query).find()) {
+            kinds.add("quantified-astral");
+        }
+        return kinds.isEmpty() ? "other" : String.join("+", kinds);
     }
 
     /** Null when every tokenizer configuration says "maybe" for a chunk holding just {@code line}, else which one said no. */
