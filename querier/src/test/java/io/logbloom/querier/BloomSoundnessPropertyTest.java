@@ -76,7 +76,7 @@ final class BloomSoundnessPropertyTest {
                 matchingPairs++;
                 String missed = missedBy(bloomQuery, line);
                 if (missed != null) {
-                    counterexamples.putIfAbsent(query, "line " + quote(line) + " " + missed + " bloom query " + bloomQuery);
+                    counterexamples.putIfAbsent(query, quote("line " + line + " " + missed + " bloom query " + bloomQuery));
                 }
             }
         }
@@ -293,10 +293,10 @@ final class BloomSoundnessPropertyTest {
     }
 
     private static String quote(String s) {
-        StringBuilder sb = new StringBuilder("\"");
+        StringBuilder sb = new StringBuilder();
         s.codePoints().forEach(c -> sb.append(c < 0x20 || c > 0x7e && c < 0xa0 || Character.getType(c) == Character.NON_SPACING_MARK
-                ? String.format("\\u%04x", c) : Character.toString(c)));
-        return sb.append('"').toString();
+                || Character.getType(c) == Character.SURROGATE ? String.format("\\u%04x", c) : Character.toString(c)));
+        return sb.toString();
     }
 
     /** A bloom without false positives: the exact token set, with the settings it was built with. */
