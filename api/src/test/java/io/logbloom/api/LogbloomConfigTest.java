@@ -49,7 +49,7 @@ final class LogbloomConfigTest {
                           unordered_writes: false, max_entries_limit_per_query: 100, max_query_series: 50,
                           query_timeout: 2m, max_query_bytes_read: 1GB }
                 bloom: { enabled: false, error_rate: 0.001, expansion: 4, tightening: 0.8, max_size_per_series: 1MB,
-                         ngram_length: 3, ngram_skip: 1, ngram_enabled: true }
+                         ngram_length: 3, ngram_skip: 1, ngram_enabled: true, word_tokens_enabled: false }
                 querier: { blooms_enabled: false, max_concurrent_fetches: 2, chunk_cache_size: 1MB, bloom_cache_size: 2MB }
                 """;
         LogbloomConfig c = LogbloomConfig.parse(yaml, Map.of());
@@ -65,7 +65,7 @@ final class LogbloomConfigTest {
                 Duration.ofMinutes(90), Duration.ofHours(3), Duration.ofMillis(500)));
         assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(8.5, 12, 1 << 20, 30, 100, 200, false,
                 Duration.ofDays(7), Duration.ofMinutes(5), 10, 7, 70, false, 100, 50, Duration.ofMinutes(2), 1L << 30));
-        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(false, 0.001, 4, 0.8, 1 << 20, 3, 1, true));
+        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(false, 0.001, 4, 0.8, 1 << 20, 3, 1, true, false));
         assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(false, 2, 1 << 20, 2 << 20));
         assertThat(c.storage().s3().toString()).doesNotContain("sk");
     }
