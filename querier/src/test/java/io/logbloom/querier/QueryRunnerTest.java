@@ -150,8 +150,10 @@ final class QueryRunnerTest {
             assertThat(result.entryCount()).isEqualTo(1);
             assertThat(result).isEqualTo(((QueryOutcome.Logs) off).result());
             assertThat(on.stats().totalChunksRef()).isGreaterThan(5);
-            assertThat(on.stats().chunksSkipped()).isEqualTo(on.stats().totalChunksRef() - 1);
-            assertThat(on.stats().chunksFetched()).isEqualTo(1);
+            // chunk keys depend on the clock, so each run probes other hashes: allow a couple of bloom false
+            // positives (about 0.5% per chunk with word tokens in the same series bloom) instead of being flaky
+            assertThat(on.stats().chunksSkipped()).isBetween(on.stats().totalChunksRef() - 3, on.stats().totalChunksRef() - 1);
+            assertThat(on.stats().chunksFetched()).isEqualTo(on.stats().totalChunksRef() - on.stats().chunksSkipped());
             assertThat(off.stats().chunksFetched()).isEqualTo(off.stats().totalChunksRef());
         }
     }
