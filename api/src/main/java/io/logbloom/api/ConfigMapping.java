@@ -12,12 +12,12 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import io.logbloom.index.IndexConfig;
-import io.logbloom.ingest.BloomTokenizerConfig;
 import io.logbloom.ingest.BudgetConfig;
 import io.logbloom.ingest.FlushConfig;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.LimitsConfig;
 import io.logbloom.ingest.WalConfig;
+import io.logbloom.tokens.BloomTokenizerConfig;
 
 /**
  * Maps the YAML-level {@link LogbloomConfig} onto the component configs and objects of the lower
@@ -82,7 +82,8 @@ final class ConfigMapping {
                     new ChunkConfig(toInt("ingester.chunk_block_size", i.chunkBlockSizeBytes()),
                             toInt("ingester.chunk_target_size", i.chunkTargetSizeBytes()),
                             ChunkEncoding.parse(i.chunkEncoding())),
-                    new BloomTokenizerConfig(b.enabled(), b.ngramEnabled(), b.ngramLength(), b.ngramSkip()),
+                    new BloomTokenizerConfig(b.enabled(), b.ngramEnabled(), b.ngramLength(), b.ngramSkip(),
+                            b.wordTokensEnabled()),
                     new BloomConfig(BloomConfig.DEFAULT_INITIAL_CAPACITY, b.errorRate(), b.expansion(), b.tightening(),
                             b.maxSizePerSeriesBytes(), false),
                     IndexConfig.defaults(),

@@ -181,6 +181,7 @@ public record LogbloomConfig(
                 + "  ngram_length: " + b.ngramLength() + "\n"
                 + "  ngram_skip: " + b.ngramSkip() + "\n"
                 + "  ngram_enabled: " + b.ngramEnabled() + "\n"
+                + "  word_tokens_enabled: " + b.wordTokensEnabled() + "\n"
                 + "querier:\n"
                 + "  blooms_enabled: " + q.bloomsEnabled() + "\n"
                 + "  max_concurrent_fetches: " + q.maxConcurrentFetches() + "\n"
@@ -546,9 +547,10 @@ public record LogbloomConfig(
         }
     }
 
-    /** {@code bloom:} the series blooms written at flush (Loki/Valkey sizing knobs, n-gram mode off by default). */
+    /** {@code bloom:} the series blooms written at flush (Loki/Valkey sizing knobs, word tokens on and n-gram mode off by default). */
     public record Bloom(boolean enabled, double errorRate, int expansion, double tightening,
-            long maxSizePerSeriesBytes, int ngramLength, int ngramSkip, boolean ngramEnabled) {
+            long maxSizePerSeriesBytes, int ngramLength, int ngramSkip, boolean ngramEnabled,
+            boolean wordTokensEnabled) {
         public Bloom {
             if (!(errorRate > 0 && errorRate < 1)) {
                 throw new ConfigException("bloom.error_rate must be in (0, 1), got " + errorRate);
@@ -567,7 +569,8 @@ public record LogbloomConfig(
         static Bloom from(ConfigNode n) {
             Bloom b = new Bloom(n.bool("enabled", true), n.decimal("error_rate", 0.01), n.integer("expansion", 2),
                     n.decimal("tightening", 0.5), n.bytes("max_size_per_series", 64L << 20),
-                    n.integer("ngram_length", 4), n.integer("ngram_skip", 0), n.bool("ngram_enabled", false));
+                    n.integer("ngram_length", 4), n.integer("ngram_skip", 0), n.bool("ngram_enabled", false),
+                    n.bool("word_tokens_enabled", true));
             n.rejectUnknownKeys();
             return b;
         }

@@ -24,7 +24,7 @@ final class ConfigMappingTest {
                           max_global_streams_per_user: 11, max_new_series_per_hour: 12, max_new_series_per_day: 13,
                           unordered_writes: false }
                 bloom: { enabled: true, error_rate: 0.02, expansion: 3, tightening: 0.7, max_size_per_series: 2MB,
-                         ngram_length: 5, ngram_skip: 1, ngram_enabled: true }
+                         ngram_length: 5, ngram_skip: 1, ngram_enabled: true, word_tokens_enabled: false }
                 """, Map.of()).withOverrides(null, null, Path.of("/d"));
         IngestConfig i = ConfigMapping.ingestConfig(c);
         assertThat(i.wal()).isEqualTo(new WalConfig(Path.of("/d/wal"), WalConfig.FsyncPolicy.INTERVAL,
@@ -37,7 +37,7 @@ final class ConfigMappingTest {
         assertThat(i.flush().flushCheckPeriod()).isEqualTo(Duration.ofSeconds(2));
         assertThat(i.limits()).isEqualTo(new io.logbloom.ingest.LimitsConfig(2, 3, 1024, 7, 8, 9, false,
                 Duration.ofHours(2), Duration.ofMinutes(1), 11, 12, 13, false));
-        assertThat(i.tokenizer()).isEqualTo(new io.logbloom.ingest.BloomTokenizerConfig(true, true, 5, 1));
+        assertThat(i.tokenizer()).isEqualTo(new io.logbloom.tokens.BloomTokenizerConfig(true, true, 5, 1, false));
         assertThat(i.bloom().errorRate()).isEqualTo(0.02);
         assertThat(i.bloom().expansion()).isEqualTo(3.0);
         assertThat(i.bloom().tightening()).isEqualTo(0.7);

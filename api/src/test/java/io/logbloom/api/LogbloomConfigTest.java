@@ -32,7 +32,7 @@ final class LogbloomConfigTest {
                 PushEnrichmentConfig.DEFAULT_SERVICE_NAME_LABELS, true, PushEnrichmentConfig.DEFAULT_LOG_LEVEL_FIELDS,
                 true, 1000, OtlpConfig.defaults()));
         assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(true, Duration.ofHours(3), 300));
-        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.01, 2, 0.5, 64L << 20, 4, 0, false));
+        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.01, 2, 0.5, 64L << 20, 4, 0, false, true));
         assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, 256L << 20, 128L << 20, 32));
     }
 
@@ -65,7 +65,7 @@ final class LogbloomConfigTest {
                                          log_attributes: [ { regex: "x.*" } ], severity_text_as_label: true } }
                 pattern_ingester: { enabled: false, retain_for: 1h, max_clusters: 50 }
                 bloom: { enabled: false, error_rate: 0.001, expansion: 4, tightening: 0.8, max_size_per_series: 1MB,
-                         ngram_length: 3, ngram_skip: 1, ngram_enabled: true }
+                         ngram_length: 3, ngram_skip: 1, ngram_enabled: true, word_tokens_enabled: false }
                 querier: { blooms_enabled: false, max_concurrent_fetches: 2, chunk_cache_size: 1MB, bloom_cache_size: 2MB }
                 """;
         LogbloomConfig c = LogbloomConfig.parse(yaml, Map.of());
@@ -88,7 +88,7 @@ final class LogbloomConfigTest {
                         List.of(new OtlpConfig.Rule(OtlpConfig.Action.STRUCTURED_METADATA, List.of(), Pattern.compile("x.*"))),
                         true)));
         assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(false, Duration.ofHours(1), 50));
-        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(false, 0.001, 4, 0.8, 1 << 20, 3, 1, true));
+        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(false, 0.001, 4, 0.8, 1 << 20, 3, 1, true, false));
         assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(false, 2, 1 << 20, 2 << 20, 32));
         assertThat(c.storage().s3().toString()).doesNotContain("sk");
     }

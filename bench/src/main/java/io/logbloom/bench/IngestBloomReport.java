@@ -2,17 +2,16 @@ package io.logbloom.bench;
 
 import io.logbloom.bloom.BloomConfig;
 import io.logbloom.bloom.ScalableBloomFilter;
-import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.FileSystemObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
-import io.logbloom.ingest.BloomTokenizer;
-import io.logbloom.ingest.BloomTokenizerConfig;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.LimitsConfig;
 import io.logbloom.ingest.PushStream;
 import io.logbloom.ingest.WalConfig;
+import io.logbloom.tokens.BloomTokenizer;
+import io.logbloom.tokens.BloomTokenizerConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -30,9 +29,11 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Measures what n-gram mode costs: bytes of series bloom per MB of log text, and CPU time of
- * tokenizing + adding tokens (CPU time of the measuring thread), with and without n-grams; then the whole ingest path (push into an
- * {@link Ingester} with interval fsync, then flush to a filesystem store) in both modes, as a ratio.
+ * Measures what line tokens cost: bytes of series bloom per MB of log text, and CPU time of
+ * tokenizing + adding tokens (CPU time of the measuring thread), for metadata only (the baseline),
+ * metadata + word tokens (the default), and metadata + n-grams; then the whole ingest path (push into an
+ * {@link Ingester} with interval fsync, then flush to a filesystem store) per line in each mode, as ratios
+ * to the baseline measured in the same run.
  * Logs come from {@link ChunkLogGenerator} (realistic mixed logfmt/JSON/plain, a third with
  * structured metadata), grouped into chunks of {@code --chunk-mb} MB of raw text per series.
  * Not thread-safe (one run per process).
@@ -67,28 +68,39 @@ public final class IngestBloomReport {
             }
         }
         double rawMb = rawBytes / 1e6;
-        BloomTokenizerConfig metadataOnly = new BloomTokenizerConfig(true, false, 4, skip);
-        BloomTokenizerConfig ngrams = new BloomTokenizerConfig(true, true, 4, skip);
+        BloomTokenizerConfig metadataOnly = new BloomTokenizerConfig(true, false, 4, skip, false);
+        BloomTokenizerConfig words = new BloomTokenizerConfig(true, false, 4, skip, true);
+        BloomTokenizerConfig ngrams = new BloomTokenizerConfig(true, true, 4, skip, false);
+        long lines = chunks.stream().mapToLong(List::size).sum();
         // warm-up, then measure
         tokenize(chunks, metadataOnly);
+        tokenize(chunks, words);
         tokenize(chunks, ngrams);
         Result base = tokenize(chunks, metadataOnly);
+        Result word = tokenize(chunks, words);
         Result gram = tokenize(chunks, ngrams);
-        System.out.printf("{\"what\":\"tokenizer\",\"log_mb\":%.1f,\"chunks\":%d,\"mode\":\"metadata\",\"bloom_bytes_per_log_mb\":%.0f,"
-                + "\"tokens\":%d,\"cpu_ms\":%d,\"mb_per_s\":%.1f}%n", rawMb, chunks.size(), base.bloomBytes / rawMb,
-                base.tokens, base.nanos / 1_000_000, rawMb / (base.nanos / 1e9));
-        System.out.printf("{\"what\":\"tokenizer\",\"log_mb\":%.1f,\"chunks\":%d,\"mode\":\"ngram n=4 skip=%d\",\"bloom_bytes_per_log_mb\":%.0f,"
-                + "\"tokens\":%d,\"cpu_ms\":%d,\"mb_per_s\":%.1f}%n", rawMb, chunks.size(), skip, gram.bloomBytes / rawMb,
-                gram.tokens, gram.nanos / 1_000_000, rawMb / (gram.nanos / 1e9));
-        System.out.printf("{\"what\":\"tokenizer_ratio\",\"bloom_size_ratio\":%.1f,\"cpu_ratio\":%.1f}%n",
+        print("metadata", base, rawMb, chunks.size(), lines);
+        print("metadata+words", word, rawMb, chunks.size(), lines);
+        print("metadata+ngram n=4 skip=" + skip, gram, rawMb, chunks.size(), lines);
+        System.out.printf("{\"what\":\"tokenizer_ratio\",\"words_bloom_size_ratio\":%.2f,\"words_cpu_ratio\":%.2f,"
+                + "\"ngram_bloom_size_ratio\":%.1f,\"ngram_cpu_ratio\":%.1f}%n",
+                (double) word.bloomBytes / base.bloomBytes, (double) word.nanos / base.nanos,
                 (double) gram.bloomBytes / base.bloomBytes, (double) gram.nanos / base.nanos);
         ingest(chunks, metadataOnly, 1);
+        ingest(chunks, words, 1);
         long ingestBase = ingest(chunks, metadataOnly, 1);
+        long ingestWords = ingest(chunks, words, 1);
         long ingestGram = ingest(chunks, ngrams, 1);
-        System.out.printf("{\"what\":\"ingest_push_and_flush\",\"log_mb\":%.1f,\"metadata_cpu_ms\":%d,\"ngram_cpu_ms\":%d,"
-                + "\"metadata_mb_per_s\":%.1f,\"ngram_mb_per_s\":%.1f,\"cpu_ratio\":%.2f}%n", rawMb, ingestBase / 1_000_000,
-                ingestGram / 1_000_000, rawMb / (ingestBase / 1e9), rawMb / (ingestGram / 1e9),
-                (double) ingestGram / ingestBase);
+        System.out.printf("{\"what\":\"ingest_push_and_flush\",\"log_mb\":%.1f,\"lines\":%d,\"metadata_us_per_line\":%.2f,"
+                + "\"words_us_per_line\":%.2f,\"ngram_us_per_line\":%.2f,\"words_cpu_ratio\":%.2f,\"ngram_cpu_ratio\":%.2f}%n",
+                rawMb, lines, ingestBase / 1e3 / lines, ingestWords / 1e3 / lines, ingestGram / 1e3 / lines,
+                (double) ingestWords / ingestBase, (double) ingestGram / ingestBase);
+    }
+
+    private static void print(String mode, Result r, double rawMb, int chunks, long lines) {
+        System.out.printf("{\"what\":\"tokenizer\",\"log_mb\":%.1f,\"chunks\":%d,\"mode\":\"%s\",\"bloom_bytes_per_log_mb\":%.0f,"
+                + "\"tokens\":%d,\"cpu_ms\":%d,\"ns_per_line\":%.0f,\"mb_per_s\":%.1f}%n", rawMb, chunks, mode,
+                r.bloomBytes / rawMb, r.tokens, r.nanos / 1_000_000, (double) r.nanos / lines, rawMb / (r.nanos / 1e9));
     }
 
     private record Result(long bloomBytes, long tokens, long nanos) {}
@@ -101,13 +113,17 @@ public final class IngestBloomReport {
         long t0 = CPU.getCurrentThreadCpuTime();
         for (int i = 0; i < chunks.size(); i++) {
             List<LogEntry> chunk = chunks.get(i);
-            ChunkRef ref = new ChunkRef("bench", i, chunk.get(0).timestampNanos(),
-                    chunk.get(chunk.size() - 1).timestampNanos(), i, 1, chunk.size());
             ScalableBloomFilter filter = ScalableBloomFilter.create(BloomConfig.defaults());
-            tokenizer.tokenize(ref, chunk, h -> {
+            BloomTokenizer.ChunkTokens chunkTokens = tokenizer.chunk("bench/" + i, h -> {
                 filter.add(h);
                 tokens[0]++;
             });
+            for (LogEntry e : chunk) {
+                for (Label field : e.metadata()) {
+                    chunkTokens.metadata(field.name(), field.value());
+                }
+                chunkTokens.line(e.line());
+            }
             bytes += filter.serialize().length;
         }
         return new Result(bytes, tokens[0], CPU.getCurrentThreadCpuTime() - t0);

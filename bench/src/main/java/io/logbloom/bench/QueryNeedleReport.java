@@ -4,7 +4,6 @@ import io.logbloom.chunks.ChunkConfig;
 import io.logbloom.chunks.FileSystemObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
-import io.logbloom.ingest.BloomTokenizerConfig;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.LimitsConfig;
@@ -19,6 +18,7 @@ import io.logbloom.querier.QueryOutcome;
 import io.logbloom.querier.QueryRequest;
 import io.logbloom.querier.QueryRunner;
 import io.logbloom.querier.QueryStatistics;
+import io.logbloom.tokens.BloomTokenizerConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,7 +79,7 @@ public final class QueryNeedleReport {
                 l.rejectOldSamplesMaxAge(), l.creationGracePeriod(), l.maxGlobalStreamsPerUser(), 0, 0, true);
         IngestConfig config = new IngestConfig(unlimited,
                 new WalConfig(dir.resolve("wal"), WalConfig.FsyncPolicy.INTERVAL, Duration.ofSeconds(1), 64L << 20),
-                d.flush(), ChunkConfig.defaults(), new BloomTokenizerConfig(true, ngram, 4, 0), d.bloom(), d.index());
+                d.flush(), ChunkConfig.defaults(), new BloomTokenizerConfig(true, ngram, 4, 0, true), d.bloom(), d.index());
 
         long targetBytes = rawMb << 20;
         long totalLines = 0;

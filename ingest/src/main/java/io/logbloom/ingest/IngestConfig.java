@@ -3,6 +3,7 @@ package io.logbloom.ingest;
 import io.logbloom.bloom.BloomConfig;
 import io.logbloom.chunks.ChunkConfig;
 import io.logbloom.index.IndexConfig;
+import io.logbloom.tokens.BloomTokenizerConfig;
 import java.nio.file.Path;
 import java.util.Objects;
 

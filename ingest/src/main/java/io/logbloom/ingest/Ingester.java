@@ -8,6 +8,7 @@ import io.logbloom.index.IndexReader;
 import io.logbloom.index.IndexWriter;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.PersistedIndex;
+import io.logbloom.tokens.BloomTokenizer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.time.Clock;

@@ -16,9 +16,10 @@ import java.util.Set;
  * @param ngramEnabled whether line n-grams were added
  * @param ngramLength n-gram length in code points
  * @param ngramSkip n-gram skip
+ * @param wordTokens whether line word tokens were added (a bloom without them must not be probed for words)
  */
 public record SeriesBloom(ScalableBloomFilter filter, Set<String> coveredChunkKeys, boolean ngramEnabled,
-        int ngramLength, int ngramSkip) {
+        int ngramLength, int ngramSkip, boolean wordTokens) {
     public SeriesBloom {
         Objects.requireNonNull(filter, "filter is null");
         coveredChunkKeys = Set.copyOf(coveredChunkKeys);

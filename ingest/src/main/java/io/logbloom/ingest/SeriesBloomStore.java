@@ -20,12 +20,14 @@ import java.util.zip.CRC32C;
  * Reads and writes {@link SeriesBloom}s as objects {@code blooms/<tenant>/<period>/<fingerprint 16 hex>.bloom}.
  *
  * <pre>
- * file    := magic "LBSB" version:u8 flags:u8 (bit0 = n-gram mode) ngramLength:u8 ngramSkip:u8
+ * file    := magic "LBSB" version:u8 flags:u8 (bit0 = n-gram mode, bit1 = word tokens) ngramLength:u8 ngramSkip:u8
  *            coveredCount:u32 { keyLength:u16 key-utf8 }
  *            filterLength:u32 filter (ScalableBloomFilter.serialize(), itself checksummed)
  *            crc32c:u32                                   (of every preceding byte; big-endian throughout)
  * </pre>
  *
+ * Bit1 came without a version bump: the layout is unchanged, a file without it reads as "no word
+ * tokens" (sound: words are then never probed), and a reader that ignores it probes nothing new.
  * Bump {@link #VERSION} when the layout changes; an unknown version is refused with its number.
  * Thread-safe (stateless over a thread-safe {@link ObjectStore}).
  */
@@ -80,7 +82,7 @@ public final class SeriesBloomStore {
             size += 2 + b.length;
         }
         ByteBuffer out = ByteBuffer.allocate(size);
-        out.putInt(MAGIC).put(VERSION).put((byte) (bloom.ngramEnabled() ? 1 : 0))
+        out.putInt(MAGIC).put(VERSION).put((byte) ((bloom.ngramEnabled() ? 1 : 0) | (bloom.wordTokens() ? 2 : 0)))
                 .put((byte) bloom.ngramLength()).put((byte) bloom.ngramSkip());
         out.putInt(keys.size());
         for (byte[] k : keys) {
@@ -109,7 +111,9 @@ public final class SeriesBloomStore {
             throw new BloomFormatException("series bloom " + name + " checksum mismatch");
         }
         try {
-            boolean ngram = (in.get() & 1) != 0;
+            int flags = in.get();
+            boolean ngram = (flags & 1) != 0;
+            boolean words = (flags & 2) != 0;
             int n = in.get() & 0xff;
             int skip = in.get() & 0xff;
             int count = in.getInt();
@@ -129,7 +133,7 @@ public final class SeriesBloomStore {
             }
             byte[] filter = new byte[filterLength];
             in.get(filter);
-            return new SeriesBloom(ScalableBloomFilter.deserialize(filter), covered, ngram, n, skip);
+            return new SeriesBloom(ScalableBloomFilter.deserialize(filter), covered, ngram, n, skip, words);
         } catch (java.nio.BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new BloomFormatException("series bloom " + name + " truncated at offset " + in.position());
         } catch (IllegalArgumentException e) {

@@ -6,12 +6,16 @@ import io.logbloom.bloom.BloomFormatException;
 import io.logbloom.bloom.BloomStats;
 import io.logbloom.bloom.ScalableBloomFilter;
 import io.logbloom.chunks.Direction;
+import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
+import io.logbloom.tokens.BloomTokenizer;
+import io.logbloom.tokens.BloomTokenizerConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -85,7 +89,7 @@ final class SeriesBloomWriter {
                     Set<String> covered = new HashSet<>(bloom.coveredChunkKeys());
                     covered.add(c.ref.objectKey());
                     bloom = new SeriesBloom(bloom.filter(), covered, bloom.ngramEnabled(), bloom.ngramLength(),
-                            bloom.ngramSkip());
+                            bloom.ngramSkip(), bloom.wordTokens());
                     blooms.put(key, bloom);
                 }
                 touched.add(key);
@@ -126,7 +130,8 @@ final class SeriesBloomWriter {
         try {
             var stored = bloomStore.load(key.tenant, key.fingerprint, key.period);
             if (stored.isPresent() && stored.get().ngramEnabled() == t.ngramEnabled()
-                    && stored.get().ngramLength() == t.ngramLength() && stored.get().ngramSkip() == t.ngramSkip()) {
+                    && stored.get().ngramLength() == t.ngramLength() && stored.get().ngramSkip() == t.ngramSkip()
+                    && stored.get().wordTokens() == t.wordTokensEnabled()) {
                 bloom = stored.get();
             }
         } catch (BloomFormatException e) {
@@ -134,7 +139,7 @@ final class SeriesBloomWriter {
         }
         if (bloom == null) {
             bloom = new SeriesBloom(ScalableBloomFilter.create(bloomConfig), Set.of(), t.ngramEnabled(),
-                    t.ngramLength(), t.ngramSkip());
+                    t.ngramLength(), t.ngramSkip(), t.wordTokensEnabled());
         }
         blooms.put(key, bloom);
         return bloom;
@@ -143,13 +148,19 @@ final class SeriesBloomWriter {
     /** Adds all tokens of the chunk; false when the filter refused one (the chunk is then not covered). */
     private boolean addTokens(ScalableBloomFilter filter, StreamStore.ClosedChunk c) {
         boolean[] complete = {true};
-        List<LogEntry> entries = new ArrayList<>(c.chunk.entryCount());
-        c.chunk.iterator(Long.MIN_VALUE, Long.MAX_VALUE, Direction.FORWARD).forEachRemaining(entries::add);
-        tokenizer.tokenize(c.ref, entries, hash -> {
+        BloomTokenizer.ChunkTokens tokens = tokenizer.chunk(c.ref.objectKey(), hash -> {
             if (complete[0] && filter.add(hash) == AddResult.FULL) {
                 complete[0] = false;
             }
         });
+        Iterator<LogEntry> entries = c.chunk.iterator(Long.MIN_VALUE, Long.MAX_VALUE, Direction.FORWARD);
+        while (entries.hasNext() && complete[0]) {
+            LogEntry entry = entries.next();
+            for (Label field : entry.metadata()) {
+                tokens.metadata(field.name(), field.value());
+            }
+            tokens.line(entry.line());
+        }
         return complete[0];
     }
 

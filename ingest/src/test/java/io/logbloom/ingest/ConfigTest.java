@@ -2,6 +2,7 @@ package io.logbloom.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.logbloom.tokens.BloomTokenizerConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +26,7 @@ final class ConfigTest {
         assertThat(c.wal().fsync()).isEqualTo(WalConfig.FsyncPolicy.PER_REQUEST);
         assertThat(c.flush().chunkIdlePeriod()).isEqualTo(Duration.ofMinutes(30));
         assertThat(c.flush().maxChunkAge()).isEqualTo(Duration.ofHours(2));
-        assertThat(c.tokenizer()).isEqualTo(new BloomTokenizerConfig(true, false, 4, 0));
+        assertThat(c.tokenizer()).isEqualTo(new BloomTokenizerConfig(true, false, 4, 0, true));
     }
 
     @Test
@@ -37,7 +38,7 @@ final class ConfigTest {
                 .hasMessage("max_line_size must not be negative: -1");
         assertThatThrownBy(() -> new LimitsConfig(4, 6, 1, 1, 1, 1, true, Duration.ofDays(1), Duration.ZERO, 0, -2, 0, true))
                 .hasMessage("max_new_series_per_hour must not be negative: -2");
-        assertThatThrownBy(() -> new BloomTokenizerConfig(true, true, 0, 0)).hasMessage("ngram_length must be in [1, 32]: 0");
+        assertThatThrownBy(() -> new BloomTokenizerConfig(true, true, 0, 0, true)).hasMessage("ngram_length must be in [1, 32]: 0");
         assertThatThrownBy(() -> new FlushConfig(Duration.ZERO, Duration.ofHours(1), Duration.ofSeconds(1),
                 Duration.ofMillis(1), Duration.ofMillis(2))).hasMessage("chunk_idle_period must be positive: PT0S");
         assertThatThrownBy(() -> new WalConfig(Path.of("w"), WalConfig.FsyncPolicy.INTERVAL, Duration.ofSeconds(1), 10))

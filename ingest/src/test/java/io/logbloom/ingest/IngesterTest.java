@@ -13,6 +13,9 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.ObjectStore;
+import io.logbloom.tokens.BloomTokenizer;
+import io.logbloom.tokens.BloomTokenizerConfig;
+import io.logbloom.tokens.WordTokens;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -85,14 +88,16 @@ final class IngesterTest {
                     .orElseThrow();
             assertThat(bloom.covers(ref)).isTrue();
             assertThat(bloom.ngramEnabled()).isFalse();
+            assertThat(bloom.wordTokens()).isTrue();
+            assertThat(bloom.filter().mightContain(WordTokens.wordHash(ref.objectKey(), "line"))).isTrue();
             for (int i = 0; i < 300; i++) {
-                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref, "trace_id=t" + i))).isTrue();
-                assertThat(bloom.filter().mightContain(io.logbloom.bloom.BloomHash.hash("trace_id=t" + i))).isTrue();
+                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref.objectKey(), "trace_id=t" + i))).isTrue();
+                assertThat(bloom.filter().mightContain(WordTokens.wordHash(ref.objectKey(), String.valueOf(i)))).isTrue();
             }
-            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref, "trace_id"))).isTrue();
+            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref.objectKey(), "trace_id"))).isTrue();
             int falsePositives = 0;
             for (int i = 0; i < 1000; i++) {
-                if (bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref, "trace_id=absent" + i))) {
+                if (bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref.objectKey(), "trace_id=absent" + i))) {
                     falsePositives++;
                 }
             }
@@ -102,7 +107,7 @@ final class IngesterTest {
 
     @Test
     void ngramMode_linesTokenizedChunkScoped() throws Exception {
-        IngestConfig config = IngesterFixture.config(dir).withTokenizer(new BloomTokenizerConfig(true, true, 4, 0));
+        IngestConfig config = IngesterFixture.config(dir).withTokenizer(new BloomTokenizerConfig(true, true, 4, 0, true));
         try (Ingester ingester = fx.open(config, store)) {
             ingester.push("t", List.of(new PushStream("{app=\"api\"}",
                     List.of(LogEntry.of(fx.ts(1), "user=alice action=login")))));
@@ -113,7 +118,7 @@ final class IngesterTest {
             assertThat(bloom.ngramEnabled()).isTrue();
             assertThat(bloom.ngramLength()).isEqualTo(4);
             for (String gram : BloomTokenizer.ngramAlignments("alice", 4, 0).get(0)) {
-                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref, gram))).isTrue();
+                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref.objectKey(), gram))).isTrue();
             }
         }
     }
@@ -140,7 +145,7 @@ final class IngesterTest {
             ChunkRef big = refs.stream().filter(r -> r.entries() == 200).findFirst().orElseThrow();
             assertThat(bloom.covers(small)).isTrue();
             assertThat(bloom.covers(big)).as("a chunk with a token lost to FULL is never claimed covered").isFalse();
-            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(small, "k=v"))).isTrue();
+            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(small.objectKey(), "k=v"))).isTrue();
         }
     }
 

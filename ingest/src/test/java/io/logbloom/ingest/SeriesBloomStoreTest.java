@@ -23,7 +23,7 @@ final class SeriesBloomStoreTest {
             filter.add("token" + i);
         }
         return new SeriesBloom(filter, Set.of("t/00000000000000ff/1-2-00000003", "t/00000000000000ff/4-5-00000006"),
-                true, 4, 1);
+                true, 4, 1, true);
     }
 
     @Test

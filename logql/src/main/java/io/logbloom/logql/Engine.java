@@ -772,14 +772,14 @@ public final class Engine {
         if (in instanceof ScalarValue) {
             throw new LogQLValidationException("label_replace expects a vector, got a scalar");
         }
-        java.util.regex.Pattern p = Matcher.anchored(r.regex());
-        List<String> names = GoRegex.toJava(r.regex()).groupNames();
+        com.google.re2j.Pattern p = Matcher.anchored(r.regex());
+        List<String> names = GoRegex.groupNames(p);
         List<Map<Map<String, String>, Double>> out = new ArrayList<>();
         for (Map<Map<String, String>, Double> step : ((VectorValue) in).steps) {
             Map<Map<String, String>, Double> m = new HashMap<>();
             for (Map.Entry<Map<String, String>, Double> e : step.entrySet()) {
                 String src = e.getKey().getOrDefault(r.source(), "");
-                java.util.regex.Matcher mm = p.matcher(src);
+                com.google.re2j.Matcher mm = p.matcher(src);
                 Map<String, String> key = e.getKey();
                 if (mm.matches()) {
                     String value = expand(r.replacement(), mm, names);
@@ -799,7 +799,7 @@ public final class Engine {
     }
 
     /** Go's Regexp.Expand: $1, ${1}, $name, ${name}; $$ is a literal $. */
-    static String expand(String template, java.util.regex.Matcher m, List<String> names) {
+    static String expand(String template, com.google.re2j.Matcher m, List<String> names) {
         StringBuilder sb = new StringBuilder();
         int i = 0;
         while (i < template.length()) {
@@ -844,9 +844,8 @@ public final class Engine {
                     v = m.group(g);
                 }
             } else {
-                int idx = names.indexOf(name);
-                if (idx >= 0) {
-                    v = m.group("g" + idx);
+                if (names.contains(name)) {
+                    v = m.group(name);
                 }
             }
             sb.append(v == null ? "" : v);

@@ -1,98 +1,52 @@
 package io.logbloom.logql;
 
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
+import java.util.Map;
 
 /**
- * Translates RE2/Go regex syntax to java.util.regex: {@code (?P<name>...)} groups become Java named
- * groups {@code g0, g1, ...} (Java group names cannot hold underscores) and the original names are
- * returned in order. Everything else in RE2 syntax is a subset Java understands. Stateless.
+ * The one place LogQL compiles user regexes. Loki's regexes are Go's RE2, so they are parsed and evaluated by
+ * re2j, Google's Java port of RE2: the same syntax (Perl classes, {@code (?P<name>)} and {@code (?<name>)}
+ * groups, flags {@code i s m U} anywhere, no backreferences or lookaround), the same semantics ({@code $}
+ * is end of text without {@code (?m)}, {@code .} excludes only {@code \n}, {@code (?i)} folds Unicode, and
+ * quantifiers bind to code points), and matching in time linear in the input, so no user regex can backtrack
+ * exponentially. {@link RegexLiterals} derives bloom literals from re2j's parse tree of the same string, so what
+ * the bloom requires and what the evaluator accepts cannot drift. Stateless; compiled patterns are thread-safe.
  */
 final class GoRegex {
-
-    /** A translated regex and the Go names of its named groups, index i named {@code g<i>}. */
-    record Translated(String regex, List<String> groupNames) {
-        Translated {
-            groupNames = List.copyOf(groupNames);
-        }
-    }
 
     private GoRegex() {
     }
 
-    static Translated toJava(String goRegex) {
-        StringBuilder out = new StringBuilder(goRegex.length() + 8);
-        List<String> names = new ArrayList<>();
-        boolean inClass = false;
-        for (int i = 0; i < goRegex.length(); i++) {
-            char c = goRegex.charAt(i);
-            if (c == '\\' && i + 1 < goRegex.length()) {
-                char n = goRegex.charAt(i + 1);
-                if (n == 'z') {
-                    out.append("\\z");
-                } else if ((n == 'p' || n == 'P') && goRegex.startsWith("{", i + 2) && !goRegex.startsWith("{Is", i + 2)) {
-                    // RE2 \p{Greek} / \p{Lu}: Java spells scripts and categories \p{IsGreek} / \p{IsLu}
-                    out.append(c).append(n).append("{Is");
-                    i++; // with the i++ below, resume after the opening brace
-                } else {
-                    out.append(c).append(n);
-                }
-                i++;
-                continue;
-            }
-            if (inClass) {
-                if (c == ']') {
-                    inClass = false;
-                }
-                out.append(c);
-                continue;
-            }
-            if (c == '[') {
-                inClass = true;
-                out.append(c);
-                if (i + 1 < goRegex.length() && goRegex.charAt(i + 1) == '^') {
-                    out.append('^');
-                    i++;
-                }
-                if (i + 1 < goRegex.length() && goRegex.charAt(i + 1) == ']') {
-                    out.append("\\]");
-                    i++;
-                }
-                continue;
-            }
-            if (c == '(' && goRegex.startsWith("(?P<", i) || c == '(' && goRegex.startsWith("(?<", i)
-                    && !goRegex.startsWith("(?<=", i) && !goRegex.startsWith("(?<!", i)) {
-                int nameStart = goRegex.indexOf('<', i) + 1;
-                int nameEnd = goRegex.indexOf('>', nameStart);
-                if (nameEnd < 0) {
-                    throw new PatternSyntaxException("unterminated group name", goRegex, i);
-                }
-                String name = goRegex.substring(nameStart, nameEnd);
-                out.append("(?<g").append(names.size()).append('>');
-                names.add(name);
-                i = nameEnd;
-                continue;
-            }
-            out.append(c);
-        }
-        return new Translated(out.toString(), names);
-    }
-
     /** Compiles a line-filter regex: unanchored, and '.' matches newlines as Loki documents for |~ and !~. */
     static Pattern compileLineFilter(String goRegex) {
-        try {
-            return Pattern.compile(toJava(goRegex).regex(), Pattern.DOTALL);
-        } catch (PatternSyntaxException e) {
-            throw new IllegalArgumentException("invalid regex " + GoStrings.quote(goRegex) + ": " + e.getDescription(), e);
-        }
+        return compile(goRegex, Pattern.DOTALL);
     }
 
-    /** Compiles a Go regex unanchored (as Go's regexp.MatchString searches). */
+    /** Compiles a Go regex for searching (Go's regexp.MatchString) or, with {@code matcher(v).matches()}, full matching. */
     static Pattern compileSearch(String goRegex) {
+        return compile(goRegex, 0);
+    }
+
+    /** The names of the pattern's named groups, in group order. */
+    static List<String> groupNames(Pattern pattern) {
+        Map<String, Integer> named = pattern.namedGroups();
+        String[] byIndex = new String[pattern.groupCount() + 1];
+        named.forEach((name, index) -> byIndex[index] = name);
+        List<String> out = new ArrayList<>(named.size());
+        for (String name : byIndex) {
+            if (name != null) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    private static Pattern compile(String goRegex, int flags) {
         try {
-            return Pattern.compile(toJava(goRegex).regex());
+            return Pattern.compile(goRegex, flags);
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("invalid regex " + GoStrings.quote(goRegex) + ": " + e.getDescription(), e);
         }

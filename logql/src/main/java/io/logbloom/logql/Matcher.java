@@ -2,8 +2,7 @@ package io.logbloom.logql;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
+import com.google.re2j.Pattern;
 
 /**
  * A label matcher such as {@code app=~"api.*"}; regexes are fully anchored and '.' does not match a newline
@@ -52,12 +51,9 @@ public record Matcher(MatchType type, String name, String value) {
         anchored(regex);
     }
 
+    /** The compiled regex; match a whole value with {@code matcher(v).matches()} (label matchers are anchored). */
     static Pattern anchored(String regex) {
-        try {
-            return Pattern.compile("^(?:" + GoRegex.toJava(regex).regex() + ")$");
-        } catch (PatternSyntaxException e) {
-            throw new IllegalArgumentException("invalid regex " + GoStrings.quote(regex) + ": " + e.getDescription(), e);
-        }
+        return GoRegex.compileSearch(regex);
     }
 
     @Override

@@ -230,7 +230,7 @@ final class Pipeline {
                 yield line -> line.contains(lit);
             }
             case MATCHES, NOT_MATCHES -> {
-                Pattern p = GoRegex.compileLineFilter(t.value());
+                com.google.re2j.Pattern p = GoRegex.compileLineFilter(t.value());
                 yield line -> p.matcher(line).find();
             }
             case PATTERN, NOT_PATTERN -> {

@@ -453,10 +453,10 @@ final class Template {
             case "regexReplaceAllLiteral":
                 arity(fn, a, 3);
                 return GoRegex.compileSearch(str(a.get(0))).matcher(str(a.get(1)))
-                        .replaceAll(java.util.regex.Matcher.quoteReplacement(str(a.get(2))));
+                        .replaceAll(com.google.re2j.Matcher.quoteReplacement(str(a.get(2))));
             case "count": {
                 arity(fn, a, 2);
-                java.util.regex.Matcher m = GoRegex.compileSearch(str(a.get(0))).matcher(str(a.get(1)));
+                com.google.re2j.Matcher m = GoRegex.compileSearch(str(a.get(0))).matcher(str(a.get(1)));
                 long n = 0;
                 while (m.find()) {
                     n++;

@@ -103,9 +103,14 @@ final class UnitsAndMatchersTest {
     }
 
     @Test
-    void goRegex_namedGroupsTranslated() {
-        GoRegex.Translated t = GoRegex.toJava("(?P<first_name>\\w+) (?<last>\\w+) [(?P<]");
-        assertThat(t.groupNames()).containsExactly("first_name", "last");
-        assertThat(t.regex()).isEqualTo("(?<g0>\\w+) (?<g1>\\w+) [(?P<]");
+    void goRegex_namedGroupsInOrder_re2Semantics() {
+        com.google.re2j.Pattern p = GoRegex.compileSearch("(?P<first_name>\\w+) (x)(?<last>\\w+) [(?P<]");
+        assertThat(GoRegex.groupNames(p)).containsExactly("first_name", "last");
+        assertThat(Matcher.anchored("a").matcher("a\n").matches()).as("$ is end of text").isFalse();
+        assertThat(GoRegex.compileSearch("(?i)k").matcher("\u212a").find()).as("Unicode folding").isTrue();
+        assertThat(GoRegex.compileLineFilter("a.b").matcher("a\nb").find()).isTrue();
+        assertThat(GoRegex.compileSearch("a.b").matcher("a\rb").find()).as(". excludes only \\n").isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GoRegex.compileSearch("(?<=a)b"))
+                .hasMessageStartingWith("invalid regex \"(?<=a)b\"");
     }
 }

@@ -2,6 +2,7 @@ package io.logbloom.querier;
 
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.Labels;
+import io.logbloom.tokens.BloomTokenScheme;
 import java.util.List;
 import java.util.Objects;
 
@@ -13,8 +14,10 @@ import java.util.Objects;
  * chunk-scoped tokens the query requires. Every other situation answers "may match": no bloom,
  * chunk not covered (the filter was full, or the bloom predates the chunk), a metadata test on a
  * key that is also a stream label of the series (the label filter could be satisfied by the stream
- * label, which is not tokenized), a literal test when the bloom has no n-grams, or an n-gram
- * alignment without any complete n-gram. A bloom can only ever say "maybe"; this class can only
+ * label, which is not tokenized), a literal test when the bloom has neither n-grams nor word
+ * tokens, an n-gram alignment without any complete n-gram, or a literal that proves no word (see
+ * {@code WordTokens}: only words bounded on both sides inside the literal). A literal must pass both
+ * its n-gram test and its word test: each is necessary for a line to contain it. A bloom can only ever say "maybe"; this class can only
  * turn a definite "absent" into a skip, so results are the same with blooms on and off.
  *
  * <p>Stateless and thread-safe.
@@ -60,13 +63,13 @@ final class ChunkBloomTester {
             if (series.get(eq.key()) != null) {
                 return true;
             }
-            return bloom.mightContain(scheme.chunkScopedHash(ref, eq.key() + "=" + eq.value()));
+            return bloom.mightContain(scheme.chunkScopedHash(ref.objectKey(), eq.key() + "=" + eq.value()));
         }
         if (query instanceof BloomQuery.MetadataExists exists) {
             if (series.get(exists.key()) != null) {
                 return true;
             }
-            return bloom.mightContain(scheme.chunkScopedHash(ref, exists.key()));
+            return bloom.mightContain(scheme.chunkScopedHash(ref.objectKey(), exists.key()));
         }
         if (query instanceof BloomQuery.LineContains contains) {
             return literalMayMatch(contains.literal(), ref, bloom);
@@ -94,6 +97,22 @@ final class ChunkBloomTester {
     }
 
     private boolean literalMayMatch(String literal, ChunkRef ref, SeriesBloomView bloom) {
+        return wordsMayMatch(literal, ref, bloom) && ngramsMayMatch(literal, ref, bloom);
+    }
+
+    private boolean wordsMayMatch(String literal, ChunkRef ref, SeriesBloomView bloom) {
+        if (!bloom.wordTokens()) {
+            return true;
+        }
+        for (String word : scheme.provenWords(literal)) {
+            if (!bloom.mightContain(scheme.wordHash(ref.objectKey(), word))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean ngramsMayMatch(String literal, ChunkRef ref, SeriesBloomView bloom) {
         if (!bloom.ngramEnabled()) {
             return true;
         }
@@ -107,7 +126,7 @@ final class ChunkBloomTester {
             }
             boolean all = true;
             for (String gram : grams) {
-                if (!bloom.mightContain(scheme.chunkScopedHash(ref, gram))) {
+                if (!bloom.mightContain(scheme.chunkScopedHash(ref.objectKey(), gram))) {
                     all = false;
                     break;
                 }

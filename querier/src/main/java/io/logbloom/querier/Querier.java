@@ -10,6 +10,8 @@ import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.SeriesChunks;
 import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.SeriesBloomStore;
+import io.logbloom.tokens.BloomTokenScheme;
+import io.logbloom.tokens.TokenizerBloomScheme;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.time.Clock;

@@ -21,6 +21,9 @@ public interface SeriesBloomView {
     /** The n-gram skip used when {@link #ngramEnabled()}. */
     int ngramSkip();
 
+    /** Whether line word tokens were indexed. */
+    boolean wordTokens();
+
     /** Approximate heap footprint, used to weigh the bloom cache. */
     long sizeBytes();
 }

@@ -51,6 +51,11 @@ public final class StoredSeriesBlooms implements SeriesBloomSource {
         }
 
         @Override
+        public boolean wordTokens() {
+            return bloom.wordTokens();
+        }
+
+        @Override
         public long sizeBytes() {
             long keys = 0;
             for (String key : bloom.coveredChunkKeys()) {

@@ -12,6 +12,8 @@ import io.logbloom.index.IndexReader;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.SeriesChunks;
 import java.io.IOException;
+import io.logbloom.tokens.BloomTokenScheme;
+import io.logbloom.tokens.WordTokens;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,11 +69,21 @@ final class QuerierFakes {
         return out;
     };
 
-    /** Exact token scheme: hash of key and token strings; n-grams over code points. */
+    /** Exact token scheme: hash of key and token strings; n-grams over code points; the real word rule. */
     static final BloomTokenScheme SCHEME = new BloomTokenScheme() {
         @Override
-        public long chunkScopedHash(ChunkRef ref, String token) {
-            return ((long) ref.objectKey().hashCode() << 32) ^ token.hashCode();
+        public long chunkScopedHash(String objectKey, String token) {
+            return ((long) objectKey.hashCode() << 32) ^ token.hashCode();
+        }
+
+        @Override
+        public List<String> provenWords(String literal) {
+            return WordTokens.provenWords(literal);
+        }
+
+        @Override
+        public long wordHash(String objectKey, String word) {
+            return ((long) objectKey.hashCode() << 32) ^ ("word:" + word).hashCode();
         }
 
         @Override
@@ -94,9 +106,11 @@ final class QuerierFakes {
         final Set<Long> hashes = ConcurrentHashMap.newKeySet();
         final Set<String> covered = ConcurrentHashMap.newKeySet();
         final int ngram;
+        final boolean words;
 
-        SetBloom(int ngram) {
+        SetBloom(int ngram, boolean words) {
             this.ngram = ngram;
+            this.words = words;
         }
 
         @Override
@@ -125,6 +139,11 @@ final class QuerierFakes {
         }
 
         @Override
+        public boolean wordTokens() {
+            return words;
+        }
+
+        @Override
         public long sizeBytes() {
             return 16L * hashes.size() + 100;
         }
@@ -138,10 +157,16 @@ final class QuerierFakes {
         final Map<Labels, List<LogEntry>> memory = new TreeMap<>();
         final String memoryTenant = "t1";
         final int ngram;
+        final boolean words;
         final AtomicInteger bloomLoads = new AtomicInteger();
 
         Storage(int ngram) {
+            this(ngram, false);
+        }
+
+        Storage(int ngram, boolean words) {
             this.ngram = ngram;
+            this.words = words;
         }
 
         /** Flushes {@code entries} of {@code labels} as one chunk, tokenized into the series bloom. */
@@ -155,15 +180,20 @@ final class QuerierFakes {
             chunks.computeIfAbsent(labels, k -> new ArrayList<>()).add(ref);
             SetBloom bloom = blooms.computeIfAbsent(
                     tenant + "/" + labels.fingerprint() + "/" + Math.floorDiv(from, StoreReader.PERIOD_NANOS),
-                    k -> new SetBloom(ngram));
+                    k -> new SetBloom(ngram, words));
             for (LogEntry e : entries) {
                 for (Label md : e.metadata()) {
-                    bloom.hashes.add(SCHEME.chunkScopedHash(ref, md.name()));
-                    bloom.hashes.add(SCHEME.chunkScopedHash(ref, md.name() + "=" + md.value()));
+                    bloom.hashes.add(SCHEME.chunkScopedHash(ref.objectKey(), md.name()));
+                    bloom.hashes.add(SCHEME.chunkScopedHash(ref.objectKey(), md.name() + "=" + md.value()));
+                }
+                if (words) {
+                    for (String w : WordTokens.words(e.line())) {
+                        bloom.hashes.add(SCHEME.wordHash(ref.objectKey(), w));
+                    }
                 }
                 if (ngram > 0) {
                     for (String g : SCHEME.ngramAlignments(e.line(), ngram, 0).get(0)) {
-                        bloom.hashes.add(SCHEME.chunkScopedHash(ref, g));
+                        bloom.hashes.add(SCHEME.chunkScopedHash(ref.objectKey(), g));
                     }
                 }
             }

@@ -178,6 +178,30 @@ final class QuerierTest {
     }
 
     @Test
+    void select_lineContains_wordTokens_skipOnlyOnWordsBoundedInsideTheLiteral() throws Exception {
+        QuerierFakes.Storage s = new QuerierFakes.Storage(0, true);
+        for (int c = 0; c < 10; c++) {
+            List<LogEntry> entries = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                int n = c * 10 + i;
+                entries.add(entry(n, "request " + n + " done", "trace_id", "t" + n));
+            }
+            s.flush(TENANT, APP, entries);
+        }
+        try (Querier q = querier(s); QueryContext ctx = q.newContext(TENANT, true)) {
+            List<String> lines = drain(q.select(ctx, List.of(), 0, 1000 * SEC, true, new BloomQuery.LineContains("request 57 ")));
+            assertThat(ctx.statistics(0).chunksSkipped()).isEqualTo(9);
+            assertThat(lines).anyMatch(l -> l.contains("request 57 done"));
+        }
+        for (String unbounded : List.of("request 57", "57 done", "equest 5")) {
+            try (Querier q = querier(s); QueryContext ctx = q.newContext(TENANT, true)) {
+                q.select(ctx, List.of(), 0, 1000 * SEC, true, new BloomQuery.LineContains(unbounded));
+                assertThat(ctx.statistics(0).chunksSkipped()).as(unbounded).isZero();
+            }
+        }
+    }
+
+    @Test
     void select_orAndTrees() throws Exception {
         QuerierFakes.Storage s = haystack(0);
         BloomQuery or = new BloomQuery.Or(List.of(new BloomQuery.MetadataEquals("trace_id", "t3"),

@@ -8,13 +8,13 @@ import io.logbloom.chunks.ChunkEncoding;
 import io.logbloom.chunks.FileSystemObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
-import io.logbloom.ingest.BloomTokenizerConfig;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
 import io.logbloom.logql.Engine;
 import io.logbloom.logql.LogQueryResult;
+import io.logbloom.tokens.BloomTokenizerConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,7 +24,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The read path over a real ingester, flushed chunks and persisted blooms: bloom on/off equality and skipping. */
 final class QueryRunnerTest {
@@ -40,9 +40,13 @@ final class QueryRunnerTest {
     private final long base = (clock.millis() / 1000 - 3600) * SEC;
 
     private Ingester ingester(FileSystemObjectStore store, boolean ngrams) throws Exception {
+        return ingester(store, ngrams, true);
+    }
+
+    private Ingester ingester(FileSystemObjectStore store, boolean ngrams, boolean words) throws Exception {
         IngestConfig d = IngestConfig.defaults(dir.resolve("wal"));
         IngestConfig config = new IngestConfig(d.limits(), d.wal(), d.flush(),
-                new ChunkConfig(512, 1024, ChunkEncoding.SNAPPY), new BloomTokenizerConfig(true, ngrams, 4, 0),
+                new ChunkConfig(512, 1024, ChunkEncoding.SNAPPY), new BloomTokenizerConfig(true, ngrams, 4, 0, words),
                 d.bloom(), d.index());
         return new Ingester(config, store, clock, new PrometheusRegistry());
     }
@@ -59,7 +63,7 @@ final class QueryRunnerTest {
                     String word = WORDS[rnd.nextInt(WORDS.length)];
                     entries.add(new LogEntry(base + (n * 2L + (app.hashCode() & 1)) * SEC,
                             "level=" + (n % 7 == 0 ? "error" : "info") + " method=" + word + " id=" + app + "-" + n
-                                    + " took=" + rnd.nextInt(900) + "ms",
+                                    + " took=" + rnd.nextInt(900) + "ms" + (n % 5 == 0 ? " user=zoë_" + n % 3 + " 😀ok" : ""),
                             List.of(new Label("trace_id", app + "-t" + n), new Label("user", "u" + rnd.nextInt(12)))));
                 }
                 streams.add(new PushStream("{app=\"" + app + "\", env=\"prod\"}", entries));
@@ -75,20 +79,21 @@ final class QueryRunnerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void randomizedCorpus_bloomsOnAndOffIdentical(boolean ngrams) throws Exception {
+    @CsvSource({"false,false", "false,true", "true,false", "true,true"})
+    void randomizedCorpus_bloomsOnAndOffIdentical(boolean ngrams, boolean words) throws Exception {
         try (FileSystemObjectStore store = new FileSystemObjectStore(dir.resolve("store"));
-                Ingester ingester = ingester(store, ngrams);
+                Ingester ingester = ingester(store, ngrams, words);
                 Querier querier = Querier.overIngester(QuerierConfig.defaults(), store, () -> ingester, clock,
                         new PrometheusRegistry())) {
             load(ingester);
             QueryRunner runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
-            Random rnd = new Random(ngrams ? 5 : 3);
+            Random rnd = new Random((ngrams ? 5 : 3) + (words ? 10 : 0));
             long skippedTotal = 0;
-            for (int k = 0; k < 40; k++) {
+            for (int k = 0; k < 80; k++) {
                 String app = APPS[rnd.nextInt(APPS.length)];
                 int n = rnd.nextInt(620);
-                String q = switch (rnd.nextInt(10)) {
+                String word = WORDS[rnd.nextInt(WORDS.length)];
+                String q = switch (rnd.nextInt(18)) {
                     case 0 -> "{app=\"" + app + "\"} | trace_id=\"" + app + "-t" + n + "\"";
                     case 1 -> "{env=\"prod\"} | user=\"u" + rnd.nextInt(14) + "\"";
                     case 2 -> "{app=~\"api|db\"} |= \"id=" + app + "-" + n + " \"";
@@ -98,6 +103,13 @@ final class QueryRunnerTest {
                     case 6 -> "sum by (app) (count_over_time({env=\"prod\"} |= \"-" + n + " \" [10m]))";
                     case 7 -> "{app=\"" + app + "\"} | logfmt | trace_id=\"" + app + "-t" + n + "\"";
                     case 8 -> "rate({env=\"prod\"} | user=\"u" + rnd.nextInt(12) + "\" [1m])";
+                    case 10 -> "{env=\"prod\"} |= \" method=" + word + " \"";
+                    case 11 -> "{env=\"prod\"} |= \"ethod=" + word.substring(1) + " i\"";
+                    case 12 -> "{env=\"prod\"} |= \" user=zoë_" + rnd.nextInt(4) + " \"";
+                    case 13 -> "{env=\"prod\"} |= \" 😀ok\" |= \"-" + n + " \"";
+                    case 14 -> "{env=\"prod\"} |~ \"(?i)METHOD=" + word + " id=" + app + "-" + n + " \"";
+                    case 15 -> "{env=\"prod\"} |= \"=" + app + "-" + n + " \" or \" method=" + word + " id=db-" + n + " \"";
+                    case 16 -> "{env=\"prod\"} |~ \"id=(api|db)-" + n + " took\" != \" method=GET \"";
                     default -> "{env=\"prod\"} |~ \"took=" + rnd.nextInt(9) + "[0-9]+ms\"";
                 };
                 long start = base + rnd.nextInt(600) * SEC;
@@ -138,8 +150,10 @@ final class QueryRunnerTest {
             assertThat(result.entryCount()).isEqualTo(1);
             assertThat(result).isEqualTo(((QueryOutcome.Logs) off).result());
             assertThat(on.stats().totalChunksRef()).isGreaterThan(5);
-            assertThat(on.stats().chunksSkipped()).isEqualTo(on.stats().totalChunksRef() - 1);
-            assertThat(on.stats().chunksFetched()).isEqualTo(1);
+            // chunk keys depend on the clock, so each run probes other hashes: allow a couple of bloom false
+            // positives (about 0.5% per chunk with word tokens in the same series bloom) instead of being flaky
+            assertThat(on.stats().chunksSkipped()).isBetween(on.stats().totalChunksRef() - 3, on.stats().totalChunksRef() - 1);
+            assertThat(on.stats().chunksFetched()).isEqualTo(on.stats().totalChunksRef() - on.stats().chunksSkipped());
             assertThat(off.stats().chunksFetched()).isEqualTo(off.stats().totalChunksRef());
         }
     }

@@ -1,11 +1,8 @@
-package io.logbloom.ingest;
+package io.logbloom.tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbloom.bloom.BloomHash;
-import io.logbloom.chunks.ChunkRef;
-import io.logbloom.chunks.Label;
-import io.logbloom.chunks.LogEntry;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -14,35 +11,48 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 final class BloomTokenizerTest {
-    private static final ChunkRef REF = new ChunkRef("t1", 42, 1000, 2000, 7, 100, 2);
+    private static final String REF = "chunks/t1/000000000000002a/1000-2000-7";
 
     @Test
     void metadataTokens_nameAndPair() {
-        assertThat(BloomTokenizer.metadataTokens(new Label("trace_id", "abc"))).containsExactly("trace_id", "trace_id=abc");
+        assertThat(BloomTokenizer.metadataTokens("trace_id", "abc")).containsExactly("trace_id", "trace_id=abc");
     }
 
     @Test
     void chunkScopedHash_isCombineOfObjectKeyAndToken() {
         assertThat(BloomTokenizer.chunkScopedHash(REF, "k=v"))
-                .isEqualTo(BloomHash.combine(BloomHash.hash(REF.objectKey()), BloomHash.hash("k=v")));
-        ChunkRef other = new ChunkRef("t1", 42, 1000, 2001, 7, 100, 2);
+                .isEqualTo(BloomHash.combine(BloomHash.hash(REF), BloomHash.hash("k=v")));
+        String other = "chunks/t1/000000000000002a/1000-2001-7";
         assertThat(BloomTokenizer.chunkScopedHash(other, "k=v")).isNotEqualTo(BloomTokenizer.chunkScopedHash(REF, "k=v"));
     }
 
     @Test
-    void tokenize_metadataOnly_plainAndScoped() {
+    void tokenize_metadataOnly_scopedOnly() {
         Set<Long> hashes = new HashSet<>();
-        new BloomTokenizer(BloomTokenizerConfig.defaults()).tokenize(REF,
-                List.of(new LogEntry(1000, "some line", List.of(new Label("user", "bob")))), hashes::add);
-        assertThat(hashes).containsExactlyInAnyOrder(BloomHash.hash("user"), BloomHash.hash("user=bob"),
+        BloomTokenizer.ChunkTokens chunk = new BloomTokenizer(new BloomTokenizerConfig(true, false, 4, 0, false))
+                .chunk(REF, hashes::add);
+        chunk.metadata("user", "bob");
+        chunk.line("some line");
+        assertThat(hashes).containsExactlyInAnyOrder(
                 BloomTokenizer.chunkScopedHash(REF, "user"), BloomTokenizer.chunkScopedHash(REF, "user=bob"));
+    }
+
+    @Test
+    void tokenize_wordTokens_scopedWordsOfTheLine() {
+        Set<Long> hashes = new HashSet<>();
+        new BloomTokenizer(BloomTokenizerConfig.defaults()).chunk(REF, hashes::add).line("GET /a_b?x=héllo😀 ok");
+        Set<Long> expected = new HashSet<>();
+        for (String word : List.of("GET", "a_b", "x", "héllo😀", "ok")) {
+            expected.add(WordTokens.wordHash(REF, word));
+        }
+        assertThat(hashes).isEqualTo(expected);
+        assertThat(WordTokens.wordHash(REF, "ok")).isNotEqualTo(BloomTokenizer.chunkScopedHash(REF, "ok"));
     }
 
     @Test
     void tokenize_ngramMode_addsScopedNgramsOnly() {
         Set<Long> hashes = new HashSet<>();
-        new BloomTokenizer(new BloomTokenizerConfig(true, true, 3, 0)).tokenize(REF,
-                List.of(LogEntry.of(1000, "abcde")), hashes::add);
+        new BloomTokenizer(new BloomTokenizerConfig(true, true, 3, 0, false)).chunk(REF, hashes::add).line("abcde");
         assertThat(hashes).containsExactlyInAnyOrder(BloomTokenizer.chunkScopedHash(REF, "abc"),
                 BloomTokenizer.chunkScopedHash(REF, "bcd"), BloomTokenizer.chunkScopedHash(REF, "cde"));
     }
@@ -52,8 +62,7 @@ final class BloomTokenizerTest {
         String line = "héllo 😀 wörld, ça va? ✓✓ end";
         for (int skip = 0; skip < 3; skip++) {
             Set<Long> hashes = new HashSet<>();
-            new BloomTokenizer(new BloomTokenizerConfig(true, true, 3, skip)).tokenize(REF,
-                    List.of(LogEntry.of(1000, line)), hashes::add);
+            new BloomTokenizer(new BloomTokenizerConfig(true, true, 3, skip, false)).chunk(REF, hashes::add).line(line);
             Set<Long> expected = new HashSet<>();
             for (String gram : BloomTokenizer.ngrams(line, 3, skip)) {
                 expected.add(BloomTokenizer.chunkScopedHash(REF, gram));
