@@ -87,7 +87,8 @@ final class ConfigMapping {
                     new BloomConfig(BloomConfig.DEFAULT_INITIAL_CAPACITY, b.errorRate(), b.expansion(), b.tightening(),
                             b.maxSizePerSeriesBytes(), false),
                     IndexConfig.defaults(),
-                    new BudgetConfig(i.maxMemoryBytes(), i.flushRetryBudget()));
+                    new BudgetConfig(maxMemoryBytes(i.maxMemoryBytes(), Runtime.getRuntime().maxMemory()),
+                            i.flushRetryBudget()));
         } catch (ConfigException e) {
             throw e;
         } catch (IllegalArgumentException e) {
@@ -100,5 +101,13 @@ final class ConfigMapping {
             throw new ConfigException(key + " must be below 2GB, got " + bytes + " bytes");
         }
         return (int) bytes;
+    }
+
+    /** The memory budget in force: the configured bytes, or for {@code 0} a quarter of {@code maxHeapBytes}. */
+    static long maxMemoryBytes(long configured, long maxHeapBytes) {
+        if (configured != LogbloomConfig.Ingester.AUTO_MAX_MEMORY) {
+            return configured;
+        }
+        return Math.max(BudgetConfig.MIN_MAX_MEMORY_BYTES, maxHeapBytes / 4);
     }
 }

@@ -392,12 +392,19 @@ public record LogbloomConfig(
             positive("ingester.chunk_idle_period", chunkIdlePeriod);
             positive("ingester.max_chunk_age", maxChunkAge);
             positive("ingester.flush_check_period", flushCheckPeriod);
-            if (maxMemoryBytes < io.logbloom.ingest.BudgetConfig.MIN_MAX_MEMORY_BYTES) {
-                throw new ConfigException("ingester.max_memory must be at least "
+            if (maxMemoryBytes != AUTO_MAX_MEMORY && maxMemoryBytes < io.logbloom.ingest.BudgetConfig.MIN_MAX_MEMORY_BYTES) {
+                throw new ConfigException("ingester.max_memory must be 0 (a quarter of the maximum heap) or at least "
                         + io.logbloom.ingest.BudgetConfig.MIN_MAX_MEMORY_BYTES + " bytes, got " + maxMemoryBytes);
             }
             positive("ingester.flush_retry_budget", flushRetryBudget);
         }
+
+        /**
+         * {@code max_memory: 0}, the default: a quarter of the JVM's maximum heap, so the budget
+         * follows {@code -Xmx} (a fixed default either refuses pushes on a large heap or comes too
+         * late on a small one); see {@link ConfigMapping}.
+         */
+        static final long AUTO_MAX_MEMORY = 0;
 
         static Ingester from(ConfigNode n) {
             Ingester i = new Ingester(n.bytes("chunk_block_size", 256L << 10),
@@ -406,7 +413,7 @@ public record LogbloomConfig(
                     n.duration("chunk_idle_period", Duration.ofMinutes(30)),
                     n.duration("max_chunk_age", Duration.ofHours(2)),
                     n.duration("flush_check_period", Duration.ofSeconds(10)),
-                    n.bytes("max_memory", io.logbloom.ingest.BudgetConfig.DEFAULT_MAX_MEMORY_BYTES),
+                    n.bytes("max_memory", AUTO_MAX_MEMORY),
                     n.duration("flush_retry_budget", io.logbloom.ingest.BudgetConfig.DEFAULT_FLUSH_RETRY_BUDGET));
             n.rejectUnknownKeys();
             return i;

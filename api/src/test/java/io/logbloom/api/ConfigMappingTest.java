@@ -13,6 +13,16 @@ import org.junit.jupiter.api.Test;
 
 final class ConfigMappingTest {
     @Test
+    void maxMemory_zeroMeansAQuarterOfTheMaxHeap_elseTheConfiguredBytes() {
+        assertThat(ConfigMapping.maxMemoryBytes(0, 512L << 20)).isEqualTo(128L << 20);
+        assertThat(ConfigMapping.maxMemoryBytes(0, 6L << 30)).isEqualTo(1536L << 20);
+        assertThat(ConfigMapping.maxMemoryBytes(0, 1L << 20)).isEqualTo(1L << 20); // never below the minimum
+        assertThat(ConfigMapping.maxMemoryBytes(64L << 20, 6L << 30)).isEqualTo(64L << 20);
+        assertThat(ConfigMapping.ingestConfig(LogbloomConfig.parse("", java.util.Map.of())).budget().maxMemoryBytes())
+                .isEqualTo(Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    @Test
     void ingestConfig_everyYamlKeyReachesTheIngester() {
         LogbloomConfig c = LogbloomConfig.parse("""
                 wal: { fsync: interval, fsync_interval: 250ms, segment_size: 1MB }

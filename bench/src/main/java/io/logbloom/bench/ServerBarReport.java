@@ -143,6 +143,8 @@ public final class ServerBarReport {
             r.put("push_lines", op.path("lines").asDouble());
             r.put("push_raw_MB", op.path("bytes").asDouble() / 1e6);
             r.put("push_failed_requests", op.path("failed").asDouble());
+            op.path("errorsByStatus").fields().forEachRemaining(e -> r.put("push_failed_" + e.getKey(),
+                    e.getValue().asDouble()));
             r.put("push_p99_ms", op.path("latencyMillis").path("p99").asDouble());
 
             long flushStart = System.nanoTime();
@@ -181,8 +183,10 @@ public final class ServerBarReport {
 
             String range = "[" + Math.max(1, (end - start) / 1_000_000_000L + 60) + "s]";
             long at = end;
-            r.put("count_all_ms", timedCount(base, "sum(count_over_time(" + selector + range + "))", at, lines, r,
-                    "count_all_value"));
+            // every acknowledged line must be counted (a refused push, e.g. a 429, was never acknowledged)
+            long acknowledged = op.path("lines").asLong();
+            r.put("count_all_ms", timedCount(base, "sum(count_over_time(" + selector + range + "))", at, acknowledged,
+                    r, "count_all_value"));
             r.put("count_status500_ms", timedCount(base, "sum(count_over_time(" + selector + " |= \"status=500\" "
                     + range + "))", at, -1, r, "count_status500_value"));
             r.put("count_retrying_by_level_ms", timedCount(base, "sum by (level) (count_over_time(" + selector
