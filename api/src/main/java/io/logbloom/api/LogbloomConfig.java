@@ -547,7 +547,7 @@ public record LogbloomConfig(
         }
 
         static PatternIngester from(ConfigNode n) {
-            PatternIngester p = new PatternIngester(n.bool("enabled", true), n.duration("retain_for", Duration.ofHours(3)),
+            PatternIngester p = new PatternIngester(n.bool("enabled", false), n.duration("retain_for", Duration.ofHours(3)),
                     n.integer("max_clusters", 300));
             n.rejectUnknownKeys();
             return p;

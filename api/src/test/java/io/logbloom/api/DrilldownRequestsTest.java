@@ -41,7 +41,7 @@ final class DrilldownRequestsTest {
 
     @BeforeAll
     void load() throws Exception {
-        server = TestServer.start(dir);
+        server = TestServer.start(dir, "pattern_ingester: { enabled: true }\n"); // off by default, as in Loki
         long t0 = (System.currentTimeMillis() / 1000 - 900) * SEC;
         Random r = new Random(13);
         StringBuilder json = new StringBuilder("{\"streams\":[");

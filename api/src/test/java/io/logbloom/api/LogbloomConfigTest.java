@@ -31,7 +31,7 @@ final class LogbloomConfigTest {
                 Duration.ofDays(7), Duration.ofMinutes(10), 5000, 0, 0, true, 5000, 500, Duration.ofMinutes(1), 0,
                 PushEnrichmentConfig.DEFAULT_SERVICE_NAME_LABELS, true, PushEnrichmentConfig.DEFAULT_LOG_LEVEL_FIELDS,
                 true, 1000, OtlpConfig.defaults()));
-        assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(true, Duration.ofHours(3), 300));
+        assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(false, Duration.ofHours(3), 300));
         assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.01, 2, 0.5, 64L << 20, 4, 0, false, true));
         assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, 256L << 20, 128L << 20, 32));
     }

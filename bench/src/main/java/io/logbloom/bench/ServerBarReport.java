@@ -42,7 +42,8 @@ import java.util.stream.Stream;
  * {@code java -cp bench/target/benchmarks.jar io.logbloom.bench.ServerBarReport
  * --server old=/tmp/logbloom-old.jar --server new=api/target/logbloom.jar
  * --loadtest-jar loadtest/target/logbloom-loadtest.jar --lines 3000000 [--jvm-opts "-Xmx512m"]
- * [--needles 15] [--out bar.json]}.
+ * [--needles 15] [--config server.yaml] [--out bar.json]}; {@code --config} replaces the default config
+ * (limits raised), e.g. to measure with a feature turned off.
  *
  * <p>Not thread-safe: one run per process.
  */
@@ -53,9 +54,22 @@ public final class ServerBarReport {
     /** Repetitions of each count query; the median is reported. */
     private static final int COUNT_RUNS = 3;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** Rate and stream limits raised so the load measures the engine, not the limits. */
+    private static final String DEFAULT_CONFIG = """
+            limits:
+              ingestion_rate_mb: 100000
+              ingestion_burst_size_mb: 100000
+              max_global_streams_per_user: 100000
+              reject_old_samples: false
+              max_query_series: 100000
+            """;
 
-    private ServerBarReport() {}
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String configYaml;
+
+    private ServerBarReport(String configYaml) {
+        this.configYaml = configYaml;
+    }
 
     /** Parses the flags, measures every server jar, prints the side-by-side table. */
     public static void main(String[] args) throws Exception {
@@ -65,6 +79,7 @@ public final class ServerBarReport {
         int needles = 15;
         List<String> jvmOpts = List.of();
         Path out = null;
+        Path configFile = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--server" -> {
@@ -79,14 +94,15 @@ public final class ServerBarReport {
                 case "--needles" -> needles = Integer.parseInt(args[++i]);
                 case "--jvm-opts" -> jvmOpts = Arrays.stream(args[++i].trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
                 case "--out" -> out = Path.of(args[++i]);
+                case "--config" -> configFile = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --server label=JAR "
-                        + "(repeatable), --loadtest-jar JAR, --lines N, --needles N, --jvm-opts \"...\", --out FILE)");
+                        + "(repeatable), --loadtest-jar JAR, --lines N, --needles N, --jvm-opts \"...\", --config YAML, --out FILE)");
             }
         }
         if (servers.isEmpty()) {
             servers.put("current", Path.of("api/target/logbloom.jar"));
         }
-        ServerBarReport report = new ServerBarReport();
+        ServerBarReport report = new ServerBarReport(configFile == null ? DEFAULT_CONFIG : Files.readString(configFile));
         Map<String, Map<String, Double>> results = new LinkedHashMap<>();
         ObjectNode json = JSON.createObjectNode();
         json.put("lines", lines);
@@ -109,14 +125,7 @@ public final class ServerBarReport {
         Path dir = Files.createTempDirectory("logbloom-bar");
         Path data = dir.resolve("data");
         Path config = dir.resolve("config.yaml");
-        Files.writeString(config, """
-                limits:
-                  ingestion_rate_mb: 100000
-                  ingestion_burst_size_mb: 100000
-                  max_global_streams_per_user: 100000
-                  reject_old_samples: false
-                  max_query_series: 100000
-                """);
+        Files.writeString(config, configYaml);
         int port = freePort();
         String base = "http://127.0.0.1:" + port;
         List<String> command = new ArrayList<>(List.of(javaBin()));
