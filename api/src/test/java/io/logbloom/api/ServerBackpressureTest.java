@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbloom.chunks.FileSystemObjectStore;
-import io.logbloom.chunks.ObjectStore;
+import io.logbloom.chunks.FlakyObjectStore;
 import io.logbloom.ingest.proto.PushProto;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -107,7 +107,7 @@ final class ServerBackpressureTest {
 
     @Test
     void objectStoreDownPastRetryBudget_readyAndPush503_thenRecover() throws Exception {
-        SwitchableObjectStore store = new SwitchableObjectStore(new FileSystemObjectStore(dir.resolve("store")));
+        FlakyObjectStore store = new FlakyObjectStore(new FileSystemObjectStore(dir.resolve("store")));
         LogbloomConfig config = LogbloomConfig.parse("""
                 ingester: { flush_check_period: 100ms, max_chunk_age: 1m, chunk_idle_period: 1s, flush_retry_budget: 1s }
                 """, Map.of()).withOverrides(0, "127.0.0.1", dir);
@@ -170,62 +170,5 @@ final class ServerBackpressureTest {
         }
         assertThat(r.statusCode()).as("/ready: %s", r.body()).isEqualTo(status);
         return r;
-    }
-
-    /** A hand-written fake: a real store whose writes and reads fail while {@code down} is set. */
-    private static final class SwitchableObjectStore implements ObjectStore {
-        private final ObjectStore delegate;
-        volatile boolean down;
-
-        SwitchableObjectStore(ObjectStore delegate) {
-            this.delegate = delegate;
-        }
-
-        private void check(String key) throws IOException {
-            if (down) {
-                throw new IOException("object store rejects requests (key " + key + ")");
-            }
-        }
-
-        @Override
-        public void put(String key, byte[] data) throws IOException {
-            check(key);
-            delegate.put(key, data);
-        }
-
-        @Override
-        public byte[] get(String key) throws IOException {
-            check(key);
-            return delegate.get(key);
-        }
-
-        @Override
-        public byte[] getRange(String key, long offset, int length) throws IOException {
-            check(key);
-            return delegate.getRange(key, offset, length);
-        }
-
-        @Override
-        public boolean exists(String key) throws IOException {
-            check(key);
-            return delegate.exists(key);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            check(prefix);
-            return delegate.list(prefix);
-        }
-
-        @Override
-        public void delete(String key) throws IOException {
-            check(key);
-            delegate.delete(key);
-        }
-
-        @Override
-        public void close() throws IOException {
-            delegate.close();
-        }
     }
 }

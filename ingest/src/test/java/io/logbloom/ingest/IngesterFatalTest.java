@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbloom.chunks.FileSystemObjectStore;
+import io.logbloom.chunks.FlakyObjectStore;
 import io.logbloom.chunks.LogEntry;
 import java.io.IOException;
 import java.nio.file.Files;

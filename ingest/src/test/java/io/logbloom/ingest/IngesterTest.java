@@ -9,6 +9,7 @@ import io.logbloom.chunks.ChunkConfig;
 import io.logbloom.chunks.ChunkEncoding;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.FileSystemObjectStore;
+import io.logbloom.chunks.FlakyObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;

@@ -7,6 +7,7 @@ import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarObjectReader;
 import io.logbloom.chunks.ColumnarRows;
+import io.logbloom.chunks.FlakyObjectStore;
 import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;

@@ -1,18 +1,23 @@
-package io.logbloom.ingest;
+package io.logbloom.chunks;
 
-import io.logbloom.chunks.ObjectStore;
 import java.io.IOException;
 import java.util.List;
 
-/** A hand-written fake: delegates to a real store but fails every call while {@code down} is set. */
-final class FlakyObjectStore implements ObjectStore {
+/**
+ * A hand-written fake shared by the modules' tests: delegates to a real store but fails every call
+ * while {@code down} is set. Thread-safe as far as its delegate is.
+ */
+public final class FlakyObjectStore implements ObjectStore {
     private final ObjectStore delegate;
-    volatile boolean down;
+    /** While set, every call fails with an IOException. */
+    public volatile boolean down;
     /** When set, only puts of keys with this prefix fail. */
-    volatile String failPutPrefix;
-    volatile int puts;
+    public volatile String failPutPrefix;
+    /** Successful puts so far. */
+    public volatile int puts;
 
-    FlakyObjectStore(ObjectStore delegate) {
+    /** A store failing on demand in front of {@code delegate}. */
+    public FlakyObjectStore(ObjectStore delegate) {
         this.delegate = delegate;
     }
 
