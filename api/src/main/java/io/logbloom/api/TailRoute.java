@@ -102,6 +102,10 @@ public final class TailRoute implements AutoCloseable {
         final Deque<Pending> queue = new ArrayDeque<>();
         final List<String[]> dropped = new ArrayList<>();
         int buffered;
+        /** Set once the history is sent; live batches wait for it so nothing arrives out of order. */
+        volatile boolean historySent;
+        /** Entries the history returned: a push racing the connect is in both and is sent once. */
+        volatile TailHistory history = TailHistory.NONE;
 
         Session(WsContext ctx, String tenant, LogExpr expr, long delayMillis, boolean categorize) {
             this.ctx = ctx;
@@ -166,9 +170,11 @@ public final class TailRoute implements AutoCloseable {
             QueryOutcome history = runner.run(new QueryRequest(tenant, query, start, now + 1, 0, limit, true, false,
                     true));
             LogQueryResult result = ((QueryOutcome.Logs) history).result();
+            session.history = TailHistory.of(result, now + 1);
             if (result.entryCount() > 0) {
                 send(session, result, List.of());
             }
+            session.historySent = true;
         } catch (HttpException | QuerierException e) {
             ctx.closeSession(1008, e.getMessage());
         } catch (IOException | RuntimeException e) {
@@ -203,6 +209,9 @@ public final class TailRoute implements AutoCloseable {
     private void sendDue() {
         long now = clock.millis();
         for (Session s : sessions.values()) {
+            if (!s.historySent) {
+                continue;
+            }
             List<Pending> due = new ArrayList<>();
             List<String[]> dropped;
             synchronized (s) {
@@ -218,7 +227,7 @@ public final class TailRoute implements AutoCloseable {
                 continue;
             }
             try {
-                LogQueryResult result = evaluate(s.expr, due);
+                LogQueryResult result = s.history.withoutSent(evaluate(s.expr, due));
                 if (result.entryCount() > 0 || !dropped.isEmpty()) {
                     send(s, result, dropped);
                 }
