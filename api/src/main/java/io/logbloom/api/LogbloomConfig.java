@@ -148,6 +148,8 @@ public record LogbloomConfig(
                 + "  flush_check_period: " + ConfigNode.formatDuration(i.flushCheckPeriod()) + "\n"
                 + "  max_memory: " + i.maxMemoryBytes() + "\n"
                 + "  flush_retry_budget: " + ConfigNode.formatDuration(i.flushRetryBudget()) + "\n"
+                + "  seal_interval: " + ConfigNode.formatDuration(i.sealInterval()) + "\n"
+                + "  merge_min_bytes: " + i.mergeMinBytes() + "\n"
                 + "limits:\n"
                 + "  ingestion_rate_mb: " + l.ingestionRateMb() + "\n"
                 + "  ingestion_burst_size_mb: " + l.ingestionBurstSizeMb() + "\n"
@@ -377,11 +379,27 @@ public record LogbloomConfig(
         }
     }
 
-    /** {@code ingester:} chunk sizes, encoding and flush timing (Loki's ingester keys and defaults). */
+    /**
+     * {@code ingester:} block size and flush timing (Loki's ingester keys and defaults), plus the write
+     * path's {@code seal_interval} (buffers to local parts) and {@code merge_min_bytes} (parts to one
+     * stored object). {@code chunk_target_size} and {@code chunk_encoding} are validated but no longer
+     * shape what is written (columnar objects, zstd).
+     */
     public record Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
             Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod, long maxMemoryBytes,
-            Duration flushRetryBudget) {
+            Duration flushRetryBudget, Duration sealInterval, long mergeMinBytes) {
+        /** With the default seal interval and merge size. */
+        public Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
+                Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod, long maxMemoryBytes,
+                Duration flushRetryBudget) {
+            this(chunkBlockSizeBytes, chunkTargetSizeBytes, chunkEncoding, chunkIdlePeriod, maxChunkAge,
+                    flushCheckPeriod, maxMemoryBytes, flushRetryBudget, io.logbloom.ingest.FlushConfig.DEFAULT_SEAL_INTERVAL,
+                    io.logbloom.ingest.FlushConfig.DEFAULT_MERGE_MIN_BYTES);
+        }
+
         public Ingester {
+            positive("ingester.seal_interval", sealInterval);
+            positive("ingester.merge_min_bytes", mergeMinBytes);
             positive("ingester.chunk_block_size", chunkBlockSizeBytes);
             positive("ingester.chunk_target_size", chunkTargetSizeBytes);
             Objects.requireNonNull(chunkEncoding, "chunkEncoding is null");
@@ -414,7 +432,9 @@ public record LogbloomConfig(
                     n.duration("max_chunk_age", Duration.ofHours(2)),
                     n.duration("flush_check_period", Duration.ofSeconds(10)),
                     n.bytes("max_memory", AUTO_MAX_MEMORY),
-                    n.duration("flush_retry_budget", io.logbloom.ingest.BudgetConfig.DEFAULT_FLUSH_RETRY_BUDGET));
+                    n.duration("flush_retry_budget", io.logbloom.ingest.BudgetConfig.DEFAULT_FLUSH_RETRY_BUDGET),
+                    n.duration("seal_interval", io.logbloom.ingest.FlushConfig.DEFAULT_SEAL_INTERVAL),
+                    n.bytes("merge_min_bytes", io.logbloom.ingest.FlushConfig.DEFAULT_MERGE_MIN_BYTES));
             n.rejectUnknownKeys();
             return i;
         }

@@ -137,6 +137,21 @@ final class LogbloomConfigTest {
     }
 
     @Test
+    void parse_sealIntervalAndMergeSize_mappedIntoTheIngestConfig_andValidated() {
+        LogbloomConfig c = LogbloomConfig.parse("ingester:\n  seal_interval: 250ms\n  merge_min_bytes: 8MB\n", Map.of());
+        assertThat(c.ingester().sealInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(c.ingester().mergeMinBytes()).isEqualTo(8L << 20);
+        io.logbloom.ingest.FlushConfig flush = ConfigMapping.ingestConfig(c).flush();
+        assertThat(flush.sealInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(flush.mergeMinBytes()).isEqualTo(8L << 20);
+        assertThat(LogbloomConfig.defaults().ingester().sealInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> LogbloomConfig.parse("ingester:\n  seal_interval: 0s\n", Map.of()))
+                .hasMessageContaining("ingester.seal_interval must be > 0");
+        assertThatThrownBy(() -> LogbloomConfig.parse("ingester:\n  merge_min_bytes: 0\n", Map.of()))
+                .hasMessageContaining("ingester.merge_min_bytes must be > 0");
+    }
+
+    @Test
     void parseDuration_garbage_rejected() {
         assertThatThrownBy(() -> ConfigNode.parseDuration("1h-5m")).hasMessageContaining("invalid duration '1h-5m'");
         assertThatThrownBy(() -> ConfigNode.parseDuration("")).hasMessageContaining("invalid duration");

@@ -38,7 +38,7 @@ final class ServerBackpressureTest {
     @Test
     void pushFlood_overSmallMemoryBudget_gets429WithRetryAfter_andEvery204LineIsQueryable() throws Exception {
         String yaml = """
-                ingester: { max_memory: 4MB, flush_check_period: 200ms }
+                ingester: { max_memory: 1MB, flush_check_period: 200ms }
                 limits: { ingestion_rate_mb: 1000, ingestion_burst_size_mb: 1000 }
                 """;
         try (TestServer s = TestServer.start(dir, yaml)) {

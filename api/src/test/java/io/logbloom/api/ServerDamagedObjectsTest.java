@@ -2,8 +2,9 @@ package io.logbloom.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.logbloom.chunks.Chunk;
-import io.logbloom.chunks.ChunkBlock;
+import io.logbloom.chunks.ColumnarBlockInfo;
+import io.logbloom.chunks.ColumnarObjectReader;
+import io.logbloom.chunks.RangeSource;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.index.LabelMatcher;
@@ -35,7 +36,7 @@ final class ServerDamagedObjectsTest {
     Path dataDir;
 
     @Test
-    void flippedBytes_inChunkBlockChunkHeaderAndBloom_intactDataStillAnswers() throws Exception {
+    void flippedBytes_inObjectBlockAndBloom_intactDataStillAnswers() throws Exception {
         long ts = TestServer.nowNanos() - 60_000_000_000L;
         queryStart = ts;
         try (TestServer server = TestServer.start(dataDir, "ingester: { chunk_block_size: 2KB }")) {
@@ -45,14 +46,21 @@ final class ServerDamagedObjectsTest {
             assertThat(server.flush().statusCode()).isEqualTo(204);
             ObjectStore store = server.server.objectStore();
 
-            // a: one block of its chunk damaged -> exactly that block's lines are missing
+            // a: one block of its columnar object damaged -> exactly that block's lines are missing
             ChunkRef a = onlyChunk(server, "a");
-            Chunk chunkA = Chunk.decode(store.get(a.objectKey()));
-            assertThat(chunkA.blocks()).hasSizeGreaterThan(2);
-            ChunkBlock damagedBlock = chunkA.blocks().get(1);
-            flip(store, a.objectKey(), damagedBlock.offset() + damagedBlock.storedLength() / 2);
+            ColumnarObjectReader readerA = new ColumnarObjectReader(RangeSource.ofObject(store, a.objectKey()));
+            int streamA = -1;
+            for (int i = 0; i < readerA.directory().streams().size(); i++) {
+                if ("a".equals(readerA.directory().streams().get(i).labels().get("app"))) {
+                    streamA = i;
+                }
+            }
+            List<ColumnarBlockInfo> blocksA = readerA.directory().blocksOf(streamA);
+            assertThat(blocksA).hasSizeGreaterThan(2);
+            ColumnarBlockInfo damagedBlock = blocksA.get(1);
+            flip(store, a.objectKey(), (int) (damagedBlock.offset() + damagedBlock.length() / 2));
             List<String> linesA = lines(query(server, "{app=\"a\"}"));
-            assertThat(linesA).hasSize(200 - damagedBlock.entries()).doesNotHaveDuplicates();
+            assertThat(linesA).hasSize(200 - damagedBlock.rows()).doesNotHaveDuplicates();
 
             // b: its bloom damaged -> a needle query is still exact (no skipping for that series)
             for (String key : store.list("blooms/" + TENANT + "/")) {
@@ -60,14 +68,10 @@ final class ServerDamagedObjectsTest {
                 flip(store, key, bytes.length / 2);
             }
             assertThat(lines(query(server, "{app=\"b\"} |= \"line-b-7 \""))).containsExactly("line-b-7");
-
-            // c: chunk header damaged -> the chunk is left out, the query still answers 200
-            flip(store, onlyChunk(server, "c").objectKey(), 10);
-            assertThat(lines(query(server, "{app=~\"a|c\"}"))).hasSize(200 - damagedBlock.entries());
+            assertThat(lines(query(server, "{app=~\"a|c\"}"))).hasSize(200 - damagedBlock.rows() + 50);
 
             String metrics = server.get("/metrics").body();
             assertThat(metrics).containsPattern("logbloom_querier_corrupt_objects_total\\{kind=\"chunk_block\"} [1-9]")
-                    .containsPattern("logbloom_querier_corrupt_objects_total\\{kind=\"chunk\"} [1-9]")
                     .containsPattern("logbloom_querier_corrupt_objects_total\\{kind=\"bloom\"} [1-9]");
 
             // an index file damaged -> the query fails cleanly (which chunks exist is unknown), the server stays up

@@ -1,9 +1,7 @@
 package io.logbloom.api;
 
 import com.google.protobuf.Timestamp;
-import io.logbloom.chunks.Chunk;
 import io.logbloom.chunks.ChunkRef;
-import io.logbloom.chunks.Direction;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.index.LabelMatcher;
@@ -104,8 +102,9 @@ final class TestServer implements AutoCloseable {
         for (SeriesChunks series : server.ingester().index().chunks(tenant, List.of(matcher), 0, Long.MAX_VALUE)) {
             List<LogEntry> entries = new ArrayList<>();
             for (ChunkRef ref : series.chunks()) {
-                Chunk chunk = Chunk.decode(server.objectStore().get(ref.objectKey()));
-                entries.addAll(chunk.entries(0, Long.MAX_VALUE, Direction.FORWARD));
+                io.logbloom.chunks.ColumnarObjectReader reader = new io.logbloom.chunks.ColumnarObjectReader(
+                        io.logbloom.chunks.RangeSource.ofObject(server.objectStore(), ref.objectKey()));
+                entries.addAll(reader.entries(reader.directory().indexOf(series.labels()), 0, Long.MAX_VALUE));
             }
             result.put(series.labels(), entries);
         }

@@ -26,6 +26,11 @@ public final class ColumnarDirectory {
         this.directoryLength = directoryLength;
     }
 
+    /** The scope of a block's bloom tokens: the object's key and the block's index in it. */
+    public static String blockScope(String objectKey, int blockIndex) {
+        return objectKey + "#" + blockIndex;
+    }
+
     /** The streams, in stream order. */
     public List<ColumnarStreamInfo> streams() {
         return streams;

@@ -69,6 +69,17 @@ public final class ColumnarObjectWriter implements AutoCloseable {
      *     the previously added stream in stream order
      */
     public void add(Labels labels, ColumnarRows rows) throws IOException {
+        add(labels, rows, null);
+    }
+
+    /** Sees each block as it is cut: its index in the object and its rows, {@code rows} at {@code order[from..to)}. */
+    @FunctionalInterface
+    public interface BlockSink {
+        void block(int blockIndex, ColumnarRows rows, int[] order, int from, int to);
+    }
+
+    /** As {@link #add(Labels, ColumnarRows)}, telling {@code sink} (when not null) which rows went into which block. */
+    public void add(Labels labels, ColumnarRows rows, BlockSink sink) throws IOException {
         if (finished) {
             throw new IllegalStateException("writer already finished");
         }
@@ -89,11 +100,17 @@ public final class ColumnarObjectWriter implements AutoCloseable {
             int rowRaw = rows.rowRawBytes(order[i]);
             int count = i - start;
             if (count > 0 && (count == config.maxRowsPerBlock() || blockRaw + rowRaw > config.maxRawBytesPerBlock())) {
+                if (sink != null) {
+                    sink.block(blocks.size(), rows, order, start, i);
+                }
                 writeBlock(streams.size(), rows, order, start, i, blockRaw, keyOrder);
                 start = i;
                 blockRaw = 0;
             }
             blockRaw += rowRaw;
+        }
+        if (sink != null) {
+            sink.block(blocks.size(), rows, order, start, order.length);
         }
         writeBlock(streams.size(), rows, order, start, order.length, blockRaw, keyOrder);
         streams.add(new ColumnarStreamInfo(labels, firstBlock, blocks.size() - firstBlock,

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * When chunks are closed and flushed and how failed flushes are retried (YAML section
+ * When buffers are sealed into parts, parts merged and flushed to the store, and how failed flushes are retried (YAML section
  * {@code ingester}). Immutable.
  *
  * @param chunkIdlePeriod a chunk with no append for this long is flushed (Loki: 30m)
@@ -12,10 +12,32 @@ import java.util.Objects;
  * @param flushCheckPeriod how often the flush loop looks for chunks to flush (Loki: 30s; ours 10s)
  * @param minRetryBackoff first delay after a failed flush
  * @param maxRetryBackoff cap of the doubling retry delay
+ * @param sealInterval how often write buffers become on-disk parts
+ * @param mergeMinBytes parts of a tenant merged into one stored object once they reach this size
  */
 public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod,
-        Duration minRetryBackoff, Duration maxRetryBackoff) {
+        Duration minRetryBackoff, Duration maxRetryBackoff, Duration sealInterval, long mergeMinBytes) {
+    /** How often the write buffers are sealed into on-disk parts: rows are in heap about this long. */
+    public static final Duration DEFAULT_SEAL_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * A tenant's sealed parts are merged into one object once they hold this many bytes (or their
+     * oldest is {@code max_chunk_age} old, or on flush): big objects compress better and keep the
+     * object and index-ref counts low; the merge holds one object's bytes in heap.
+     */
+    public static final long DEFAULT_MERGE_MIN_BYTES = 32L << 20;
+
+    /** A config with the default seal interval and merge size. */
+    public FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod,
+            Duration minRetryBackoff, Duration maxRetryBackoff) {
+        this(chunkIdlePeriod, maxChunkAge, flushCheckPeriod, minRetryBackoff, maxRetryBackoff, DEFAULT_SEAL_INTERVAL,
+                DEFAULT_MERGE_MIN_BYTES);
+    }
+
     public FlushConfig {
+        requirePositive("seal_interval", sealInterval);
+        if (mergeMinBytes < 1) {
+            throw new IllegalArgumentException("merge_min_bytes must be positive: " + mergeMinBytes);
+        }
         requirePositive("chunk_idle_period", chunkIdlePeriod);
         requirePositive("max_chunk_age", maxChunkAge);
         requirePositive("flush_check_period", flushCheckPeriod);
@@ -31,6 +53,12 @@ public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Durati
     public static FlushConfig defaults() {
         return new FlushConfig(Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofSeconds(10),
                 Duration.ofMillis(100), Duration.ofSeconds(30));
+    }
+
+    /** A copy with another seal interval and merge size. */
+    public FlushConfig withParts(Duration newSealInterval, long newMergeMinBytes) {
+        return new FlushConfig(chunkIdlePeriod, maxChunkAge, flushCheckPeriod, minRetryBackoff, maxRetryBackoff,
+                newSealInterval, newMergeMinBytes);
     }
 
     private static void requirePositive(String key, Duration value) {

@@ -1,17 +1,27 @@
 package io.logbloom.ingest;
 
+import io.logbloom.chunks.ColumnarBlock;
+import io.logbloom.chunks.ColumnarConfig;
+import io.logbloom.chunks.ColumnarFileStream;
+import io.logbloom.chunks.ColumnarStreamInfo;
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.TenantIds;
-import io.logbloom.index.HeadIndex;
 import io.logbloom.index.IndexFileCache;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.IndexWriter;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.PersistedIndex;
+import io.logbloom.index.SeriesChunks;
 import io.logbloom.tokens.BloomTokenizer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,51 +31,74 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The write path's facade: wires the roles and keeps the API the HTTP routes and the querier use.
+ * The write path's facade (engine v2, LSM-style): wires the roles and keeps the API the HTTP routes
+ * and the querier use.
  *
  * <p><b>Push.</b> {@link PushAdmission} validates labels and entries (Loki's rules and messages) and
- * charges the tenant's token bucket for the valid bytes (all-or-nothing, 429 when refused); outside
- * any lock each stream's entries are sorted, hashed, deduplicated within the push and WAL-encoded
- * ({@link PushCandidate}); then the {@link StreamStore}, under its lock, applies the new-stream limits,
- * drops entries already in memory or flushed in the last ten minutes (a client retry after a flush
- * does not store twice), checks the out-of-order window, writes one WAL record and appends to memory.
- * After that lock is released the push waits until its WAL record is forced to disk (per request by
- * default; concurrent pushes share one fsync, a group commit). A push returns only once its entries are
- * durable in the WAL, so an acknowledged entry survives {@code kill -9}.
+ * charges the tenant's token bucket; outside any lock each stream's entries are sorted, hashed,
+ * deduplicated within the push and WAL-encoded ({@link PushCandidate}); then the {@link StreamWriter},
+ * under its lock, applies the new-stream limits, drops entries accepted recently (a client retry does
+ * not store twice), checks the out-of-order window, writes one WAL record and appends the rows to the
+ * small columnar {@link TenantBuffers}. The push returns once its WAL record is forced to disk, so an
+ * acknowledged entry survives {@code kill -9}.
  *
- * <p><b>Flush.</b> {@link ChunkFlusher} runs every flush check period (and on {@link #flushAll}):
- * chunk objects, index, series blooms ({@link SeriesBloomWriter}), then release from memory and WAL.
- * <b>Replay.</b> {@link WalReplay} rebuilds the stream store from the WAL when the ingester opens.
- * <b>Reads.</b> {@link #index()} ({@link VisibleIndex}) then {@link #unflushed} on the same thread see
- * every entry exactly once while flushes run.
+ * <p><b>Seal.</b> Every {@code seal_interval} (or sooner when the buffers pass a size bound) the
+ * {@link PartSealer} turns the buffers into one columnar part file per tenant on local disk and
+ * releases the WAL segments they cover: rows stay in heap about one interval. <b>Merge.</b> When a
+ * tenant's parts reach {@code merge_min_bytes} (or their oldest is {@code max_chunk_age} old, or on
+ * {@link #flushAll}) the {@link PartMerger} merges them into one object in the store with its series
+ * blooms and index file. <b>Replay.</b> {@link PartReplay} restores the WAL records no part holds.
+ * <b>Reads.</b> {@link #read} returns the index answer with the unflushed data (buffers, pending seals
+ * and parts) taken together, so every row is seen once while seals and merges run.
  *
  * <p>Thread-safe: every public method may be called from any thread; see each role for its locks.
  */
 public final class Ingester implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingester.class);
+    /** Attempts {@link #flushAll} makes for a failing merge before it reports the failure. */
+    static final int FLUSH_ALL_ATTEMPTS = 5;
+    /** Merged parts stay on disk this long for queries that listed them just before the merge. */
+    static final java.time.Duration RETIRE_GRACE = java.time.Duration.ofMinutes(2);
+    /** Buffers are sealed early once they hold this share of the memory budget. */
+    private static final int SEAL_SHARE_OF_BUDGET = 8;
+    /** Merged objects compress harder than parts: written once, read often. */
+    static final int MERGED_ZSTD_LEVEL = 9;
 
     private final IngestConfig config;
     private final Clock clock;
     private final PushAdmission admission;
-    private final StreamStore streams;
+    private final TenantBuffers buffers = new TenantBuffers();
+    private final StreamWriter writer;
+    private final LocalParts parts;
+    private final PartSealer sealer;
+    private final PartMerger merger;
     private final VisibleIndex visibleIndex;
+    private final PersistedIndex persisted;
     private final SeriesBloomStore bloomStore;
     private final SeriesBloomWriter bloomWriter;
     private final IngestMetrics metrics;
     private final Wal wal;
-    private final ChunkFlusher flusher;
     private final List<TailListener> tailListeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService scheduler;
+    private final ScheduledExecutorService sealThread;
+    private final ScheduledExecutorService mergeThread;
     private final IngesterHealth health = new IngesterHealth();
     private final long maxMemoryBytes;
-    /** Whether a memory-relief task is scheduled, so a push flood schedules one at a time. */
-    private final AtomicBoolean reliefScheduled = new AtomicBoolean();
+    private final long sealBytes;
+    private final ReentrantLock mergeLock = new ReentrantLock();
+    /** Whether an early seal is scheduled, so a push flood schedules one at a time. */
+    private final AtomicBoolean sealScheduled = new AtomicBoolean();
+    /** Clock time of the first failed merge since the last successful one, or {@code NOT_FAILING}; guarded by {@code mergeLock}. */
+    private long failingSinceNanos = NOT_FAILING;
+    private static final long NOT_FAILING = Long.MIN_VALUE;
+    /** Clock time each part was first seen by the merge loop (parts' age and a tenant's idleness); merge thread only. */
+    private final Map<Path, Long> firstSeen = new HashMap<>();
 
-    /** Opens the WAL (replaying it into memory), registers metrics and starts the flush loop. */
+    /** Opens the parts and the WAL (replaying what no part holds), registers metrics and starts the loops. */
     public Ingester(IngestConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry)
             throws IOException {
         this.config = Objects.requireNonNull(config, "config is null");
@@ -73,23 +106,41 @@ public final class Ingester implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock is null");
         Objects.requireNonNull(registry, "registry is null");
         this.admission = new PushAdmission(config.limits(), config.flush().maxChunkAge(), clock);
-        this.streams = new StreamStore(config.chunk());
-        PersistedIndex persisted = new PersistedIndex(store, config.index(), new IndexFileCache(store, config.index()));
-        this.visibleIndex = new VisibleIndex(new HeadIndex(), persisted);
-        IndexWriter indexWriter = new IndexWriter(store, config.index(), clock, "ingester-"
-                + Long.toHexString(EntryKey.LINE_HASH.hashLong(System.nanoTime() ^ System.identityHashCode(this))));
-        this.bloomStore = new SeriesBloomStore(store);
         this.maxMemoryBytes = config.budget().maxMemoryBytes();
+        // remembered identities may take an eighth of the budget: sealing cannot relieve them
+        this.writer = new StreamWriter(buffers, new RecentEntries((int) Math.max(1024,
+                Math.min(RecentEntries.MAX_KEYS, maxMemoryBytes / 8 / StreamWriter.KEY_BYTES))));
+        this.persisted = new PersistedIndex(store, config.index(), new IndexFileCache(store, config.index()));
+        this.visibleIndex = new VisibleIndex(persisted);
+        String writerId = "ingester-"
+                + Long.toHexString(EntryKey.LINE_HASH.hashLong(System.nanoTime() ^ System.identityHashCode(this)));
+        IndexWriter indexWriter = new IndexWriter(store, config.index(), clock, writerId);
+        this.bloomStore = new SeriesBloomStore(store);
+        this.sealBytes = Math.max(1 << 20, maxMemoryBytes / SEAL_SHARE_OF_BUDGET);
         this.bloomWriter = new SeriesBloomWriter(new BloomTokenizer(config.tokenizer()), config.bloom(), bloomStore,
-                Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 4));
-        WalReplay replay = new WalReplay();
-        this.wal = Wal.open(config.wal(), replay::accept);
+                Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 8));
+        ColumnarConfig partFormat = ColumnarConfig.defaults()
+                .withMaxRawBytesPerBlock(config.chunk().blockSizeBytes());
+        Path partsDir = config.wal().directory().resolve("parts");
+        this.parts = new LocalParts(partsDir, partFormat);
+        this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted,
+                partFormat.withZstdLevel(MERGED_ZSTD_LEVEL), this::releasedThroughSegment,
+                visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE);
+        merger.recover();
+        long now = nowNanos();
+        rememberPartRows(now);
+        PartReplay replay = new PartReplay(parts, (tenant, labels, entry) -> writer.replay(tenant, labels, entry, now));
+        this.wal = Wal.openWithSegments(config.wal(), replay);
+        if (replay.rowsRestored() > 0 || replay.rowsSkipped() > 0) {
+            LOG.info("WAL replay restored {} rows; {} rows were already in parts", replay.rowsRestored(),
+                    replay.rowsSkipped());
+        }
         try {
-            replay.apply(streams, config.wal().directory(), nowNanos());
+            this.sealer = new PartSealer(buffers, parts, wal, writer.lock());
             this.metrics = new IngestMetrics(registry, new IngestMetrics.Gauges() {
                 @Override
                 public double activeStreams() {
-                    return streams.activeStreams();
+                    return writer.activeStreams();
                 }
 
                 @Override
@@ -126,18 +177,43 @@ public final class Ingester implements AutoCloseable {
             wal.close();
             throw e;
         }
-        this.flusher = new ChunkFlusher(config.flush(), streams, visibleIndex, indexWriter, bloomWriter, store, wal,
-                clock, metrics, health, config.budget().flushRetryBudget());
-        this.scheduler = Executors.newScheduledThreadPool(1, r -> {
-            Thread t = new Thread(r, "logbloom-ingester-flush");
+        this.sealThread = singleThread("logbloom-ingester-seal");
+        this.mergeThread = singleThread("logbloom-ingester-merge");
+        long sealPeriod = config.flush().sealInterval().toMillis();
+        sealThread.scheduleWithFixedDelay(this::sealTick, sealPeriod, sealPeriod, TimeUnit.MILLISECONDS);
+        long mergePeriod = config.flush().flushCheckPeriod().toMillis();
+        mergeThread.scheduleWithFixedDelay(this::mergeTick, mergePeriod, mergePeriod, TimeUnit.MILLISECONDS);
+        if (config.wal().fsync() == WalConfig.FsyncPolicy.INTERVAL) {
+            long interval = config.wal().fsyncInterval().toMillis();
+            sealThread.scheduleWithFixedDelay(this::syncWal, interval, interval, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static ScheduledExecutorService singleThread(String name) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
         });
-        long period = config.flush().flushCheckPeriod().toMillis();
-        scheduler.scheduleWithFixedDelay(this::flushLoopTick, period, period, TimeUnit.MILLISECONDS);
-        if (config.wal().fsync() == WalConfig.FsyncPolicy.INTERVAL) {
-            long interval = config.wal().fsyncInterval().toMillis();
-            scheduler.scheduleWithFixedDelay(this::syncWal, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /** Remembers the identities of rows already in parts, so a client retrying them after a restart is deduplicated. */
+    private void rememberPartRows(long now) throws IOException {
+        for (String tenant : parts.tenants()) {
+            for (LocalParts.Part part : parts.parts(tenant)) {
+                try (LocalParts.Reader reader = parts.open(part)) {
+                    List<ColumnarStreamInfo> streams = part.directory().streams();
+                    for (ColumnarStreamInfo s : streams) {
+                        for (int b = s.firstBlock(); b < s.firstBlock() + s.blockCount(); b++) {
+                            ColumnarBlock block = reader.reader().readBlock(b);
+                            for (LogEntry e : block.entries()) {
+                                writer.rememberStored(tenant, s.labels(), e.timestampNanos(),
+                                        EntryKey.of(e).lineHash(), now);
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -149,7 +225,7 @@ public final class Ingester implements AutoCloseable {
      */
     public PushResult push(String tenant, List<PushStream> pushStreams) throws IOException {
         TenantIds.validate(tenant);
-        streams.ensureOpen();
+        writer.ensureOpen();
         Optional<String> failure = health.message();
         if (failure.isPresent()) {
             throw new IngesterFailedException(failure.get(), null);
@@ -157,15 +233,19 @@ public final class Ingester implements AutoCloseable {
         long held = memoryBytes();
         if (held > maxMemoryBytes) {
             metrics.memoryLimited();
-            scheduleRelief();
-            long retryAfter = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(flusher.removalGraceNanos() + 999_999_999L));
+            scheduleSeal();
+            long retryAfter = Math.max(1, config.flush().sealInterval().toSeconds());
             throw new MemoryBudgetExceededException(String.format("Ingester memory limit exceeded (limit: %d bytes, "
-                    + "ingester.max_memory) while holding %d bytes of unflushed data; the largest streams are being "
-                    + "flushed, retry after %d s, reduce the push rate or contact your Loki administrator to see if "
+                    + "ingester.max_memory) while holding %d bytes of unflushed data; it is being written to disk, "
+                    + "retry after %d s, reduce the push rate or contact your Loki administrator to see if "
                     + "the limit can be increased", maxMemoryBytes, held, retryAfter), retryAfter);
         }
         try {
-            return store(tenant, pushStreams);
+            PushResult result = store(tenant, pushStreams);
+            if (buffers.retainedBytes() > sealBytes) {
+                scheduleSeal();
+            }
+            return result;
         } catch (OutOfMemoryError e) {
             health.fail(FatalReason.OUT_OF_MEMORY, "out of memory in a push: " + e.getMessage(), e);
             throw new IngesterFailedException(health.message().orElseThrow(), e);
@@ -186,9 +266,9 @@ public final class Ingester implements AutoCloseable {
         for (PushCandidate c : admitted.candidates()) {
             c.prepare(encoded);
         }
-        StreamStore.Stored stored;
+        StreamWriter.Stored stored;
         try {
-            stored = streams.accept(tenant, admitted.candidates(), encoded, admission, errors, wal, now);
+            stored = writer.accept(tenant, admitted.candidates(), encoded, admission, errors, wal, now);
             if (stored.walPosition() != null && config.wal().fsync() == WalConfig.FsyncPolicy.PER_REQUEST) {
                 wal.syncTo(stored.walPosition().sequence());
             }
@@ -203,7 +283,7 @@ public final class Ingester implements AutoCloseable {
             throw new IngesterFailedException(health.message().orElseThrow(), e);
         }
         metrics.accepted(stored.storedLines(), stored.acceptedBytes());
-        for (Map.Entry<io.logbloom.chunks.Labels, List<io.logbloom.chunks.LogEntry>> e : stored.entries().entrySet()) {
+        for (Map.Entry<Labels, List<LogEntry>> e : stored.entries().entrySet()) {
             for (TailListener listener : tailListeners) {
                 try {
                     listener.onEntries(tenant, e.getKey(), e.getValue());
@@ -215,9 +295,12 @@ public final class Ingester implements AutoCloseable {
         return errors.result(stored.acceptedCount(), metrics);
     }
 
-    /** Estimated heap bytes held for unflushed data (stream store and in-memory blooms), as {@code ingester.max_memory} counts them. */
+    /**
+     * Estimated heap bytes held for unflushed data, as {@code ingester.max_memory} counts them: the
+     * write buffers, seals not yet written, remembered entry identities and in-memory blooms.
+     */
     public long memoryBytes() {
-        return streams.memoryBytes() + bloomWriter.memoryBytes();
+        return buffers.retainedBytes() + sealer.pendingBytes() + writer.memoryBytes() + bloomWriter.memoryBytes();
     }
 
     /**
@@ -228,26 +311,77 @@ public final class Ingester implements AutoCloseable {
         return health.message();
     }
 
-    /**
-     * Entries held in memory and not yet visible in {@link #index()} for streams matching all
-     * {@code matchers}, in [fromNanos, throughNanos), sorted by time.
-     *
-     * <p>Read the index first, then call this on the same thread: a chunk whose ref reached the
-     * index after that index read is still returned here (it was not in the index answer), and one
-     * that was already in the index answer is not, so a flush running between the two calls neither
-     * hides nor duplicates entries. A flushed chunk stays in memory for a grace period (at most one
-     * flush check period) after it entered the index (unless the flush was forced), so it cannot
-     * vanish from both inside that gap.
-     */
-    public List<StreamSnapshot> unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
-        return streams.unflushed(tenant, matchers, fromNanos, throughNanos, visibleIndex.takeSeenEpoch());
+    /** What a query reads: the store's index answer and the ingester's unflushed data, every row in exactly one. */
+    public record ReadView(List<SeriesChunks> indexed, List<StreamSnapshot> unflushed) {
+        /** Copies. */
+        public ReadView {
+            indexed = List.copyOf(indexed);
+            unflushed = List.copyOf(unflushed);
+        }
     }
 
     /**
-     * The index of everything flushed: the head index of this process plus the persisted index
-     * files. Each lookup records, for the calling thread, which flushes it saw, so a following
-     * {@link #unflushed} call on that thread returns exactly the in-memory data missing from it.
+     * The index answer for the selector and the unflushed data of matching streams in
+     * [fromNanos, throughNanos), taken while no merge publishes, so a merge running meanwhile neither
+     * hides nor duplicates rows.
      */
+    public ReadView read(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
+            throws IOException {
+        return visibleIndex.consistently(() -> new ReadView(
+                persisted.chunks(tenant, matchers, fromNanos, throughNanos),
+                unflushed(tenant, matchers, fromNanos, throughNanos)));
+    }
+
+    /**
+     * Unflushed data of streams matching all {@code matchers} in [fromNanos, throughNanos), per stream
+     * sorted by labels: rows in memory (sorted by time) and the stream's share of local parts. Use
+     * {@link #read} when the index answer is needed too.
+     */
+    public List<StreamSnapshot> unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos,
+            long throughNanos) {
+        PartSealer.Unflushed snapshot = sealer.snapshot(tenant, matchers, fromNanos, throughNanos);
+        Map<Labels, List<ColumnarFileStream>> partStreams = new HashMap<>();
+        for (LocalParts.Part part : snapshot.parts()) {
+            if (part.directory().maxTimeNanos() < fromNanos || part.directory().minTimeNanos() >= throughNanos) {
+                continue;
+            }
+            List<ColumnarStreamInfo> streams = part.directory().streams();
+            for (int s = 0; s < streams.size(); s++) {
+                ColumnarStreamInfo info = streams.get(s);
+                if (info.maxTimeNanos() < fromNanos || info.minTimeNanos() >= throughNanos
+                        || !matchesAll(matchers, info.labels())) {
+                    continue;
+                }
+                partStreams.computeIfAbsent(info.labels(), k -> new ArrayList<>())
+                        .add(new ColumnarFileStream(part.file(), part.directory(), s));
+            }
+        }
+        Map<Labels, List<LogEntry>> rows = new HashMap<>(snapshot.rows());
+        List<StreamSnapshot> out = new ArrayList<>();
+        for (Map.Entry<Labels, List<LogEntry>> e : rows.entrySet()) {
+            List<LogEntry> sorted = new ArrayList<>(e.getValue());
+            sorted.sort(Comparator.comparingLong(LogEntry::timestampNanos));
+            out.add(new StreamSnapshot(e.getKey(), sorted, partStreams.getOrDefault(e.getKey(), List.of())));
+        }
+        for (Map.Entry<Labels, List<ColumnarFileStream>> e : partStreams.entrySet()) {
+            if (!rows.containsKey(e.getKey())) {
+                out.add(new StreamSnapshot(e.getKey(), List.of(), e.getValue()));
+            }
+        }
+        out.sort(Comparator.comparing(StreamSnapshot::labels));
+        return out;
+    }
+
+    private static boolean matchesAll(List<LabelMatcher> matchers, Labels labels) {
+        for (LabelMatcher m : matchers) {
+            if (!m.matches(labels)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The index of everything in the object store (label and series lookups). */
     public IndexReader index() {
         return visibleIndex;
     }
@@ -267,64 +401,199 @@ public final class Ingester implements AutoCloseable {
         tailListeners.remove(listener);
     }
 
-    /** Closes every open chunk and flushes all of them; on return they are stored, indexed and bloomed. */
+    /**
+     * Seals the buffers and merges every part into the store, retrying a failing merge a few times;
+     * on return everything accepted before the call is stored, indexed and bloomed.
+     *
+     * @throws IOException when the store keeps failing; the data stays in parts and the WAL
+     */
     public void flushAll() throws IOException {
-        streams.ensureOpen();
-        flusher.flushEverything(FlushReason.FORCED);
+        writer.ensureOpen();
+        flushEverything(FlushReason.FORCED);
     }
 
-    private void flushLoopTick() {
-        if (streams.isClosed()) {
+    /** Seals the buffers into parts now (tests and tools; the seal loop does this every interval). */
+    void seal() throws IOException {
+        sealer.seal();
+    }
+
+    private void flushEverything(FlushReason reason) throws IOException {
+        long mark = writer.appendMark();
+        IOException last = null;
+        for (int attempt = 0; attempt < FLUSH_ALL_ATTEMPTS; attempt++) {
+            if (attempt > 0) {
+                sleep(backoffNanos(attempt));
+            }
+            try {
+                sealer.seal();
+                mergeLock.lock();
+                try {
+                    for (String tenant : parts.tenants()) {
+                        while (merge(tenant, reason) != null) {
+                            // one object per round, bounded in size
+                        }
+                    }
+                    trackRetryBudget(null, true);
+                } finally {
+                    mergeLock.unlock();
+                }
+                // streams without a push since the flush began hold nothing unflushed: no longer active (as Loki)
+                writer.forgetStreamsWithoutAppendSince(mark);
+                return;
+            } catch (IOException e) {
+                last = e;
+                mergeLock.lock();
+                try {
+                    trackRetryBudget(e, true);
+                } finally {
+                    mergeLock.unlock();
+                }
+            }
+        }
+        throw new IOException("flush failed after " + FLUSH_ALL_ATTEMPTS
+                + " attempts; data stays on local disk: " + last.getMessage(), last);
+    }
+
+    /** Merges one bounded object of {@code tenant}'s released parts; caller holds {@code mergeLock}. */
+    private PartMerger.Outcome merge(String tenant, FlushReason reason) throws IOException {
+        long start = System.nanoTime();
+        PartMerger.Outcome outcome = merger.merge(tenant, 2 * config.flush().mergeMinBytes());
+        if (outcome != null) {
+            double seconds = (System.nanoTime() - start) / 1e9;
+            for (int i = 0; i < outcome.streams(); i++) {
+                metrics.flushed(reason, seconds); // one per series' rows in the object, as one chunk each before
+            }
+        }
+        return outcome;
+    }
+
+    private long releasedThroughSegment() {
+        return sealer == null ? Long.MIN_VALUE : sealer.releasedThroughSegment();
+    }
+
+    private void sealTick() {
+        if (writer.isClosed()) {
             return;
         }
-        inBackground("flush", () -> {
-            IOException failure = flusher.tick();
-            if (failure != null) {
-                LOG.warn("flush cycle incomplete, will retry: {}", failure.toString());
+        inBackground("seal", () -> {
+            try {
+                sealer.seal();
+            } catch (IOException e) {
+                LOG.warn("sealing buffers into parts failed, will retry: {}", e.toString());
             }
         });
     }
 
-    /** Schedules one memory-relief task unless one is pending; it repeats while memory stays over budget. */
-    private void scheduleRelief() {
-        if (reliefScheduled.compareAndSet(false, true)) {
+    /** Schedules one early seal unless one is pending. */
+    private void scheduleSeal() {
+        if (sealScheduled.compareAndSet(false, true)) {
             try {
-                scheduler.execute(this::relieveMemory);
+                sealThread.execute(() -> {
+                    sealScheduled.set(false);
+                    sealTick();
+                });
             } catch (java.util.concurrent.RejectedExecutionException closing) {
-                reliefScheduled.set(false);
+                sealScheduled.set(false);
             }
         }
+    }
+
+    private void mergeTick() {
+        if (writer.isClosed()) {
+            return;
+        }
+        inBackground("merge", () -> {
+            if (!mergeLock.tryLock()) {
+                return;
+            }
+            try {
+                IOException failure = null;
+                boolean hadWork = false;
+                long now = nowNanos();
+                for (String tenant : parts.tenants()) {
+                    List<LocalParts.Part> ready = merger.mergeable(tenant);
+                    if (ready.isEmpty()) {
+                        continue;
+                    }
+                    long oldest = Long.MAX_VALUE;
+                    long newest = Long.MIN_VALUE;
+                    long bytes = 0;
+                    for (LocalParts.Part p : ready) {
+                        long seen = firstSeen.computeIfAbsent(p.file(), f -> now);
+                        oldest = Math.min(oldest, seen);
+                        newest = Math.max(newest, seen);
+                        bytes += p.sizeBytes();
+                    }
+                    FlushReason reason = bytes >= config.flush().mergeMinBytes() ? FlushReason.FULL
+                            : now - oldest >= config.flush().maxChunkAge().toNanos() ? FlushReason.MAX_AGE
+                            : now - newest >= config.flush().chunkIdlePeriod().toNanos() ? FlushReason.IDLE
+                            : null;
+                    if (reason == null) {
+                        continue;
+                    }
+                    hadWork = true;
+                    try {
+                        while (merge(tenant, reason) != null) {
+                            // one bounded object per round until the released parts are merged
+                        }
+                    } catch (IOException e) {
+                        failure = failure == null ? e : failure;
+                        LOG.warn("merging parts of tenant {} failed, will retry: {}", tenant, e.toString());
+                    }
+                }
+                firstSeen.keySet().retainAll(parts.tenants().stream().flatMap(t -> parts.parts(t).stream())
+                        .map(LocalParts.Part::file).toList());
+                merger.deleteRetired(false);
+                trackRetryBudget(failure, hadWork);
+                writer.expireIdle(now, config.flush().chunkIdlePeriod().toNanos());
+                bloomWriter.evict(now);
+            } catch (IOException e) {
+                LOG.warn("deleting merged parts failed, will retry: {}", e.toString());
+            } finally {
+                mergeLock.unlock();
+            }
+        });
     }
 
     /**
-     * Closes the largest streams' chunks down to three quarters of the budget and flushes them;
-     * while memory stays over the budget (flushed chunks leave memory after their grace period) it
-     * runs again a little later.
+     * Declares the object store failed when merges keep failing for longer than the retry budget,
+     * and recovers once a merge with work succeeds; caller holds {@code mergeLock}.
      */
-    private void relieveMemory() {
-        if (streams.isClosed()) {
-            reliefScheduled.set(false);
-            return;
-        }
-        inBackground("memory relief", () -> {
-            IOException failure = flusher.relieve(maxMemoryBytes / 4 * 3 - bloomWriter.memoryBytes());
-            if (failure != null) {
-                LOG.warn("memory relief flush incomplete, will retry: {}", failure.toString());
+    private void trackRetryBudget(IOException failure, boolean hadWork) {
+        long now = nowNanos();
+        long budget = config.budget().flushRetryBudget().toNanos();
+        if (failure != null) {
+            if (failingSinceNanos == NOT_FAILING) {
+                failingSinceNanos = now;
+            } else if (now - failingSinceNanos > budget) {
+                health.fail(FatalReason.OBJECT_STORE, "flushes have failed for "
+                        + java.time.Duration.ofNanos(now - failingSinceNanos).toSeconds()
+                        + "s, over the retry budget ingester.flush_retry_budget ("
+                        + java.time.Duration.ofNanos(budget).toSeconds() + "s); last error: "
+                        + failure.getMessage(), failure);
             }
-        });
-        if (memoryBytes() > maxMemoryBytes && !health.isFailed() && !streams.isClosed()) {
-            try {
-                scheduler.schedule(this::relieveMemory, RELIEF_RETRY_MILLIS, TimeUnit.MILLISECONDS);
-                return;
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
-                // shutting down: the shutdown flush takes over
-            }
+        } else if (hadWork) {
+            failingSinceNanos = NOT_FAILING;
+            health.recover(FatalReason.OBJECT_STORE);
         }
-        reliefScheduled.set(false);
     }
 
-    /** Delay between relief rounds while flushed chunks wait out their grace period. */
-    private static final long RELIEF_RETRY_MILLIS = 250;
+    private long backoffNanos(int attempts) {
+        long min = config.flush().minRetryBackoff().toNanos();
+        long max = config.flush().maxRetryBackoff().toNanos();
+        int shift = Math.min(30, Math.max(0, attempts - 1));
+        long delay = min << shift;
+        return delay <= 0 || delay > max ? max : delay;
+    }
+
+    private static void sleep(long nanos) throws IOException {
+        try {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting to retry a flush", e);
+        }
+    }
 
     private void syncWal() {
         inBackground("WAL fsync", () -> {
@@ -347,34 +616,52 @@ public final class Ingester implements AutoCloseable {
         }
     }
 
-    /** Flushes everything (or leaves it in the WAL when the store fails), stops the loops, closes the WAL. */
+    /** Seals and merges everything (or leaves it on local disk when the store fails), stops the loops, closes the WAL. */
     @Override
     public void close() throws IOException {
-        if (streams.isClosed()) {
+        if (writer.isClosed()) {
             return;
         }
-        scheduler.shutdown();
+        sealThread.shutdown();
+        mergeThread.shutdown();
         try {
-            scheduler.awaitTermination(30, TimeUnit.SECONDS);
+            sealThread.awaitTermination(30, TimeUnit.SECONDS);
+            mergeThread.awaitTermination(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         try {
-            flusher.flushEverything(FlushReason.SHUTDOWN);
+            flushEverything(FlushReason.SHUTDOWN);
         } catch (IOException e) {
-            LOG.warn("shutdown flush incomplete, unflushed data stays in the WAL: {}", e.getMessage());
+            LOG.warn("shutdown flush incomplete, unflushed data stays on local disk: {}", e.getMessage());
         } finally {
-            streams.close(wal::close);
+            try {
+                mergeLock.lock();
+                try {
+                    merger.deleteRetired(true);
+                } finally {
+                    mergeLock.unlock();
+                }
+            } finally {
+                writer.close(wal::close);
+            }
         }
     }
 
     /**
-     * Stops at once without flushing, as a crash would: the loops stop and the WAL is closed, so a
-     * new ingester on the same WAL directory replays everything that was acknowledged.
+     * Stops at once without sealing or flushing, as a crash would: the loops stop and the WAL is
+     * closed, so a new ingester on the same WAL directory restores everything that was acknowledged.
      */
     void halt() throws IOException {
-        scheduler.shutdownNow();
-        streams.close(wal::close);
+        sealThread.shutdownNow();
+        mergeThread.shutdownNow();
+        try {
+            sealThread.awaitTermination(10, TimeUnit.SECONDS);
+            mergeThread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        writer.close(wal::close);
     }
 
     private long nowNanos() {

@@ -82,10 +82,17 @@ final class PartMerger {
     private final LongSupplier releasedThroughSegment;
     private final Lock visibility;
     private final String writerId;
+    private final SeriesBloomWriter blooms;
+    private final long retireGraceNanos;
+    /** Parts merged away, kept on disk for queries that listed them just before, until their grace ends. */
+    private final List<Retired> retired = new ArrayList<>();
+
+    /** Parts merged into an object and out of the readers' view, with their manifest, to delete after {@code dueNanos}. */
+    private record Retired(List<LocalParts.Part> parts, Path manifest, long dueNanos) {}
 
     PartMerger(LocalParts parts, Path manifestDir, ObjectStore store, IndexWriter indexWriter,
             IndexReader persistedIndex, ColumnarConfig format, LongSupplier releasedThroughSegment, Lock visibility,
-            String writerId) {
+            String writerId, SeriesBloomWriter blooms, java.time.Duration retireGrace) {
         this.parts = Objects.requireNonNull(parts, "parts is null");
         this.manifestDir = Objects.requireNonNull(manifestDir, "manifestDir is null");
         this.store = Objects.requireNonNull(store, "store is null");
@@ -95,6 +102,8 @@ final class PartMerger {
         this.releasedThroughSegment = Objects.requireNonNull(releasedThroughSegment, "releasedThroughSegment is null");
         this.visibility = Objects.requireNonNull(visibility, "visibility is null");
         this.writerId = Objects.requireNonNull(writerId, "writerId is null");
+        this.blooms = Objects.requireNonNull(blooms, "blooms is null");
+        this.retireGraceNanos = retireGrace.toNanos();
     }
 
     /** The parts of {@code tenant} a merge may take now: those whose WAL segments are released, oldest first. */
@@ -105,7 +114,24 @@ final class PartMerger {
 
     /** Merges every mergeable part of {@code tenant}; returns null when there is none. */
     Outcome merge(String tenant) throws IOException {
-        List<LocalParts.Part> taken = mergeable(tenant);
+        return merge(tenant, Long.MAX_VALUE);
+    }
+
+    /**
+     * Merges the oldest mergeable parts of {@code tenant} while their bytes stay within {@code maxBytes}
+     * (at least one part), so an object, which is built in heap, stays bounded even after a backlog;
+     * returns null when there is none.
+     */
+    Outcome merge(String tenant, long maxBytes) throws IOException {
+        List<LocalParts.Part> taken = new ArrayList<>();
+        long bytes = 0;
+        for (LocalParts.Part p : mergeable(tenant)) {
+            if (!taken.isEmpty() && bytes + p.sizeBytes() > maxBytes) {
+                break;
+            }
+            taken.add(p);
+            bytes += p.sizeBytes();
+        }
         if (taken.isEmpty()) {
             return null;
         }
@@ -132,7 +158,12 @@ final class PartMerger {
                     appendRows(source, merged);
                 }
                 rows += merged.size();
-                writer.add(stream.getKey(), merged);
+                SeriesBloomWriter.ObjectTokens tokens = blooms.start(tenant, stream.getKey().fingerprint(),
+                        merged.timestampNanos(minRow(merged)), objectKey);
+                writer.add(stream.getKey(), merged, tokens);
+                if (tokens != null) {
+                    tokens.finish();
+                }
             }
             directory = writer.finish();
         }
@@ -152,6 +183,7 @@ final class PartMerger {
                     s.minTimeNanos(), s.maxTimeNanos(), checksum, (int) Math.min(Integer.MAX_VALUE, storedBytes),
                     (int) Math.min(Integer.MAX_VALUE, s.rows()), objectKey))));
         }
+        blooms.persist();
         visibility.lock();
         try {
             indexWriter.write(tenant, series);
@@ -159,9 +191,39 @@ final class PartMerger {
         } finally {
             visibility.unlock();
         }
-        parts.remove(taken);
-        Files.delete(manifestFile);
+        retired.add(new Retired(taken, manifestFile, System.nanoTime() + retireGraceNanos));
         return new Outcome(tenant, objectKey, taken.size(), directory.streams().size(), rows, object.length);
+    }
+
+    /**
+     * Deletes the files of merged parts (and their manifests) whose grace is over, or all of them with
+     * {@code all} (when no query can run); returns how many parts it deleted.
+     */
+    int deleteRetired(boolean all) throws IOException {
+        int deleted = 0;
+        long now = System.nanoTime();
+        java.util.Iterator<Retired> it = retired.iterator();
+        while (it.hasNext()) {
+            Retired r = it.next();
+            if (!all && now - r.dueNanos() < 0) {
+                continue;
+            }
+            parts.remove(r.parts());
+            Files.deleteIfExists(r.manifest());
+            deleted += r.parts().size();
+            it.remove();
+        }
+        return deleted;
+    }
+
+    private static int minRow(ColumnarRows rows) {
+        int min = 0;
+        for (int row = 1; row < rows.size(); row++) {
+            if (rows.timestampNanos(row) < rows.timestampNanos(min)) {
+                min = row;
+            }
+        }
+        return min;
     }
 
     /** One stream inside one part. */

@@ -18,15 +18,25 @@ import java.util.OptionalLong;
  */
 final class PartReplay implements Wal.SegmentReplay {
     private final LocalParts parts;
-    private final TenantBuffers buffers;
+    private final Restorer restorer;
     private final Map<String, OptionalLong> covered = new HashMap<>();
     private final Map<String, Labels> labelsCache = new HashMap<>();
     private long rowsRestored;
     private long rowsSkipped;
 
-    PartReplay(LocalParts parts, TenantBuffers buffers) {
+    /** Receives each acknowledged row no part holds. */
+    @FunctionalInterface
+    interface Restorer {
+        void restore(String tenant, Labels labels, LogEntry entry);
+    }
+
+    PartReplay(LocalParts parts, Restorer restorer) {
         this.parts = Objects.requireNonNull(parts, "parts is null");
-        this.buffers = Objects.requireNonNull(buffers, "buffers is null");
+        this.restorer = Objects.requireNonNull(restorer, "restorer is null");
+    }
+
+    PartReplay(LocalParts parts, TenantBuffers buffers) {
+        this(parts, buffers::append);
     }
 
     @Override
@@ -42,7 +52,7 @@ final class PartReplay implements Wal.SegmentReplay {
             }
             Labels labels = labelsCache.computeIfAbsent(stream.labels(), s -> Labels.of(LabelsParser.parse(s)));
             for (LogEntry entry : stream.entries()) {
-                buffers.append(entries.tenant(), labels, entry);
+                restorer.restore(entries.tenant(), labels, entry);
                 rowsRestored++;
             }
         }

@@ -123,6 +123,21 @@ final class PartSealer {
         return releasedThroughSegment;
     }
 
+    /** Heap bytes the rows of seals not yet fully written hold. */
+    long pendingBytes() {
+        synchronized (pending) {
+            long total = 0;
+            for (Pending p : pending) {
+                for (Map<Labels, ColumnarRows> streams : p.tenants.values()) {
+                    for (ColumnarRows rows : streams.values()) {
+                        total += rows.retainedBytes();
+                    }
+                }
+            }
+            return total;
+        }
+    }
+
     /** Seals taken but not yet fully written. */
     int pendingSeals() {
         synchronized (pending) {

@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * the tenant's ingestion rate (all-or-nothing token bucket), and the per-stream checks the stream
  * store asks for under its lock: the active-stream limit and the hourly/daily series limiters for new
  * streams, and the out-of-order window for entries. Admission owns no data; what it admits is stored
- * by {@link StreamStore}.
+ * by {@link StreamWriter}.
  *
  * <p>Thread-safe: the per-tenant limiters are thread-safe and created atomically.
  */

@@ -5,9 +5,9 @@ import io.logbloom.bloom.BloomConfig;
 import io.logbloom.bloom.BloomFormatException;
 import io.logbloom.bloom.BloomStats;
 import io.logbloom.bloom.ScalableBloomFilter;
-import io.logbloom.chunks.Direction;
+import io.logbloom.chunks.ColumnarObjectWriter;
+import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.Label;
-import io.logbloom.chunks.LogEntry;
 import io.logbloom.tokens.BloomTokenizer;
 import io.logbloom.tokens.BloomTokenizerConfig;
 import java.io.IOException;
@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,12 +24,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Series-bloom maintenance for the flush cycle: feeds each flushed chunk's tokens into the bloom of
- * its series and period (loaded from the store, or new), marks the chunk covered only when no add
- * came back FULL, persists every touched bloom, and bounds the blooms kept in memory.
+ * Series-bloom maintenance for merges: feeds the tokens of each series' rows in a merged object into
+ * the bloom of its series and period (loaded from the store, or new), marks the object covered only
+ * when no add came back FULL, persists every touched bloom, and bounds the blooms kept in memory.
  *
- * <p>Thread-safety: {@link #addAndPersist} and {@link #evict} are called by the single flush cycle
- * only (its lock guards {@code unpersisted} and {@code touchedAt}); {@code blooms} is concurrent so
+ * <p>Thread-safety: {@link #add}, {@link #persist} and {@link #evict} are called by the single merge
+ * thread only (it owns {@code unpersisted} and {@code touchedAt}); {@code blooms} is concurrent so
  * {@link #totals} and {@link #memoryBytes} may read it from any thread.
  */
 final class SeriesBloomWriter {
@@ -51,12 +50,6 @@ final class SeriesBloomWriter {
 
     private record BloomKey(String tenant, long fingerprint, long period) {}
 
-    /** Receives a chunk whose bloom step failed. */
-    @FunctionalInterface
-    interface FailureSink {
-        void failed(StreamStore.ClosedChunk chunk, IOException cause);
-    }
-
     SeriesBloomWriter(BloomTokenizer tokenizer, BloomConfig bloomConfig, SeriesBloomStore bloomStore,
             long maxMemoryBytes) {
         this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer is null");
@@ -65,59 +58,85 @@ final class SeriesBloomWriter {
         this.maxMemoryBytes = maxMemoryBytes;
     }
 
-    /**
-     * Adds the tokens of every stored, not yet bloomed chunk to its series bloom and persists the
-     * touched blooms (and those a previous cycle failed to persist); a chunk is marked
-     * {@code bloomed} once its bloom is persisted. Failures go to {@code failures}.
-     */
-    void addAndPersist(List<StreamStore.ClosedChunk> chunks, FailureSink failures) {
-        Set<BloomKey> touched = new HashSet<>();
-        Map<BloomKey, List<StreamStore.ClosedChunk>> waiting = new HashMap<>();
-        for (StreamStore.ClosedChunk c : chunks) {
-            if (!c.stored || c.bloomed) {
-                continue;
-            }
-            if (!tokenizer.config().enabled()) {
-                c.bloomed = true;
-                continue;
-            }
-            BloomKey key = new BloomKey(c.ref.tenant(), c.ref.fingerprint(), SeriesBloom.periodNumber(c.ref.fromNanos()));
-            long start = System.nanoTime();
-            try {
-                SeriesBloom bloom = bloomFor(key);
-                if (addTokens(bloom.filter(), c)) {
-                    Set<String> covered = new HashSet<>(bloom.coveredChunkKeys());
-                    covered.add(c.ref.objectKey());
-                    bloom = new SeriesBloom(bloom.filter(), covered, bloom.ngramEnabled(), bloom.ngramLength(),
-                            bloom.ngramSkip(), bloom.wordTokens());
-                    blooms.put(key, bloom);
-                }
-                touched.add(key);
-                touchedAt.put(key, System.nanoTime());
-                waiting.computeIfAbsent(key, k -> new ArrayList<>()).add(c);
-            } catch (IOException e) {
-                failures.failed(c, e);
-            }
-            c.flushNanos += System.nanoTime() - start;
+    /** The tokens of one series' rows in one object, added block by block as the object is written. */
+    final class ObjectTokens implements ColumnarObjectWriter.BlockSink {
+        private final BloomKey key;
+        private final String objectKey;
+        private final SeriesBloom bloom;
+        private boolean complete = true;
+
+        private ObjectTokens(BloomKey key, String objectKey, SeriesBloom bloom) {
+            this.key = key;
+            this.objectKey = objectKey;
+            this.bloom = bloom;
         }
-        touched.addAll(unpersisted);
-        for (BloomKey key : touched) {
+
+        /** Adds the block's tokens, scoped to the block ({@link #blockScope}). */
+        @Override
+        public void block(int blockIndex, ColumnarRows rows, int[] order, int from, int to) {
+            ScalableBloomFilter filter = bloom.filter();
+            BloomTokenizer.ChunkTokens tokens = tokenizer.chunk(io.logbloom.chunks.ColumnarDirectory.blockScope(objectKey, blockIndex), hash -> {
+                if (complete && filter.add(hash) == AddResult.FULL) {
+                    complete = false;
+                }
+            });
+            for (int i = from; i < to && complete; i++) {
+                int row = order[i];
+                for (Label field : rows.metadata(row)) {
+                    tokens.metadata(field.name(), field.value());
+                }
+                tokens.line(rows.line(row));
+            }
+        }
+
+        /** Marks the object covered when every block's tokens went in; the bloom is persisted by {@link #persist}. */
+        void finish() {
+            if (complete) {
+                Set<String> covered = new HashSet<>(bloom.coveredChunkKeys());
+                covered.add(objectKey);
+                blooms.put(key, new SeriesBloom(bloom.filter(), covered, bloom.ngramEnabled(), bloom.ngramLength(),
+                        bloom.ngramSkip(), bloom.wordTokens()));
+            }
+            unpersisted.add(key);
+            touchedAt.put(key, System.nanoTime());
+        }
+    }
+
+
+    /**
+     * Starts adding one series' rows in object {@code objectKey} to the series' bloom of the period of
+     * {@code fromNanos}; null when blooms are off.
+     */
+    ObjectTokens start(String tenant, long fingerprint, long fromNanos, String objectKey) throws IOException {
+        if (!tokenizer.config().enabled()) {
+            return null;
+        }
+        BloomKey key = new BloomKey(tenant, fingerprint, SeriesBloom.periodNumber(fromNanos));
+        return new ObjectTokens(key, objectKey, bloomFor(key));
+    }
+
+    /**
+     * Stores every bloom changed since the last successful call.
+     *
+     * @throws IOException the first store failure; the blooms not stored stay pending for the next call
+     */
+    void persist() throws IOException {
+        IOException first = null;
+        for (BloomKey key : List.copyOf(unpersisted)) {
             SeriesBloom bloom = blooms.get(key);
             if (bloom == null) {
+                unpersisted.remove(key);
                 continue;
             }
             try {
                 bloomStore.store(key.tenant, key.fingerprint, key.period, bloom);
                 unpersisted.remove(key);
-                for (StreamStore.ClosedChunk c : waiting.getOrDefault(key, List.of())) {
-                    c.bloomed = true;
-                }
             } catch (IOException e) {
-                unpersisted.add(key);
-                for (StreamStore.ClosedChunk c : waiting.getOrDefault(key, List.of())) {
-                    failures.failed(c, e);
-                }
+                first = first == null ? e : first;
             }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 
@@ -143,25 +162,6 @@ final class SeriesBloomWriter {
         }
         blooms.put(key, bloom);
         return bloom;
-    }
-
-    /** Adds all tokens of the chunk; false when the filter refused one (the chunk is then not covered). */
-    private boolean addTokens(ScalableBloomFilter filter, StreamStore.ClosedChunk c) {
-        boolean[] complete = {true};
-        BloomTokenizer.ChunkTokens tokens = tokenizer.chunk(c.ref.objectKey(), hash -> {
-            if (complete[0] && filter.add(hash) == AddResult.FULL) {
-                complete[0] = false;
-            }
-        });
-        Iterator<LogEntry> entries = c.chunk.iterator(Long.MIN_VALUE, Long.MAX_VALUE, Direction.FORWARD);
-        while (entries.hasNext() && complete[0]) {
-            LogEntry entry = entries.next();
-            for (Label field : entry.metadata()) {
-                tokens.metadata(field.name(), field.value());
-            }
-            tokens.line(entry.line());
-        }
-        return complete[0];
     }
 
     /**

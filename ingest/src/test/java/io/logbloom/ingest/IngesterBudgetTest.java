@@ -60,21 +60,23 @@ final class IngesterBudgetTest {
     }
 
     @Test
-    void memoryBytes_countsUnflushedData_andFallsAfterFlush() throws Exception {
+    void memoryBytes_countsBufferedRows_andFallsWhenSealed() throws Exception {
         try (Ingester ingester = fx.open(config(Duration.ofHours(1)), store)) {
             long empty = ingester.memoryBytes();
             assertThat(empty).isZero();
             ingester.push("t", batch("a", 0, 1000));
             long afterOne = ingester.memoryBytes();
             // 1000 lines of ~190 raw bytes: at least the raw text, and not absurdly more than the heap it takes
-            assertThat(afterOne).isBetween(190_000L, 4_000_000L);
+            assertThat(afterOne).isBetween(190_000L, 1_000_000L);
             ingester.push("t", batch("b", 0, 1000));
             assertThat(ingester.memoryBytes()).isGreaterThan(afterOne);
 
-            ingester.flushAll();
+            ingester.seal();
 
-            // what remains: the recently-flushed dedupe keys (for retried pushes) and the two series blooms
-            assertThat(ingester.memoryBytes()).isBetween(2000 * StreamStore.KEY_BYTES, 2000 * StreamStore.KEY_BYTES + 64_000);
+            // what remains: the remembered identities (for retried pushes) and the stream states
+            assertThat(ingester.memoryBytes()).isBetween(2000 * StreamWriter.KEY_BYTES,
+                    2000 * StreamWriter.KEY_BYTES + 2 * StreamWriter.STREAM_BYTES);
+            assertThat(IngesterFixture.unflushedRows(ingester, "t")).hasSize(2000);
         }
     }
 
@@ -87,12 +89,33 @@ final class IngesterBudgetTest {
     }
 
     @Test
-    void push_overBudget_refusedWith429Message_nothingStored_thenAcceptedAfterFlush() throws Exception {
+    void pushFlood_sealsEarly_staysWithinBudget_withoutRefusals() throws Exception {
+        try (Ingester ingester = fx.open(config(Duration.ofHours(1)), store)) {
+            long peak = 0;
+            for (int next = 0; next < 40_000; next += 500) {
+                assertThat(ingester.push("t", batch("a", next, 500)).ok()).isTrue();
+                peak = Math.max(peak, ingester.memoryBytes());
+            }
+            // 40 000 lines are ~8 MB raw, four times the budget: early seals moved them to disk
+            assertThat(peak).isLessThanOrEqualTo(BUDGET + 600_000);
+            ingester.flushAll();
+            assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(40_000);
+        }
+    }
+
+    @Test
+    void push_overBudget_whileSealsFail_refusedWith429Message_nothingStored_thenAcceptedWhenDiskIsBack()
+            throws Exception {
+        Path parts = dir.resolve("wal").resolve("parts");
         try (Ingester ingester = fx.openWithMetrics(config(Duration.ofHours(1)), store)) {
+            // the parts directory becomes a file: every seal fails and its rows stay in heap
+            java.nio.file.Files.delete(parts);
+            java.nio.file.Files.writeString(parts, "not a directory");
             int next = 0;
             while (ingester.memoryBytes() <= BUDGET) {
                 assertThat(ingester.push("t", batch("a", next, 500)).ok()).isTrue();
                 next += 500;
+                Thread.sleep(5);
             }
             int acknowledged = next;
             int attempt = next;
@@ -101,44 +124,16 @@ final class IngesterBudgetTest {
                     .hasMessageContaining("Ingester memory limit exceeded (limit: " + BUDGET + " bytes, ingester.max_memory)")
                     .satisfies(e -> assertThat(((MemoryBudgetExceededException) e).retryAfterSeconds()).isPositive());
             assertThat(fx.scrape()).contains("logbloom_ingest_memory_limited_pushes_total 1.0");
+            assertThat(IngesterFixture.unflushedRows(ingester, "t")).hasSize(acknowledged);
 
+            java.nio.file.Files.delete(parts);
+            java.nio.file.Files.createDirectories(parts);
             ingester.flushAll();
 
             assertThat(ingester.memoryBytes()).isLessThan(BUDGET);
             assertThat(ingester.push("t", batch("a", acknowledged, 10)).ok()).isTrue();
             ingester.flushAll();
             assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(acknowledged + 10);
-        }
-    }
-
-    @Test
-    void overBudget_reliefFlushesLargestStreams_withoutForcedFlush() throws Exception {
-        // a 200 ms check period: flushed chunks leave memory 200 ms after they are indexed
-        try (Ingester ingester = fx.open(config(Duration.ofMillis(200)), store)) {
-            ingester.push("t", batch("small", 0, 10));
-            int next = 0;
-            while (ingester.memoryBytes() <= BUDGET) {
-                ingester.push("t", batch("big", next, 500));
-                next += 500;
-            }
-            int acknowledged = next;
-            assertThatThrownBy(() -> ingester.push("t", batch("big", acknowledged, 10)))
-                    .isInstanceOf(MemoryBudgetExceededException.class);
-
-            // closing the big stream's chunk compresses it (below the budget at once); the relief then
-            // flushes it and releases it from memory after the grace period
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).size() > 1
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-
-            assertThat(ingester.memoryBytes()).isLessThanOrEqualTo(BUDGET / 4 * 3);
-            // the largest stream was flushed by the relief, the small one stays in memory
-            assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(acknowledged);
-            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
-                    .singleElement().satisfies(s -> assertThat(s.entries()).hasSize(10));
-            assertThat(ingester.push("t", batch("big", acknowledged, 10)).ok()).isTrue();
         }
     }
 }

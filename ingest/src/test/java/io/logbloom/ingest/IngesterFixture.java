@@ -1,8 +1,8 @@
 package io.logbloom.ingest;
 
-import io.logbloom.chunks.Chunk;
 import io.logbloom.chunks.ChunkRef;
-import io.logbloom.chunks.Direction;
+import io.logbloom.chunks.ColumnarObjectReader;
+import io.logbloom.chunks.RangeSource;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.index.LabelMatcher;
@@ -28,7 +28,8 @@ final class IngesterFixture {
 
     static IngestConfig config(Path dir) {
         return IngestConfig.defaults(dir.resolve("wal")).withFlush(new FlushConfig(Duration.ofMinutes(30),
-                Duration.ofHours(2), Duration.ofHours(1), Duration.ofMillis(1), Duration.ofMillis(5)));
+                Duration.ofHours(2), Duration.ofHours(1), Duration.ofMillis(1), Duration.ofMillis(5))
+                .withParts(Duration.ofHours(1), FlushConfig.DEFAULT_MERGE_MIN_BYTES));
     }
 
     Ingester open(IngestConfig config, ObjectStore store) throws IOException {
@@ -48,9 +49,19 @@ final class IngesterFixture {
         List<LogEntry> out = new ArrayList<>();
         for (SeriesChunks series : ingester.index().chunks(tenant, List.of(ANY_APP), 0, Long.MAX_VALUE)) {
             for (ChunkRef ref : series.chunks()) {
-                Chunk chunk = Chunk.decode(store.get(ref.objectKey()));
-                out.addAll(chunk.entries(Long.MIN_VALUE, Long.MAX_VALUE, Direction.FORWARD));
+                ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofObject(store, ref.objectKey()));
+                out.addAll(reader.entries(reader.directory().indexOf(series.labels()), Long.MIN_VALUE, Long.MAX_VALUE));
             }
+        }
+        out.sort(java.util.Comparator.comparingLong(LogEntry::timestampNanos));
+        return out;
+    }
+
+    /** Every unflushed row of the tenant (memory and parts), sorted by time. */
+    static List<LogEntry> unflushedRows(Ingester ingester, String tenant) {
+        List<LogEntry> out = new ArrayList<>();
+        for (StreamSnapshot s : ingester.unflushed(tenant, List.of(ANY_APP), 0, Long.MAX_VALUE)) {
+            out.addAll(s.allEntries());
         }
         out.sort(java.util.Comparator.comparingLong(LogEntry::timestampNanos));
         return out;

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,10 @@ final class PartMergerTest {
     private PartMerger merger(LocalParts parts, long releasedThrough) {
         return new PartMerger(parts, dir.resolve("parts"), store,
                 new IndexWriter(store, IndexConfig.defaults(), Clock.systemUTC(), "test"), index,
-                ColumnarConfig.defaults(), () -> releasedThrough, new ReentrantLock(), "w1");
+                ColumnarConfig.defaults(), () -> releasedThrough, new ReentrantLock(), "w1",
+                new SeriesBloomWriter(new io.logbloom.tokens.BloomTokenizer(io.logbloom.tokens.BloomTokenizerConfig.defaults()),
+                        io.logbloom.bloom.BloomConfig.defaults(), new SeriesBloomStore(store), 1 << 20),
+                Duration.ZERO);
     }
 
     private static Map<Labels, ColumnarRows> rows(Labels labels, int from, int n) {
@@ -87,13 +91,16 @@ final class PartMergerTest {
         add(parts, "t", 5, rows(A, 50, 50));
         add(parts, "u", 5, rows(A, 0, 5));
 
-        PartMerger.Outcome outcome = merger(parts, 5).merge("t");
+        PartMerger merger = merger(parts, 5);
+        PartMerger.Outcome outcome = merger.merge("t");
 
         assertThat(outcome.partsMerged()).isEqualTo(3);
         assertThat(outcome.streams()).isEqualTo(2);
         assertThat(outcome.rows()).isEqualTo(130);
         assertThat(memory.list("t/objects/")).containsExactly(outcome.objectKey());
         assertThat(parts.parts("t")).isEmpty();
+        assertThat(p1.file()).as("kept for queries that listed it, until its grace ends").exists();
+        assertThat(merger.deleteRetired(false)).isEqualTo(3);
         assertThat(p1.file()).doesNotExist();
         assertThat(parts.parts("u")).hasSize(1);
         List<SeriesChunks> indexed = index.chunks("t", List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
@@ -159,6 +166,7 @@ final class PartMergerTest {
         LocalParts.Part part = add(parts, "t", 1, rows(A, 0, 10));
         PartMerger merger = merger(parts, 1);
         PartMerger.Outcome outcome = merger.merge("t");
+        merger.deleteRetired(true);
         // a crash between the index write and the part deletion: put the part file and manifest back
         LocalParts again = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
         LocalParts.Part copy = add(again, "t", 1, rows(A, 0, 10));

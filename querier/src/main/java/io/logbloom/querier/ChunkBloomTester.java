@@ -52,10 +52,21 @@ final class ChunkBloomTester {
         if (bloom == null || !bloom.covers(ref.objectKey())) {
             return true;
         }
-        return eval(query, series, ref, bloom);
+        return eval(query, series, ref.objectKey(), bloom);
     }
 
-    private boolean eval(BloomQuery query, Labels series, ChunkRef ref, SeriesBloomView bloom) {
+    /**
+     * Whether one block of a columnar object may contain a match; false means it is safe to skip.
+     * {@code scope} is the block's token scope, {@code objectKey} what the bloom must cover.
+     */
+    boolean blockMayMatch(BloomQuery query, Labels series, String objectKey, String scope, SeriesBloomView bloom) {
+        if (bloom == null || !bloom.covers(objectKey)) {
+            return true;
+        }
+        return eval(query, series, scope, bloom);
+    }
+
+    private boolean eval(BloomQuery query, Labels series, String ref, SeriesBloomView bloom) {
         if (query instanceof BloomQuery.MatchAll) {
             return true;
         }
@@ -63,13 +74,13 @@ final class ChunkBloomTester {
             if (series.get(eq.key()) != null) {
                 return true;
             }
-            return bloom.mightContain(scheme.chunkScopedHash(ref.objectKey(), eq.key() + "=" + eq.value()));
+            return bloom.mightContain(scheme.chunkScopedHash(ref, eq.key() + "=" + eq.value()));
         }
         if (query instanceof BloomQuery.MetadataExists exists) {
             if (series.get(exists.key()) != null) {
                 return true;
             }
-            return bloom.mightContain(scheme.chunkScopedHash(ref.objectKey(), exists.key()));
+            return bloom.mightContain(scheme.chunkScopedHash(ref, exists.key()));
         }
         if (query instanceof BloomQuery.LineContains contains) {
             return literalMayMatch(contains.literal(), ref, bloom);
@@ -96,23 +107,23 @@ final class ChunkBloomTester {
         throw new IllegalStateException("BUG: unknown bloom query node " + query);
     }
 
-    private boolean literalMayMatch(String literal, ChunkRef ref, SeriesBloomView bloom) {
+    private boolean literalMayMatch(String literal, String ref, SeriesBloomView bloom) {
         return wordsMayMatch(literal, ref, bloom) && ngramsMayMatch(literal, ref, bloom);
     }
 
-    private boolean wordsMayMatch(String literal, ChunkRef ref, SeriesBloomView bloom) {
+    private boolean wordsMayMatch(String literal, String ref, SeriesBloomView bloom) {
         if (!bloom.wordTokens()) {
             return true;
         }
         for (String word : scheme.provenWords(literal)) {
-            if (!bloom.mightContain(scheme.wordHash(ref.objectKey(), word))) {
+            if (!bloom.mightContain(scheme.wordHash(ref, word))) {
                 return false;
             }
         }
         return true;
     }
 
-    private boolean ngramsMayMatch(String literal, ChunkRef ref, SeriesBloomView bloom) {
+    private boolean ngramsMayMatch(String literal, String ref, SeriesBloomView bloom) {
         if (!bloom.ngramEnabled()) {
             return true;
         }
@@ -126,7 +137,7 @@ final class ChunkBloomTester {
             }
             boolean all = true;
             for (String gram : grams) {
-                if (!bloom.mightContain(scheme.chunkScopedHash(ref.objectKey(), gram))) {
+                if (!bloom.mightContain(scheme.chunkScopedHash(ref, gram))) {
                     all = false;
                     break;
                 }

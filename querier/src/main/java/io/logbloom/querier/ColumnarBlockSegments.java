@@ -4,6 +4,8 @@ import io.logbloom.chunks.ChunkFormatException;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarBlockInfo;
 import io.logbloom.chunks.ColumnarDirectory;
+import io.logbloom.chunks.ColumnarFileStream;
+import io.logbloom.chunks.FileRangeSource;
 import io.logbloom.chunks.ColumnarObjectReader;
 import io.logbloom.chunks.ColumnarStreamInfo;
 import io.logbloom.chunks.Labels;
@@ -32,18 +34,21 @@ final class ColumnarBlockSegments {
     private final ColumnarDirectoryCache directories;
     private final ChunkCache blocks;
     private final ExecutorService fetchPool;
+    private final QuerierMetrics metrics;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ColumnarBlockSegments.class);
 
     ColumnarBlockSegments(ObjectStore store, ColumnarDirectoryCache directories, ChunkCache blocks,
-            ExecutorService fetchPool) {
+            ExecutorService fetchPool, QuerierMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics is null");
         this.store = Objects.requireNonNull(store, "store is null");
         this.directories = Objects.requireNonNull(directories, "directories is null");
         this.blocks = Objects.requireNonNull(blocks, "blocks is null");
         this.fetchPool = Objects.requireNonNull(fetchPool, "fetchPool is null");
     }
 
-    /** The segments of {@code series}' blocks in {@code ref}'s object overlapping [fromNanos, throughNanos). */
-    List<SeriesReader.Segment> segments(QueryContext ctx, Labels series, ChunkRef ref, long fromNanos,
-            long throughNanos) throws IOException {
+
+    /** Indexes of {@code series}' blocks in {@code ref}'s object overlapping [fromNanos, throughNanos). */
+    int[] blocksInRange(Labels series, ChunkRef ref, long fromNanos, long throughNanos) throws IOException {
         ColumnarDirectory directory = directories.get(ref.objectKey());
         int stream = directory.indexOf(series);
         if (stream < 0) {
@@ -51,18 +56,65 @@ final class ColumnarBlockSegments {
                     + " although the index says it does");
         }
         ColumnarStreamInfo info = directory.streams().get(stream);
-        List<SeriesReader.Segment> segments = new ArrayList<>();
+        int[] out = new int[info.blockCount()];
+        int n = 0;
         for (int b = info.firstBlock(); b < info.firstBlock() + info.blockCount(); b++) {
             ColumnarBlockInfo block = directory.blocks().get(b);
-            if (block.maxTimeNanos() < fromNanos || block.minTimeNanos() >= throughNanos) {
-                continue;
+            if (block.maxTimeNanos() >= fromNanos && block.minTimeNanos() < throughNanos) {
+                out[n++] = b;
             }
-            int index = b;
+        }
+        return java.util.Arrays.copyOf(out, n);
+    }
+
+    /**
+     * The segments of {@code series}' blocks {@code blocks} (all its blocks overlapping the range when
+     * null) in {@code ref}'s object.
+     */
+    List<SeriesReader.Segment> segments(QueryContext ctx, Labels series, ChunkRef ref, int[] blocks, long fromNanos,
+            long throughNanos) throws IOException {
+        ColumnarDirectory directory = directories.get(ref.objectKey());
+        int[] toRead = blocks != null ? blocks : blocksInRange(series, ref, fromNanos, throughNanos);
+        List<SeriesReader.Segment> segments = new ArrayList<>(toRead.length);
+        for (int index : toRead) {
+            ColumnarBlockInfo block = directory.blocks().get(index);
             segments.add(new SeriesReader.Segment(block.minTimeNanos(), block.maxTimeNanos(),
                     () -> fetch(ctx, ref.objectKey(), block),
                     bytes -> decode(ctx, ref.objectKey(), directory, index, bytes, fromNanos, throughNanos)));
         }
         return segments;
+    }
+
+    /**
+     * The segments of a stream in a local columnar file (an ingester's part) overlapping [fromNanos,
+     * throughNanos): each reads its block with a positional read of the file (not cached: the file is
+     * on local disk and short-lived).
+     */
+    List<SeriesReader.Segment> fileSegments(QueryContext ctx, ColumnarFileStream part, long fromNanos,
+            long throughNanos) {
+        List<SeriesReader.Segment> segments = new ArrayList<>();
+        String name = part.file().toString();
+        for (int b : part.blocksIn(fromNanos, throughNanos)) {
+            ColumnarBlockInfo block = part.directory().blocks().get(b);
+            segments.add(new SeriesReader.Segment(block.minTimeNanos(), block.maxTimeNanos(),
+                    () -> CompletableFuture.completedFuture(null),
+                    none -> decode(ctx, name, part.directory(), b, readFile(ctx, part, block), fromNanos,
+                            throughNanos)));
+        }
+        return segments;
+    }
+
+    private static byte[] readFile(QueryContext ctx, ColumnarFileStream part, ColumnarBlockInfo block)
+            throws IOException {
+        long start = System.nanoTime();
+        byte[] bytes;
+        try (FileRangeSource source = RangeSource.ofFile(part.file())) {
+            bytes = source.read(block.offset(), Math.toIntExact(block.length()));
+        }
+        ctx.stats.chunksDownloadTimeNanos.add(System.nanoTime() - start);
+        ctx.stats.chunksFetched.increment();
+        ctx.stats.compressedBytes.add(bytes.length);
+        return bytes;
     }
 
     private CompletableFuture<byte[]> fetch(QueryContext ctx, String objectKey, ColumnarBlockInfo block) {
@@ -102,7 +154,17 @@ final class ColumnarBlockSegments {
         ColumnarBlockInfo info = directory.blocks().get(block);
         RangeSource window = new BlockWindow(objectKey, info.offset(), bytes);
         List<LogEntry> inRange = new ArrayList<>(info.rows());
-        for (LogEntry entry : new ColumnarObjectReader(window, directory).readBlock(block).entries()) {
+        List<LogEntry> all;
+        try {
+            all = new ColumnarObjectReader(window, directory).readBlock(block).entries();
+        } catch (ChunkFormatException e) {
+            // as Loki's chunk reader skips a block whose checksum does not match: the rest still answers
+            LOG.error("object {} block {} is damaged, left out: {}; the query answers from the intact blocks",
+                    objectKey, block, e.getMessage());
+            metrics.corruptObjects("chunk_block", 1);
+            return List.of();
+        }
+        for (LogEntry entry : all) {
             if (entry.timestampNanos() >= fromNanos && entry.timestampNanos() < throughNanos) {
                 inRange.add(entry);
             }

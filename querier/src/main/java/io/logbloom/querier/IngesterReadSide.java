@@ -50,10 +50,21 @@ final class IngesterReadSide implements IndexReader, UnflushedSource {
 
     @Override
     public List<Stream> unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
-        List<StreamSnapshot> snapshots = ingester.get().unflushed(tenant, matchers, fromNanos, throughNanos);
+        return streams(ingester.get().unflushed(tenant, matchers, fromNanos, throughNanos));
+    }
+
+    /** The ingester's index answer and unflushed data, taken together (a merge in between neither hides nor repeats rows). */
+    @Override
+    public Snapshot snapshot(IndexReader index, String tenant, List<LabelMatcher> matchers, long fromNanos,
+            long throughNanos) throws IOException {
+        Ingester.ReadView view = ingester.get().read(tenant, matchers, fromNanos, throughNanos);
+        return new Snapshot(view.indexed(), streams(view.unflushed()));
+    }
+
+    private static List<Stream> streams(List<StreamSnapshot> snapshots) {
         List<Stream> out = new ArrayList<>(snapshots.size());
         for (StreamSnapshot s : snapshots) {
-            out.add(new Stream(s.labels(), s.entries()));
+            out.add(new Stream(s.labels(), s.entries(), s.parts()));
         }
         return out;
     }

@@ -123,7 +123,7 @@ public final class Querier implements AutoCloseable {
             throws IOException {
         TreeSet<String> names = new TreeSet<>(index.labelNames(tenant, matchers, fromNanos, throughNanos));
         for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
-            if (!s.entries().isEmpty()) {
+            if (s.hasData(fromNanos, throughNanos)) {
                 names.addAll(s.labels().names());
             }
         }
@@ -136,7 +136,7 @@ public final class Querier implements AutoCloseable {
         TreeSet<String> values = new TreeSet<>(index.labelValues(tenant, name, matchers, fromNanos, throughNanos));
         for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
             String v = s.labels().get(name);
-            if (v != null && !s.entries().isEmpty()) {
+            if (v != null && s.hasData(fromNanos, throughNanos)) {
                 values.add(v);
             }
         }
@@ -150,7 +150,7 @@ public final class Querier implements AutoCloseable {
         for (List<LabelMatcher> matchers : groups) {
             all.addAll(index.series(tenant, matchers, fromNanos, throughNanos));
             for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
-                if (!s.entries().isEmpty()) {
+                if (s.hasData(fromNanos, throughNanos)) {
                     all.add(s.labels());
                 }
             }
@@ -227,12 +227,13 @@ public final class Querier implements AutoCloseable {
         for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
             List<LogEntry> inRange = s.entries().stream()
                     .filter(e -> e.timestampNanos() >= fromNanos && e.timestampNanos() < throughNanos).toList();
-            if (inRange.isEmpty()) {
+            long[] parts = s.partTotals(fromNanos, throughNanos);
+            if (inRange.isEmpty() && parts[0] == 0) {
                 continue;
             }
             long[] t = perSeries.computeIfAbsent(s.labels(), k -> new long[3]);
-            t[1] += inRange.size();
-            t[2] += StoreReader.entryBytes(inRange);
+            t[1] += inRange.size() + parts[0];
+            t[2] += StoreReader.entryBytes(inRange) + parts[1];
         }
         return perSeries;
     }

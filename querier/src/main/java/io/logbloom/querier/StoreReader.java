@@ -3,6 +3,7 @@ package io.logbloom.querier;
 import io.logbloom.bloom.BloomFormatException;
 import io.logbloom.chunks.ChunkFormatException;
 import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.ColumnarFileStream;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
@@ -74,7 +75,7 @@ final class StoreReader {
         this.fetchPool = Objects.requireNonNull(fetchPool, "fetchPool is null");
         this.columnar = new ColumnarBlockSegments(store,
                 new ColumnarDirectoryCache(store, Math.max(DIRECTORY_CACHE_MIN_BYTES, config.chunkCacheBytes() / 8)),
-                chunks, fetchPool);
+                chunks, fetchPool, metrics);
     }
 
     /** Opens every matching series over [fromNanos, throughNanos), sorted by labels. */
@@ -82,9 +83,10 @@ final class StoreReader {
             boolean forward, BloomQuery bloomQuery) throws IOException {
         long indexStart = System.nanoTime();
         // index and bloom reads may wait on the object store: they run on the fetch pool, waited for until the deadline
-        List<SeriesChunks> indexed = ctx.await(fetchPool.submit(
-                () -> index.chunks(ctx.tenant(), matchers, fromNanos, throughNanos)));
-        List<UnflushedSource.Stream> memory = unflushed.unflushed(ctx.tenant(), matchers, fromNanos, throughNanos);
+        UnflushedSource.Snapshot snapshot = ctx.await(fetchPool.submit(
+                () -> unflushed.snapshot(index, ctx.tenant(), matchers, fromNanos, throughNanos)));
+        List<SeriesChunks> indexed = snapshot.indexed();
+        List<UnflushedSource.Stream> memory = snapshot.unflushed();
         if (unflushed != UnflushedSource.NONE) {
             ctx.stats.ingesterReached.set(true);
         }
@@ -100,6 +102,7 @@ final class StoreReader {
             }
         }
         Map<Labels, List<LogEntry>> memoryBySeries = new HashMap<>();
+        Map<Labels, List<ColumnarFileStream>> partsBySeries = new HashMap<>();
         for (UnflushedSource.Stream stream : memory) {
             List<LogEntry> inRange = inRange(stream.entries(), fromNanos, throughNanos);
             if (!inRange.isEmpty()) {
@@ -110,10 +113,15 @@ final class StoreReader {
                 });
                 refsBySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>());
             }
+            if (!stream.parts().isEmpty()) {
+                partsBySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>()).addAll(stream.parts());
+                refsBySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>());
+            }
         }
 
-        Map<Labels, List<ChunkRef>> survivors = ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries,
-                bloomQuery)));
+        Survivors filtered = ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries, bloomQuery, fromNanos,
+                throughNanos)));
+        Map<Labels, List<ChunkRef>> survivors = filtered.refs();
         checkBytesLimit(survivors);
 
         List<SeriesStream> streams = new ArrayList<>(survivors.size());
@@ -123,11 +131,15 @@ final class StoreReader {
             List<SeriesReader.Segment> segments = new ArrayList<>();
             for (ChunkRef ref : e.getValue()) {
                 if (ref.isColumnar()) {
-                    segments.addAll(columnar.segments(ctx, e.getKey(), ref, fromNanos, throughNanos));
+                    segments.addAll(columnar.segments(ctx, e.getKey(), ref, filtered.blocks().get(ref), fromNanos,
+                            throughNanos));
                     continue;
                 }
                 segments.add(new SeriesReader.Segment(ref.fromNanos(), ref.throughNanos(), () -> fetch(ctx, ref),
                         bytes -> decode(ctx, ref, bytes, fromNanos, throughNanos)));
+            }
+            for (ColumnarFileStream part : partsBySeries.getOrDefault(e.getKey(), List.of())) {
+                segments.addAll(columnar.fileSegments(ctx, part, fromNanos, throughNanos));
             }
             List<LogEntry> mem = memoryBySeries.get(e.getKey());
             if (mem != null) {
@@ -141,27 +153,39 @@ final class StoreReader {
         return streams;
     }
 
-    private Map<Labels, List<ChunkRef>> bloomFilter(QueryContext ctx, Map<Labels, List<ChunkRef>> refsBySeries,
-            BloomQuery bloomQuery) throws IOException {
-        long total = 0;
-        for (List<ChunkRef> refs : refsBySeries.values()) {
-            total += refs.size();
-        }
-        ctx.stats.totalChunksRef.add(total);
+    /**
+     * The refs (and, of columnar objects, the blocks in range) that may hold a match, per series: with
+     * blooms on and a testable query, a row chunk is kept when its series bloom says it may match, a
+     * columnar ref keeps the blocks whose block-scoped tokens may match. Stats count every block of
+     * a columnar object as one chunk, so fetched = total − skipped holds in both modes.
+     */
+    private Survivors bloomFilter(QueryContext ctx, Map<Labels, List<ChunkRef>> refsBySeries, BloomQuery bloomQuery,
+            long fromNanos, long throughNanos) throws IOException {
         boolean testing = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
-        if (!testing) {
-            ctx.stats.postFilterChunks.add(total);
-            return refsBySeries;
+        if (testing) {
+            ctx.stats.usedBloomFilters.set(true);
         }
-        ctx.stats.usedBloomFilters.set(true);
         long start = System.nanoTime();
         Map<Labels, List<ChunkRef>> survivors = new TreeMap<>();
+        Map<ChunkRef, int[]> blocks = new HashMap<>();
         Map<BloomCache.Key, Optional<SeriesBloomView>> loaded = new HashMap<>();
         Set<BloomCache.Key> reloaded = new HashSet<>();
+        long total = 0;
         long kept = 0;
         for (Map.Entry<Labels, List<ChunkRef>> e : refsBySeries.entrySet()) {
             List<ChunkRef> keep = new ArrayList<>();
             for (ChunkRef ref : e.getValue()) {
+                int[] inRange = ref.isColumnar() ? columnar.blocksInRange(e.getKey(), ref, fromNanos, throughNanos) : null;
+                int count = inRange == null ? 1 : inRange.length;
+                total += count;
+                if (!testing) {
+                    keep.add(ref);
+                    kept += count;
+                    if (inRange != null) {
+                        blocks.put(ref, inRange);
+                    }
+                    continue;
+                }
                 BloomCache.Key key = new BloomCache.Key(ctx.tenant(), ref.fingerprint(),
                         Math.floorDiv(ref.fromNanos(), PERIOD_NANOS));
                 Optional<SeriesBloomView> bloom = loaded.get(key);
@@ -174,18 +198,40 @@ final class StoreReader {
                     bloom = loadBloom(key, true);
                     loaded.put(key, bloom);
                 }
-                if (tester.mayMatch(bloomQuery, e.getKey(), ref, bloom.orElse(null))) {
+                if (inRange == null) {
+                    if (tester.mayMatch(bloomQuery, e.getKey(), ref, bloom.orElse(null))) {
+                        keep.add(ref);
+                        kept++;
+                    }
+                    continue;
+                }
+                int[] maybe = new int[inRange.length];
+                int n = 0;
+                for (int b : inRange) {
+                    if (tester.blockMayMatch(bloomQuery, e.getKey(), ref.objectKey(),
+                            io.logbloom.chunks.ColumnarDirectory.blockScope(ref.objectKey(), b), bloom.orElse(null))) {
+                        maybe[n++] = b;
+                    }
+                }
+                if (n > 0) {
                     keep.add(ref);
+                    blocks.put(ref, java.util.Arrays.copyOf(maybe, n));
+                    kept += n;
                 }
             }
-            kept += keep.size();
             survivors.put(e.getKey(), keep);
         }
+        ctx.stats.totalChunksRef.add(total);
         ctx.stats.postFilterChunks.add(kept);
-        ctx.stats.chunksSkipped.add(total - kept);
-        ctx.stats.bloomFilterTimeNanos.add(System.nanoTime() - start);
-        return survivors;
+        if (testing) {
+            ctx.stats.chunksSkipped.add(total - kept);
+            ctx.stats.bloomFilterTimeNanos.add(System.nanoTime() - start);
+        }
+        return new Survivors(survivors, blocks);
     }
+
+    /** The refs to read per series, and for columnar refs the blocks to read. */
+    private record Survivors(Map<Labels, List<ChunkRef>> refs, Map<ChunkRef, int[]> blocks) {}
 
     /**
      * A series bloom, or none when it is damaged: a damaged bloom proves nothing, so its chunks are read

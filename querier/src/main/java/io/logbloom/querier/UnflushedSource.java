@@ -1,29 +1,92 @@
 package io.logbloom.querier;
 
+import io.logbloom.chunks.ColumnarBlockInfo;
+import io.logbloom.chunks.ColumnarFileStream;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
+import io.logbloom.index.IndexReader;
 import io.logbloom.index.LabelMatcher;
+import io.logbloom.index.SeriesChunks;
+import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 
-/** Entries the ingester holds in memory that the index does not show yet, so a push is queryable at once. */
+/**
+ * Data the ingester holds that is not in the object store yet (rows in memory and sealed parts on
+ * its local disk), so a push is queryable at once.
+ */
 @FunctionalInterface
 public interface UnflushedSource {
-    /** Matching streams with their in-memory entries in [fromNanos, throughNanos), entries sorted by time. */
+    /** Matching streams with their unflushed rows in [fromNanos, throughNanos), in-memory entries sorted by time. */
     List<Stream> unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos);
 
-    /** One in-memory stream. */
-    record Stream(Labels labels, List<LogEntry> entries) {
-        public Stream {
-            Objects.requireNonNull(labels, "labels is null");
-            entries = List.copyOf(entries);
+    /**
+     * The index answer for the selector together with the unflushed data, taken so that every row is
+     * in exactly one of the two even while the ingester moves rows into the store. This default reads
+     * the index first, then the unflushed data: right for sources whose data never moves.
+     */
+    default Snapshot snapshot(IndexReader index, String tenant, List<LabelMatcher> matchers, long fromNanos,
+            long throughNanos) throws IOException {
+        List<SeriesChunks> indexed = index.chunks(tenant, matchers, fromNanos, throughNanos);
+        return new Snapshot(indexed, unflushed(tenant, matchers, fromNanos, throughNanos));
+    }
+
+    /** An index answer and the unflushed streams that complete it. */
+    record Snapshot(List<SeriesChunks> indexed, List<Stream> unflushed) {
+        /** Copies. */
+        public Snapshot {
+            indexed = List.copyOf(indexed);
+            unflushed = List.copyOf(unflushed);
         }
     }
 
-    /** A source without in-memory data (for read-only processes): reading it reaches no ingester. */
+    /** One unflushed stream: rows in memory and the stream's part of local columnar files. */
+    record Stream(Labels labels, List<LogEntry> entries, List<ColumnarFileStream> parts) {
+        /** Copies. */
+        public Stream {
+            Objects.requireNonNull(labels, "labels is null");
+            entries = List.copyOf(entries);
+            parts = List.copyOf(parts);
+        }
+
+        /** A stream with rows in memory only. */
+        public Stream(Labels labels, List<LogEntry> entries) {
+            this(labels, entries, List.of());
+        }
+
+        /** Whether the stream has a row in [fromNanos, throughNanos) (part blocks by their time bounds). */
+        public boolean hasData(long fromNanos, long throughNanos) {
+            for (LogEntry e : entries) {
+                if (e.timestampNanos() >= fromNanos && e.timestampNanos() < throughNanos) {
+                    return true;
+                }
+            }
+            for (ColumnarFileStream p : parts) {
+                if (p.blocksIn(fromNanos, throughNanos).length > 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Rows and raw bytes in the parts' blocks overlapping [fromNanos, throughNanos): {rows, bytes}. */
+        public long[] partTotals(long fromNanos, long throughNanos) {
+            long[] totals = new long[2];
+            for (ColumnarFileStream p : parts) {
+                for (int b : p.blocksIn(fromNanos, throughNanos)) {
+                    ColumnarBlockInfo block = p.directory().blocks().get(b);
+                    totals[0] += block.rows();
+                    totals[1] += block.rawBytes();
+                }
+            }
+            return totals;
+        }
+    }
+
+    /** A source without unflushed data (for read-only processes): reading it reaches no ingester. */
     UnflushedSource NONE = (tenant, matchers, from, through) -> List.of();
 
-    /** A source without in-memory data (for read-only processes). */
+    /** A source without unflushed data (for read-only processes). */
     static UnflushedSource none() {
         return NONE;
     }

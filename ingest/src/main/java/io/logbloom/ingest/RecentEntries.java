@@ -3,8 +3,8 @@ package io.logbloom.ingest;
 import net.openhft.hashing.LongHashFunction;
 
 /**
- * Identities of entries that recently left memory in a flushed chunk, so a client retrying a push
- * after its entries were flushed is still recognized as a duplicate. Bounded in age ({@link
+ * Identities of recently accepted entries, so a client retrying a push (also after its rows were
+ * sealed or flushed) is recognized as a duplicate. Bounded in age ({@link
  * #RETENTION_NANOS}: longer than Promtail's 5-minute maximum retry backoff) and in count ({@link
  * #MAX_KEYS}: 56 bytes each in flat arrays, so at most ~30 MB), oldest first out: a FIFO ring of
  * (stream id, timestamp, line hash, expiry) plus an {@link EntryKeySet} index, so millions of
@@ -13,7 +13,7 @@ import net.openhft.hashing.LongHashFunction;
  * collision, and a false duplicate would further need the same timestamp and line hash. Not
  * thread-safe: the ingester's {@code lock} guards it.
  */
-final class RecentlyFlushed {
+final class RecentEntries {
     /** Ten minutes: covers the retry window of common clients (Promtail backs off up to 5 minutes). */
     static final long RETENTION_NANOS = 10L * 60 * 1_000_000_000L;
     /** Upper bound on remembered entries, to cap memory at high ingest rates. */
@@ -30,18 +30,18 @@ final class RecentlyFlushed {
     private int head; // oldest element
     private int count;
 
-    RecentlyFlushed() {
+    RecentEntries() {
         this(MAX_KEYS);
     }
 
-    RecentlyFlushed(int maxKeys) {
+    RecentEntries(int maxKeys) {
         if (maxKeys < 1) {
             throw new IllegalArgumentException("maxKeys must be positive: " + maxKeys);
         }
         this.maxKeys = maxKeys;
     }
 
-    /** Remembers an entry flushed at {@code nowNanos}. */
+    /** Remembers an entry accepted at {@code nowNanos}. */
     void add(String tenant, long fingerprint, long timestampNanos, long lineHash, long nowNanos) {
         long stream = streamId(tenant, fingerprint);
         if (!index.add(stream, timestampNanos, lineHash)) {
@@ -61,7 +61,7 @@ final class RecentlyFlushed {
         count++;
     }
 
-    /** Whether the entry was flushed within the retention window. */
+    /** Whether the entry was accepted within the retention window. */
     boolean contains(String tenant, long fingerprint, long timestampNanos, long lineHash, long nowNanos) {
         while (count > 0 && expiries[head] <= nowNanos) {
             removeOldest();

@@ -1,0 +1,323 @@
+package io.logbloom.ingest;
+
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The write side of the LSM-style ingest: stores admitted pushes (one WAL record, then the rows into
+ * the {@link TenantBuffers}) and keeps what admission needs per stream — the newest timestamp (for the
+ * out-of-order window), which streams are active (for the per-tenant stream limits) — and the
+ * identities of recently accepted entries ({@link RecentEntries}, bounded in age and count), so a
+ * client retrying a push is not stored twice. Rows themselves leave heap at the next seal.
+ *
+ * <p>Thread-safe: {@link #lock} guards everything here and is also the lock a seal takes to swap
+ * the buffers and rotate the WAL, so every WAL record belongs to exactly one seal.
+ */
+final class StreamWriter {
+    /** Fixed heap of a stream's state: its labels, string form and map entry. */
+    static final long STREAM_BYTES = 512;
+    /** Heap bytes of one remembered entry identity in {@link RecentEntries} (four longs in rings plus its set slot). */
+    static final long KEY_BYTES = 56;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final TenantBuffers buffers;
+    private final RecentEntries recent;
+    private final Map<String, Map<Labels, StreamState>> tenants = new HashMap<>();
+    private int activeStreams;
+    /** Counts appends; guarded by {@link #lock}. */
+    private long appends;
+    private volatile boolean closed;
+
+    /** What one push stored: entries per stream (for tailing), counts, and the WAL position of its record (null if none). */
+    record Stored(Map<Labels, List<LogEntry>> entries, int acceptedCount, long acceptedBytes, Wal.Position walPosition) {
+        long storedLines() {
+            long n = 0;
+            for (List<LogEntry> list : entries.values()) {
+                n += list.size();
+            }
+            return n;
+        }
+    }
+
+    /** Admission state of one stream; guarded by {@link #lock}. */
+    private static final class StreamState {
+        final Labels labels;
+        final String labelsString;
+        long newestNanos = Long.MIN_VALUE;
+        long lastAppendNanos;
+        long lastAppendSequence;
+
+        StreamState(Labels labels) {
+            this.labels = labels;
+            this.labelsString = labels.toString();
+        }
+    }
+
+    StreamWriter(TenantBuffers buffers, RecentEntries recent) {
+        this.buffers = Objects.requireNonNull(buffers, "buffers is null");
+        this.recent = Objects.requireNonNull(recent, "recent is null");
+    }
+
+    /** The lock pushes hold while they write the WAL and the buffers; a seal holds it to swap them. */
+    ReentrantLock lock() {
+        return lock;
+    }
+
+    /**
+     * Stores the admitted candidates of one push: under {@link #lock}, new streams pass
+     * {@link PushAdmission#admitNewStream}, entries accepted recently count as accepted duplicates,
+     * the rest pass {@link PushAdmission#orderCheck}; the kept entries are written to the WAL as one
+     * record ({@code encoded} holds each entry's bytes from {@link PushCandidate#prepare}) and then
+     * appended to the buffers. The caller syncs the WAL.
+     */
+    Stored accept(String tenant, List<PushCandidate> candidates, WalCodec.Buffer encoded, PushAdmission admission,
+            PushErrors errors, Wal wal, long now) throws IOException {
+        Map<Labels, List<LogEntry>> accepted = new LinkedHashMap<>();
+        int acceptedCount = 0;
+        long acceptedBytes = 0;
+        Wal.Position written = null;
+        lock.lock();
+        try {
+            ensureOpen();
+            Map<Labels, StreamState> streams = tenants.computeIfAbsent(tenant, t -> new HashMap<>());
+            WalCodec.Buffer record = null;
+            int recordStreams = 0;
+            Map<StreamState, List<PushCandidate.Prepared>> toAppend = new LinkedHashMap<>();
+            for (PushCandidate c : candidates) {
+                if (c.unique.isEmpty()) {
+                    continue;
+                }
+                StreamState stream = streams.get(c.labels);
+                boolean isNew = stream == null;
+                if (isNew) {
+                    Rejection limit = admission.admitNewStream(tenant, streams.size(), c);
+                    if (limit != null) {
+                        errors.reject(limit, c.entries.size());
+                        continue;
+                    }
+                    stream = new StreamState(c.labels);
+                }
+                acceptedCount += c.entries.size() - c.unique.size(); // repeats within the push: duplicates
+                List<PushCandidate.Prepared> toStore = new ArrayList<>(c.unique.size());
+                long newest = stream.newestNanos;
+                for (PushCandidate.Prepared p : c.unique) {
+                    if (recent.contains(tenant, c.labels.fingerprint(), p.key.timestampNanos(), p.key.lineHash(), now)) {
+                        acceptedCount++;
+                        continue;
+                    }
+                    Rejection order = admission.orderCheck(newest, stream.labelsString, p.entry);
+                    if (order != null) {
+                        errors.reject(order, 1);
+                        continue;
+                    }
+                    toStore.add(p);
+                    acceptedCount++;
+                    acceptedBytes += p.size;
+                }
+                if (toStore.isEmpty()) {
+                    continue;
+                }
+                if (isNew) {
+                    streams.put(c.labels, stream);
+                    activeStreams++;
+                }
+                if (record == null) {
+                    record = new WalCodec.Buffer(encoded.size() + 256);
+                    record.writeByte(WalCodec.TYPE_ENTRIES);
+                    record.writeString(tenant);
+                    record.writeInt(0); // stream count, patched below
+                }
+                record.writeString(stream.labelsString);
+                record.writeInt(toStore.size());
+                int runStart = -1;
+                int runEnd = -1;
+                for (PushCandidate.Prepared p : toStore) {
+                    if (p.walStart != runEnd) {
+                        if (runStart >= 0) {
+                            record.writeBytes(encoded.array(), runStart, runEnd - runStart);
+                        }
+                        runStart = p.walStart;
+                    }
+                    runEnd = p.walEnd;
+                }
+                record.writeBytes(encoded.array(), runStart, runEnd - runStart);
+                recordStreams++;
+                toAppend.put(stream, toStore);
+            }
+            if (record != null) {
+                int at = 1 + 4 + tenant.getBytes(StandardCharsets.UTF_8).length;
+                byte[] bytes = record.array();
+                bytes[at] = (byte) (recordStreams >>> 24);
+                bytes[at + 1] = (byte) (recordStreams >>> 16);
+                bytes[at + 2] = (byte) (recordStreams >>> 8);
+                bytes[at + 3] = (byte) recordStreams;
+                written = wal.writePayload(bytes, record.size());
+                for (Map.Entry<StreamState, List<PushCandidate.Prepared>> e : toAppend.entrySet()) {
+                    StreamState stream = e.getKey();
+                    List<LogEntry> entries = new ArrayList<>(e.getValue().size());
+                    for (PushCandidate.Prepared p : e.getValue()) {
+                        append(tenant, stream, p.entry, p.key, now);
+                        entries.add(p.entry);
+                    }
+                    accepted.put(stream.labels, entries);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        return new Stored(accepted, acceptedCount, acceptedBytes, written);
+    }
+
+    /** Restores one replayed entry (accepted before a restart): no limits, recent duplicates skipped. */
+    void replay(String tenant, Labels labels, LogEntry entry, long now) {
+        lock.lock();
+        try {
+            StreamState stream = tenants.computeIfAbsent(tenant, t -> new HashMap<>()).get(labels);
+            if (stream == null) {
+                stream = new StreamState(labels);
+                tenants.get(tenant).put(labels, stream);
+                activeStreams++;
+            }
+            EntryKey key = EntryKey.of(entry);
+            if (!recent.contains(tenant, labels.fingerprint(), key.timestampNanos(), key.lineHash(), now)) {
+                append(tenant, stream, entry, key, now);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Remembers an entry already stored in a part (found on restart), so a retry of it is a duplicate. */
+    void rememberStored(String tenant, Labels labels, long timestampNanos, long lineHash, long now) {
+        lock.lock();
+        try {
+            recent.add(tenant, labels.fingerprint(), timestampNanos, lineHash, now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void append(String tenant, StreamState stream, LogEntry entry, EntryKey key, long now) {
+        buffers.append(tenant, stream.labels, entry);
+        recent.add(tenant, stream.labels.fingerprint(), key.timestampNanos(), key.lineHash(), now);
+        stream.newestNanos = Math.max(stream.newestNanos, entry.timestampNanos());
+        stream.lastAppendNanos = now;
+        stream.lastAppendSequence = ++appends;
+    }
+
+    /** A mark of the appends so far, for {@link #forgetStreamsWithoutAppendSince}. */
+    long appendMark() {
+        lock.lock();
+        try {
+            return appends;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Forgets the streams without an append after {@code mark}: all they held is flushed; returns how many. */
+    int forgetStreamsWithoutAppendSince(long mark) {
+        int removed = 0;
+        lock.lock();
+        try {
+            for (Map<Labels, StreamState> streams : tenants.values()) {
+                Iterator<StreamState> it = streams.values().iterator();
+                while (it.hasNext()) {
+                    if (it.next().lastAppendSequence <= mark) {
+                        it.remove();
+                        removed++;
+                    }
+                }
+            }
+            tenants.values().removeIf(Map::isEmpty);
+            activeStreams -= removed;
+        } finally {
+            lock.unlock();
+        }
+        return removed;
+    }
+
+    /**
+     * Forgets streams without an append for {@code idleNanos}: they stop counting against the stream
+     * limits and their out-of-order window restarts, as a Loki stream flushed after its idle period.
+     */
+    int expireIdle(long now, long idleNanos) {
+        int removed = 0;
+        lock.lock();
+        try {
+            for (Map<Labels, StreamState> streams : tenants.values()) {
+                Iterator<StreamState> it = streams.values().iterator();
+                while (it.hasNext()) {
+                    if (now - it.next().lastAppendNanos >= idleNanos) {
+                        it.remove();
+                        removed++;
+                    }
+                }
+            }
+            tenants.values().removeIf(Map::isEmpty);
+            activeStreams -= removed;
+        } finally {
+            lock.unlock();
+        }
+        return removed;
+    }
+
+    /** Streams that had an append within the idle period. */
+    int activeStreams() {
+        lock.lock();
+        try {
+            return activeStreams;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Heap bytes of the admission state: stream states and remembered entry identities (the buffers count apart). */
+    long memoryBytes() {
+        lock.lock();
+        try {
+            return activeStreams * STREAM_BYTES + recent.size() * KEY_BYTES;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether {@link #close} ran. */
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Throws when closed. */
+    void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("ingester is closed");
+        }
+    }
+
+    /** Marks the writer closed and runs {@code closeWal} under {@link #lock}, so no push writes the WAL after it. */
+    void close(IoAction closeWal) throws IOException {
+        lock.lock();
+        try {
+            closed = true;
+            closeWal.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** An action that may fail with an IOException. */
+    @FunctionalInterface
+    interface IoAction {
+        void run() throws IOException;
+    }
+}
