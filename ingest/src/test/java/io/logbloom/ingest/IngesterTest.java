@@ -85,20 +85,21 @@ final class IngesterTest {
             List<ChunkRef> refs = IngesterFixture.refs(ingester, "t");
             assertThat(refs).hasSize(1);
             ChunkRef ref = refs.get(0);
+            String scope = io.logbloom.chunks.ColumnarDirectory.blockScope(scope, 0); // one block
             SeriesBloom bloom = ingester.blooms().load("t", labels.fingerprint(), SeriesBloom.periodNumber(ref.fromNanos()))
                     .orElseThrow();
             assertThat(bloom.covers(ref)).isTrue();
             assertThat(bloom.ngramEnabled()).isFalse();
             assertThat(bloom.wordTokens()).isTrue();
-            assertThat(bloom.filter().mightContain(WordTokens.wordHash(ref.objectKey(), "line"))).isTrue();
+            assertThat(bloom.filter().mightContain(WordTokens.wordHash(scope, "line"))).isTrue();
             for (int i = 0; i < 300; i++) {
-                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref.objectKey(), "trace_id=t" + i))).isTrue();
-                assertThat(bloom.filter().mightContain(WordTokens.wordHash(ref.objectKey(), String.valueOf(i)))).isTrue();
+                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(scope, "trace_id=t" + i))).isTrue();
+                assertThat(bloom.filter().mightContain(WordTokens.wordHash(scope, String.valueOf(i)))).isTrue();
             }
-            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref.objectKey(), "trace_id"))).isTrue();
+            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(scope, "trace_id"))).isTrue();
             int falsePositives = 0;
             for (int i = 0; i < 1000; i++) {
-                if (bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref.objectKey(), "trace_id=absent" + i))) {
+                if (bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(scope, "trace_id=absent" + i))) {
                     falsePositives++;
                 }
             }
@@ -114,12 +115,13 @@ final class IngesterTest {
                     List.of(LogEntry.of(fx.ts(1), "user=alice action=login")))));
             ingester.flushAll();
             ChunkRef ref = IngesterFixture.refs(ingester, "t").get(0);
+            String scope = io.logbloom.chunks.ColumnarDirectory.blockScope(scope, 0); // one block
             SeriesBloom bloom = ingester.blooms().load("t", ref.fingerprint(), SeriesBloom.periodNumber(ref.fromNanos()))
                     .orElseThrow();
             assertThat(bloom.ngramEnabled()).isTrue();
             assertThat(bloom.ngramLength()).isEqualTo(4);
             for (String gram : BloomTokenizer.ngramAlignments("alice", 4, 0).get(0)) {
-                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(ref.objectKey(), gram))).isTrue();
+                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(scope, gram))).isTrue();
             }
         }
     }
@@ -146,7 +148,7 @@ final class IngesterTest {
             ChunkRef big = refs.stream().filter(r -> r.entries() == 200).findFirst().orElseThrow();
             assertThat(bloom.covers(small)).isTrue();
             assertThat(bloom.covers(big)).as("a chunk with a token lost to FULL is never claimed covered").isFalse();
-            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(small.objectKey(), "k=v"))).isTrue();
+            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(io.logbloom.chunks.ColumnarDirectory.blockScope(small.objectKey(), 0), "k=v"))).isTrue();
         }
     }
 
