@@ -89,14 +89,20 @@ final class IngesterBudgetTest {
     }
 
     @Test
-    void pushFlood_sealsEarly_staysWithinBudget_withoutRefusals() throws Exception {
+    void pushFlood_sealsEarly_staysWithinBudget_andEveryLineIsStored() throws Exception {
         try (Ingester ingester = fx.open(config(Duration.ofHours(1)), store)) {
             long peak = 0;
-            for (int next = 0; next < 40_000; next += 500) {
-                assertThat(ingester.push("t", batch("a", next, 500)).ok()).isTrue();
+            for (int next = 0; next < 40_000; ) {
+                try {
+                    assertThat(ingester.push("t", batch("a", next, 500)).ok()).isTrue();
+                    next += 500;
+                } catch (MemoryBudgetExceededException sealingBehind) {
+                    Thread.sleep(10); // a client honouring Retry-After, sooner
+                }
                 peak = Math.max(peak, ingester.memoryBytes());
             }
-            // 40 000 lines are ~8 MB raw, four times the budget: early seals moved them to disk
+            // 40 000 lines are ~8 MB raw, four times the budget: early seals moved them to disk, and a
+            // push is refused rather than taken once memory is over the budget (so at most one push above it)
             assertThat(peak).isLessThanOrEqualTo(BUDGET + 600_000);
             ingester.flushAll();
             assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(40_000);

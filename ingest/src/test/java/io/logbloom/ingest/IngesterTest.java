@@ -85,7 +85,7 @@ final class IngesterTest {
             List<ChunkRef> refs = IngesterFixture.refs(ingester, "t");
             assertThat(refs).hasSize(1);
             ChunkRef ref = refs.get(0);
-            String scope = io.logbloom.chunks.ColumnarDirectory.blockScope(scope, 0); // one block
+            String scope = io.logbloom.chunks.ColumnarDirectory.blockScope(ref.objectKey(), 0); // one block
             SeriesBloom bloom = ingester.blooms().load("t", labels.fingerprint(), SeriesBloom.periodNumber(ref.fromNanos()))
                     .orElseThrow();
             assertThat(bloom.covers(ref)).isTrue();
@@ -115,7 +115,7 @@ final class IngesterTest {
                     List.of(LogEntry.of(fx.ts(1), "user=alice action=login")))));
             ingester.flushAll();
             ChunkRef ref = IngesterFixture.refs(ingester, "t").get(0);
-            String scope = io.logbloom.chunks.ColumnarDirectory.blockScope(scope, 0); // one block
+            String scope = io.logbloom.chunks.ColumnarDirectory.blockScope(ref.objectKey(), 0); // one block
             SeriesBloom bloom = ingester.blooms().load("t", ref.fingerprint(), SeriesBloom.periodNumber(ref.fromNanos()))
                     .orElseThrow();
             assertThat(bloom.ngramEnabled()).isTrue();
