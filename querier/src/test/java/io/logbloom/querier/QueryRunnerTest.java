@@ -7,19 +7,27 @@ import io.logbloom.chunks.ChunkConfig;
 import io.logbloom.chunks.ChunkEncoding;
 import io.logbloom.chunks.FileSystemObjectStore;
 import io.logbloom.chunks.Label;
+import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
+import io.logbloom.logql.Direction;
 import io.logbloom.logql.Engine;
+import io.logbloom.logql.EntrySource;
+import io.logbloom.logql.LogExpr;
+import io.logbloom.logql.LogQL;
 import io.logbloom.logql.LogQueryResult;
+import io.logbloom.logql.SourceStream;
+import io.logbloom.logql.StreamEntry;
 import io.logbloom.tokens.BloomTokenizerConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,6 +59,9 @@ final class QueryRunnerTest {
         return new Ingester(config, store, clock, new PrometheusRegistry());
     }
 
+    /** Everything {@link #load} pushed, per stream: the brute-force reference reads it. */
+    private final Map<Labels, List<LogEntry>> pushed = new java.util.TreeMap<>();
+
     /** 3 apps × 600 lines with unique trace ids, users and words; all flushed into many small chunks. */
     private void load(Ingester ingester) throws Exception {
         Random rnd = new Random(11);
@@ -67,11 +78,40 @@ final class QueryRunnerTest {
                             List.of(new Label("trace_id", app + "-t" + n), new Label("user", "u" + rnd.nextInt(12)))));
                 }
                 streams.add(new PushStream("{app=\"" + app + "\", env=\"prod\"}", entries));
+                pushed.computeIfAbsent(Labels.of("app", app, "env", "prod"), l -> new ArrayList<>()).addAll(entries);
             }
             PushResult r = ingester.push(TENANT, streams);
             assertThat(r.errors()).isEmpty();
         }
         ingester.flushAll();
+    }
+
+    /** Every pushed entry, straight from memory: no store, no index, no blooms. */
+    private EntrySource bruteForce() {
+        return (selector, from, through, direction) -> {
+            List<SourceStream> out = new ArrayList<>();
+            pushed.forEach((labels, entries) -> {
+                Map<String, String> map = new java.util.LinkedHashMap<>();
+                for (Label l : labels.list()) {
+                    map.put(l.name(), l.value());
+                }
+                for (io.logbloom.logql.Matcher m : selector) {
+                    if (!m.matches(map.getOrDefault(m.name(), ""))) {
+                        return;
+                    }
+                }
+                List<StreamEntry> inRange = new ArrayList<>();
+                entries.stream().filter(e -> e.timestampNanos() >= from && e.timestampNanos() < through)
+                        .sorted(direction == Direction.FORWARD ? SeriesReader.FORWARD : SeriesReader.BACKWARD)
+                        .forEach(e -> {
+                            Map<String, String> md = new java.util.LinkedHashMap<>();
+                            e.metadata().forEach(l -> md.put(l.name(), l.value()));
+                            inRange.add(new StreamEntry(e.timestampNanos(), e.line(), md));
+                        });
+                out.add(new SourceStream(map, inRange.iterator()));
+            });
+            return out;
+        };
     }
 
     private static QueryRequest logs(String q, long start, long end, int limit, boolean forward, boolean blooms) {
@@ -128,6 +168,11 @@ final class QueryRunnerTest {
                 Object resultOn = a instanceof QueryOutcome.Logs l ? l.result() : ((QueryOutcome.Metrics) a).result();
                 Object resultOff = b instanceof QueryOutcome.Logs l ? l.result() : ((QueryOutcome.Metrics) b).result();
                 assertThat(resultOn).as(q).isEqualTo(resultOff);
+                if (!metric) {
+                    LogQueryResult reference = new Engine().evalLogs((LogExpr) LogQL.parse(q), bruteForce(), start, end,
+                            limit, forward ? Direction.FORWARD : Direction.BACKWARD);
+                    assertThat(resultOn).as("brute force: " + q).isEqualTo(reference);
+                }
                 assertThat(b.stats().chunksSkipped()).isZero();
                 skippedTotal += a.stats().chunksSkipped();
             }
