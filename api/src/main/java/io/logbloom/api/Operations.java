@@ -1,0 +1,82 @@
+package io.logbloom.api;
+
+import io.javalin.Javalin;
+import io.logbloom.chunks.ObjectStore;
+import io.logbloom.compactor.Compactor;
+import io.logbloom.compactor.CompactorLease;
+import io.logbloom.compactor.CompactorMetrics;
+import io.logbloom.compactor.DeleteRequestStore;
+import io.logbloom.compactor.QueryTimeFilter;
+import io.logbloom.compactor.RetentionPolicy;
+import io.logbloom.index.IndexCompactor;
+import io.logbloom.index.IndexConfig;
+import io.logbloom.index.IndexWriter;
+import io.logbloom.querier.QuerySourceFilter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/**
+ * The operations side of the server, wired from {@link OperationsConfig}: the compactor loop (index
+ * compaction and retention), the delete request store with Loki's delete API, and the query-time filter
+ * that hides deleted and expired lines from every query. Owns the compactor's thread. Thread-safe.
+ */
+final class Operations implements AutoCloseable {
+    /**
+     * How long a pass may hold the compactor lease: far longer than a pass over a single node's index,
+     * short enough that a crashed holder blocks compaction for one hour at most.
+     */
+    static final Duration LEASE_TTL = Duration.ofHours(1);
+    /** How stale another process' delete requests may be in this process' queries. */
+    static final Duration DELETE_REQUESTS_REFRESH = Duration.ofSeconds(10);
+
+    private final Compactor compactor;
+    private final QueryTimeFilter filter;
+    private final DeleteRoutes routes;
+
+    Operations(LogbloomConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry) {
+        Objects.requireNonNull(config, "config is null");
+        OperationsConfig ops = config.operations();
+        RetentionPolicy retention = new RetentionPolicy(ops.retention());
+        DeleteRequestStore deletes = new DeleteRequestStore(store, clock, DELETE_REQUESTS_REFRESH, new SplittableRandom());
+        this.filter = new QueryTimeFilter(retention, ops.compactor().retentionEnabled(), deletes, clock);
+        // the ingester writes index files with the default layout; the compactor must read and write the same
+        IndexConfig indexConfig = IndexConfig.defaults();
+        byte[] id = new byte[6];
+        new SecureRandom().nextBytes(id);
+        String instance = "compactor-" + HexFormat.of().formatHex(id);
+        this.compactor = new Compactor(ops.compactor(), store, indexConfig,
+                new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, instance)), retention,
+                new CompactorLease(store, clock, instance, LEASE_TTL), new CompactorMetrics(registry), clock);
+        this.routes = new DeleteRoutes(new TenantResolver(config.authEnabled()), deletes, ops.retention(), clock);
+    }
+
+    /** The filter the query runner wraps every query's entry source with. */
+    QuerySourceFilter sourceFilter() {
+        return filter::wrap;
+    }
+
+    /** Registers the delete API. */
+    void register(Javalin app) {
+        routes.register(app);
+    }
+
+    /** Starts the compactor loop. */
+    void start() {
+        compactor.start();
+    }
+
+    /** The compactor, e.g. for a test to run a pass at a chosen time. */
+    Compactor compactor() {
+        return compactor;
+    }
+
+    @Override
+    public void close() {
+        compactor.close();
+    }
+}
