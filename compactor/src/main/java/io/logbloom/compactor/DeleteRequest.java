@@ -13,15 +13,14 @@ import java.util.Objects;
  * @param query the log selector expression
  * @param startMillis first deleted millisecond
  * @param endMillis last deleted millisecond
- * @param status {@code received} until processed ({@link #STATUS_RECEIVED}, {@link #STATUS_PROCESSED})
+ * @param status Loki's status: {@code received} ({@link #STATUS_RECEIVED}) until processed; nothing here
+ *               processes requests yet (see {@link DeletionMode})
  * @param createdAtMillis when the request was received
  */
 public record DeleteRequest(String requestId, String tenant, String query, long startMillis, long endMillis,
         String status, long createdAtMillis) {
     /** Loki's status of a request not processed yet (it still filters queries and may be cancelled). */
     public static final String STATUS_RECEIVED = "received";
-    /** Loki's status of a request whose data was physically deleted. */
-    public static final String STATUS_PROCESSED = "processed";
 
     public DeleteRequest {
         Objects.requireNonNull(requestId, "requestId is null");

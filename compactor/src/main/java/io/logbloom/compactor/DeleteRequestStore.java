@@ -7,15 +7,14 @@ import io.logbloom.chunks.ObjectNotFoundException;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.TenantIds;
 import java.io.IOException;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.random.RandomGenerator;
 
 /**
@@ -23,10 +22,13 @@ import java.util.random.RandomGenerator;
  * {@code compactor/delete_requests/<tenant>/<requestId>.json}, so adding or cancelling one never
  * rewrites another and several processes sharing a bucket see the same requests.
  *
- * <p>Queries ask for a tenant's requests on every run, so the list is cached per tenant for
- * {@code refreshInterval}; this process' own adds and cancels update the cache at once, another
- * process' become visible within the interval. Thread-safe: the cache is a concurrent map of immutable
- * lists.
+ * <p>Queries must never wait on the store for them (a slow store would otherwise delay every query
+ * past its deadline), so they read an in-memory snapshot of every tenant's requests: loaded on first
+ * use, replaced by {@link #refresh()} (the server calls it periodically, which is how another
+ * process' requests arrive) and updated at once by this process' own adds and cancels.
+ *
+ * <p>Thread-safe: the snapshot is an immutable map behind a volatile field; loads and updates of it
+ * are serialized on this object so an older listing never replaces a newer one.
  */
 public final class DeleteRequestStore {
     static final String ROOT = "compactor/delete_requests/";
@@ -34,16 +36,14 @@ public final class DeleteRequestStore {
 
     private final ObjectStore store;
     private final InstantSource clock;
-    private final Duration refreshInterval;
     private final RandomGenerator random;
     private final ObjectMapper json = new ObjectMapper();
-    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    private volatile Map<String, List<DeleteRequest>> snapshot;
 
     /** A store over {@code store}; {@code random} draws request ids. */
-    public DeleteRequestStore(ObjectStore store, InstantSource clock, Duration refreshInterval, RandomGenerator random) {
+    public DeleteRequestStore(ObjectStore store, InstantSource clock, RandomGenerator random) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
-        this.refreshInterval = Objects.requireNonNull(refreshInterval, "refreshInterval is null");
         this.random = Objects.requireNonNull(random, "random is null");
     }
 
@@ -63,30 +63,22 @@ public final class DeleteRequestStore {
     /** Every request of {@code tenant}, oldest first, read from the store now. */
     public List<DeleteRequest> list(String tenant) throws IOException {
         TenantIds.validate(tenant);
-        List<DeleteRequest> out = new ArrayList<>();
-        for (String key : store.list(ROOT + tenant + "/")) {
-            if (!key.endsWith(SUFFIX)) {
-                continue;
-            }
-            try {
-                out.add(decode(tenant, key, store.get(key)));
-            } catch (ObjectNotFoundException cancelledMeanwhile) {
-                // cancelled between list and get: it is gone, as it should be
-            }
-        }
-        out.sort(Comparator.comparingLong(DeleteRequest::createdAtMillis).thenComparing(DeleteRequest::requestId));
-        List<DeleteRequest> result = List.copyOf(out);
-        cache.put(tenant, new Cached(result, clock.millis()));
-        return result;
+        return read(ROOT + tenant + "/").getOrDefault(tenant, List.of());
     }
 
-    /** The tenant's requests, from the cache when it is younger than the refresh interval. */
+    /** The tenant's requests from the in-memory snapshot (loaded from the store on first use). */
     public List<DeleteRequest> cached(String tenant) throws IOException {
-        Cached c = cache.get(tenant);
-        if (c != null && clock.millis() - c.loadedAtMillis() < refreshInterval.toMillis()) {
-            return c.requests();
+        Map<String, List<DeleteRequest>> current = snapshot;
+        if (current == null) {
+            refresh();
+            current = snapshot;
         }
-        return list(tenant);
+        return current.getOrDefault(tenant, List.of());
+    }
+
+    /** Reloads every tenant's requests from the store into the snapshot. */
+    public synchronized void refresh() throws IOException {
+        snapshot = read(ROOT);
     }
 
     /** The request {@code requestId} of {@code tenant}, or empty when there is none. */
@@ -105,7 +97,7 @@ public final class DeleteRequestStore {
     /** Removes a request (a cancellation); no error when it is already gone. */
     public void remove(DeleteRequest request) throws IOException {
         store.delete(key(request.tenant(), request.requestId()));
-        cache.remove(request.tenant());
+        reload(request.tenant());
     }
 
     /** Replaces a stored request, e.g. with a new status. */
@@ -118,7 +110,46 @@ public final class DeleteRequestStore {
         node.put("status", request.status());
         node.put("created_at_ms", request.createdAtMillis());
         store.put(key(request.tenant(), request.requestId()), json.writeValueAsBytes(node));
-        cache.remove(request.tenant());
+        reload(request.tenant());
+    }
+
+    /** Replaces one tenant's entry of the snapshot after this process changed its requests. */
+    private synchronized void reload(String tenant) throws IOException {
+        if (snapshot == null) {
+            refresh();
+            return;
+        }
+        Map<String, List<DeleteRequest>> next = new HashMap<>(snapshot);
+        List<DeleteRequest> requests = list(tenant);
+        if (requests.isEmpty()) {
+            next.remove(tenant);
+        } else {
+            next.put(tenant, requests);
+        }
+        snapshot = Map.copyOf(next);
+    }
+
+    /** The requests under {@code prefix}, by tenant, each list oldest first. */
+    private Map<String, List<DeleteRequest>> read(String prefix) throws IOException {
+        Map<String, List<DeleteRequest>> byTenant = new HashMap<>();
+        for (String key : store.list(prefix)) {
+            int slash = key.indexOf('/', ROOT.length());
+            if (!key.endsWith(SUFFIX) || slash < 0) {
+                continue;
+            }
+            String tenant = key.substring(ROOT.length(), slash);
+            try {
+                byTenant.computeIfAbsent(tenant, t -> new ArrayList<>()).add(decode(tenant, key, store.get(key)));
+            } catch (ObjectNotFoundException cancelledMeanwhile) {
+                // cancelled between list and get: it is gone, as it should be
+            }
+        }
+        Map<String, List<DeleteRequest>> out = new HashMap<>();
+        byTenant.forEach((tenant, requests) -> {
+            requests.sort(Comparator.comparingLong(DeleteRequest::createdAtMillis).thenComparing(DeleteRequest::requestId));
+            out.put(tenant, List.copyOf(requests));
+        });
+        return Map.copyOf(out);
     }
 
     private DeleteRequest decode(String tenant, String key, byte[] bytes) throws IOException {
@@ -135,6 +166,4 @@ public final class DeleteRequestStore {
     private static String key(String tenant, String requestId) {
         return ROOT + tenant + "/" + requestId + SUFFIX;
     }
-
-    private record Cached(List<DeleteRequest> requests, long loadedAtMillis) {}
 }

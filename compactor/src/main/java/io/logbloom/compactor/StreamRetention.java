@@ -1,9 +1,7 @@
 package io.logbloom.compactor;
 
 import io.logbloom.logql.LogSelection;
-import io.logbloom.logql.Matcher;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -26,11 +24,6 @@ public record StreamRetention(String selector, Duration period, int priority) {
         if (parsed.hasPipeline()) {
             throw new IllegalArgumentException("retention_stream selector must be a stream selector only: " + selector);
         }
-    }
-
-    /** The selector's matchers. */
-    public List<Matcher> matchers() {
-        return LogSelection.parse(selector).selector();
     }
 
     /** A predicate over stream labels that is true when this rule's selector matches them. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbloom.chunks.InMemoryObjectStore;
 import java.io.IOException;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.SplittableRandom;
@@ -17,7 +16,7 @@ final class DeleteRequestStoreTest {
     private final InstantSource clock = () -> Instant.ofEpochMilli(millis.get());
 
     private DeleteRequestStore store() {
-        return new DeleteRequestStore(objects, clock, Duration.ofSeconds(10), new SplittableRandom(7));
+        return new DeleteRequestStore(objects, clock, new SplittableRandom(7));
     }
 
     @Test
@@ -38,17 +37,27 @@ final class DeleteRequestStoreTest {
     }
 
     @Test
-    void cached_refreshesAfterInterval_ownChangesAtOnce() throws IOException {
-        DeleteRequestStore a = store();
+    void cached_loadedOnFirstUse_otherInstancesChangesAfterRefresh_ownChangesAtOnce() throws IOException {
         DeleteRequestStore b = store();
+        DeleteRequest first = b.add("t", "{app=\"a\"}", 0, 1);
+        DeleteRequestStore a = store();
+        assertThat(a.cached("t")).containsExactly(first); // first use loads from the store
+        DeleteRequest second = b.add("t", "{app=\"b\"}", 0, 1);
+        DeleteRequest other = b.add("u", "{app=\"c\"}", 0, 1);
+        assertThat(a.cached("t")).containsExactly(first); // another instance's add: seen after a refresh
+        int gets = objects.gets.get();
+        a.cached("t");
+        assertThat(objects.gets.get()).isEqualTo(gets); // served from memory
+        a.refresh();
+        assertThat(a.cached("t")).containsExactlyInAnyOrder(first, second);
+        assertThat(a.cached("u")).containsExactly(other);
+        a.remove(first);
+        assertThat(a.cached("t")).containsExactly(second);
+        DeleteRequest third = a.add("u", "{app=\"d\"}", 0, 1);
+        assertThat(a.cached("u")).containsExactlyInAnyOrder(other, third);
+        a.remove(second);
         assertThat(a.cached("t")).isEmpty();
-        DeleteRequest r = b.add("t", "{app=\"a\"}", 0, 1);
-        assertThat(a.cached("t")).isEmpty(); // another instance's add: seen after the refresh interval
-        millis.addAndGet(10_000);
-        assertThat(a.cached("t")).containsExactly(r);
-        a.remove(r);
-        assertThat(a.cached("t")).isEmpty();
-        assertThat(objects.list("compactor/delete_requests/")).isEmpty();
+        assertThat(objects.list("compactor/delete_requests/t/")).isEmpty();
     }
 
     @Test

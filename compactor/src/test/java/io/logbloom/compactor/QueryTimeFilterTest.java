@@ -23,7 +23,7 @@ final class QueryTimeFilterTest {
     private static final long NOW_MILLIS = 10L * 86_400_000L;
     private final InstantSource clock = InstantSource.fixed(Instant.ofEpochMilli(NOW_MILLIS));
     private final DeleteRequestStore deletes = new DeleteRequestStore(new InMemoryObjectStore(), clock,
-            Duration.ofSeconds(10), new SplittableRandom(1));
+            new SplittableRandom(1));
 
     /** Two streams with one entry per day, days 0..9; records the range each select asked for. */
     private static final class FakeSource implements EntrySource {
