@@ -166,6 +166,23 @@ final class ConfigNode {
         return out;
     }
 
+    /** The keys of this mapping in file order, each as a nested mapping (e.g. one per tenant); all count as read. */
+    java.util.Map<String, ConfigNode> sectionsByKey() {
+        java.util.Map<String, ConfigNode> out = new java.util.LinkedHashMap<>();
+        Iterator<String> names = node.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            out.put(name, section(name));
+        }
+        return out;
+    }
+
+    /** Whether the mapping has {@code key} (even with an empty or null value); counts it as read. */
+    boolean has(String key) {
+        read.add(key);
+        return node.has(key);
+    }
+
     /** This mapping's key path (for messages). */
     String path() {
         return path;

@@ -34,10 +34,11 @@ import java.util.regex.PatternSyntaxException;
  * @param bloom      {@code bloom:} series blooms built at flush time
  * @param querier    {@code querier:} read path
  * @param patternIngester {@code pattern_ingester:} Drain pattern mining for {@code /loki/api/v1/patterns}
+ * @param operations {@code compactor:}, the retention/deletion keys of {@code limits:} and {@code overrides:}
  */
 public record LogbloomConfig(
         Server server, boolean authEnabled, Storage storage, Wal wal, Ingester ingester, Limits limits,
-        Bloom bloom, Querier querier, PatternIngester patternIngester) {
+        Bloom bloom, Querier querier, PatternIngester patternIngester, OperationsConfig operations) {
 
     /** Loki's default port. */
     public static final int DEFAULT_PORT = 3100;
@@ -51,6 +52,7 @@ public record LogbloomConfig(
         Objects.requireNonNull(bloom, "bloom is null");
         Objects.requireNonNull(querier, "querier is null");
         Objects.requireNonNull(patternIngester, "patternIngester is null");
+        Objects.requireNonNull(operations, "operations is null");
     }
 
     /** Every key at its default: filesystem store under {@code ./data}, 127.0.0.1:3100, auth off. */
@@ -84,16 +86,21 @@ public record LogbloomConfig(
                     + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()), e);
         }
         ConfigNode root = new ConfigNode(tree, "");
+        Storage storage = Storage.from(root.section("storage"));
+        ConfigNode limits = root.section("limits");
+        OperationsConfig operations = OperationsConfig.from(root.section("compactor"), limits, root.section("overrides"),
+                storage);
         LogbloomConfig config = new LogbloomConfig(
                 Server.from(root.section("server")),
                 root.bool("auth_enabled", false),
-                Storage.from(root.section("storage")),
+                storage,
                 Wal.from(root.section("wal")),
                 Ingester.from(root.section("ingester")),
-                Limits.from(root.section("limits")),
+                Limits.from(limits),
                 Bloom.from(root.section("bloom")),
                 Querier.from(root.section("querier")),
-                PatternIngester.from(root.section("pattern_ingester")));
+                PatternIngester.from(root.section("pattern_ingester")),
+                operations);
         root.rejectUnknownKeys();
         return config;
     }
@@ -104,7 +111,7 @@ public record LogbloomConfig(
                 port != null ? port : server.httpListenPort(), server.maxRecvMsgSizeBytes());
         Storage st = dataDirectory == null ? storage
                 : new Storage(storage.backend(), dataDirectory, storage.s3());
-        return new LogbloomConfig(s, authEnabled, st, wal, ingester, limits, bloom, querier, patternIngester);
+        return new LogbloomConfig(s, authEnabled, st, wal, ingester, limits, bloom, querier, patternIngester, operations);
     }
 
     /**
@@ -174,6 +181,7 @@ public record LogbloomConfig(
                 + "  volume_enabled: " + l.volumeEnabled() + "\n"
                 + "  volume_max_series: " + l.volumeMaxSeries() + "\n"
                 + otlpYaml(l.otlpConfig())
+                + operations.limitsYaml()
                 + "bloom:\n"
                 + "  enabled: " + b.enabled() + "\n"
                 + "  error_rate: " + b.errorRate() + "\n"
@@ -193,7 +201,8 @@ public record LogbloomConfig(
                 + "pattern_ingester:\n"
                 + "  enabled: " + patternIngester.enabled() + "\n"
                 + "  retain_for: " + ConfigNode.formatDuration(patternIngester.retainFor()) + "\n"
-                + "  max_clusters: " + patternIngester.maxClusters() + "\n";
+                + "  max_clusters: " + patternIngester.maxClusters() + "\n"
+                + operations.sectionsYaml();
     }
 
     private static String quotedList(List<String> items) {
@@ -231,7 +240,7 @@ public record LogbloomConfig(
     }
 
     /** A YAML double-quoted scalar; {@code $} is doubled so that re-parsing (with env expansion) yields the same text. */
-    private static String quote(String text) {
+    static String quote(String text) {
         StringBuilder sb = new StringBuilder("\"");
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

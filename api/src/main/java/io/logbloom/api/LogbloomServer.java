@@ -52,6 +52,8 @@ public final class LogbloomServer implements AutoCloseable {
     private final PushRoute pushRoute;
     /** Drain pattern miner fed by accepted pushes; null when the pattern ingester is disabled. */
     private final PatternMiner miner;
+    /** Compactor loop, retention and the delete API. */
+    private final Operations operations;
     private volatile Ingester ingester;
     private boolean started;
     private boolean closed;
@@ -84,7 +86,8 @@ public final class LogbloomServer implements AutoCloseable {
             javalin.http.maxRequestSize = config.server().maxRecvMsgSizeBytes();
             javalin.requestLogger.http((ctx, ms) -> metrics.request(route(ctx), ctx.statusCode(), ms / 1000.0));
         });
-        this.queryRoutes = new QueryRoutes(config, store, this::ingester, clock, registry);
+        this.operations = new Operations(config, store, clock, registry);
+        this.queryRoutes = new QueryRoutes(config, store, this::ingester, clock, registry, operations.sourceFilter());
         this.tailRoute = new TailRoute(queryRoutes, this::ingester, config, clock);
         this.miner = config.patternIngester().enabled() ? new PatternMiner(new DrainConfig(
                 DrainConfig.defaults().logClusterDepth(), DrainConfig.defaults().similarityThreshold(),
@@ -116,6 +119,7 @@ public final class LogbloomServer implements AutoCloseable {
         app.addHttpHandler(HandlerType.GET, "/flush", this::flush);
         queryRoutes.register(app);
         tailRoute.register(app);
+        operations.register(app);
         app.exception(Exception.class, (e, ctx) -> {
             HttpErrors.Classified c = HttpErrors.classify(e);
             // known failures (timeouts, WAL refusals) are logged where they happen, a failed ingester once by itself
@@ -156,6 +160,7 @@ public final class LogbloomServer implements AutoCloseable {
                 app.stop();
             }
         }
+        operations.start();
         LOG.info("logbloom listening on {}:{}", config.server().httpListenAddress(), app.port());
         return app.port();
     }
@@ -192,6 +197,11 @@ public final class LogbloomServer implements AutoCloseable {
             throw new HttpException(503, "not_ready", "Ingester not ready: replaying the write-ahead log");
         }
         return current;
+    }
+
+    /** The compactor, retention and delete API wiring (a test runs compaction passes through it). */
+    Operations operations() {
+        return operations;
     }
 
     /** The push route behind {@code /loki/api/v1/push}, for driving it without HTTP framing. */
@@ -249,6 +259,7 @@ public final class LogbloomServer implements AutoCloseable {
         app.stop();
         tailRoute.close();
         queryRoutes.close();
+        operations.close();
         Ingester current = ingester;
         RuntimeException failure = null;
         if (current != null) {

@@ -68,11 +68,17 @@ public final class QueryRoutes implements AutoCloseable {
     /** Builds the querier over the ingester (looked up per request) and the object store. */
     public QueryRoutes(LogbloomConfig config, ObjectStore store, Supplier<Ingester> ingester, java.time.Clock clock,
             PrometheusRegistry registry) {
+        this(config, store, ingester, clock, registry, io.logbloom.querier.QuerySourceFilter.none());
+    }
+
+    /** As the other constructor, with every query's entry source wrapped by {@code sourceFilter} (deletes, retention). */
+    public QueryRoutes(LogbloomConfig config, ObjectStore store, Supplier<Ingester> ingester, java.time.Clock clock,
+            PrometheusRegistry registry, io.logbloom.querier.QuerySourceFilter sourceFilter) {
         Objects.requireNonNull(config, "config is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.querier = Querier.overIngester(querierConfig(config), store, ingester, clock, registry);
         this.runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract,
-                config.querier().maxConcurrent());
+                config.querier().maxConcurrent(), sourceFilter);
         this.tenants = new TenantResolver(config.authEnabled());
         this.volumeEnabled = config.limits().volumeEnabled();
         this.volumeMaxSeries = config.limits().volumeMaxSeries();

@@ -221,7 +221,7 @@ final class LogbloomConfigTest {
         assertThat(back.storage().s3().secretAccessKey()).isEqualTo("<hidden>");
         assertThat(new LogbloomConfig(back.server(), back.authEnabled(), new LogbloomConfig.Storage(
                 back.storage().backend(), back.storage().filesystemDirectory(), c.storage().s3()), back.wal(),
-                back.ingester(), back.limits(), back.bloom(), back.querier(), back.patternIngester())).isEqualTo(c);
+                back.ingester(), back.limits(), back.bloom(), back.querier(), back.patternIngester(), back.operations())).isEqualTo(c);
         assertThat(LogbloomConfig.parse(LogbloomConfig.defaults().toYaml(), Map.of()))
                 .isEqualTo(LogbloomConfig.defaults());
     }

@@ -41,7 +41,7 @@ final class ServerFaultsTest {
             LogbloomConfig config = new LogbloomConfig(base.server(), base.authEnabled(), base.storage(),
                     new LogbloomConfig.Wal(walDir, base.wal().fsync(), base.wal().fsyncInterval(),
                             base.wal().segmentSizeBytes()),
-                    base.ingester(), base.limits(), base.bloom(), base.querier(), base.patternIngester());
+                    base.ingester(), base.limits(), base.bloom(), base.querier(), base.patternIngester(), base.operations());
             long ts = TestServer.nowNanos();
             List<String> acknowledged = new ArrayList<>();
             List<String> refused = new ArrayList<>();

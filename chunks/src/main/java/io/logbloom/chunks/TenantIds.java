@@ -3,16 +3,16 @@ package io.logbloom.chunks;
 /**
  * Tenant id rules, as Loki's: at most 150 bytes of ASCII letters, digits and
  * {@code !-_.*'()}; and never {@code .} or {@code ..}, so an id is always safe as a path segment.
- * Beyond Loki: never {@code index} or {@code blooms}, the first key segment of the namespaces all
+ * Beyond Loki: never {@code index}, {@code blooms} or {@code compactor}, the first key segment of the namespaces all
  * tenants share (chunks are keyed {@code <tenant>/...}, so such a tenant's chunks would land among
- * other tenants' index files or blooms, where a per-tenant cleanup of those could delete them).
+ * other tenants' index files, blooms or compactor state, where a per-tenant cleanup of those could delete them).
  */
 public final class TenantIds {
     /** Loki's limit on tenant id length. */
     public static final int MAX_LENGTH = 150;
 
     /** First key segments of the shared namespaces, which no tenant may take as its own prefix. */
-    private static final java.util.Set<String> RESERVED = java.util.Set.of("index", "blooms");
+    private static final java.util.Set<String> RESERVED = java.util.Set.of("index", "blooms", "compactor");
 
     private TenantIds() {}
 

@@ -39,7 +39,7 @@ final class StorageModelTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", ".", "..", "a/b", "../etc", "tenant with space", "ünï", "index", "blooms"})
+    @ValueSource(strings = {"", ".", "..", "a/b", "../etc", "tenant with space", "ünï", "index", "blooms", "compactor"})
     void tenantIds_invalid_rejectedNamingTheId(String tenant) {
         assertThatThrownBy(() -> TenantIds.validate(tenant)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("tenant id");

@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Merges the many small files of a tenant-period (one per flush cycle and writer) into one, so a
@@ -44,6 +46,38 @@ public final class IndexCompactor {
 
     /** Compacts every period of {@code tenant} holding at least two files; returns the merged keys. */
     public List<String> compactTenant(String tenant) throws IOException {
+        List<String> merged = new ArrayList<>();
+        for (var e : filesByPeriod(tenant).entrySet()) {
+            merge(tenant, e.getKey(), e.getValue()).ifPresent(merged::add);
+        }
+        return merged;
+    }
+
+    private Optional<String> merge(String tenant, long periodNumber, List<String> keys) throws IOException {
+        if (keys.size() < 2) {
+            return Optional.empty();
+        }
+        PeriodContent content = read(tenant, periodNumber, keys);
+        return rewrite(content, content.series());
+    }
+
+    /** Tenants holding at least one index file, sorted. */
+    public List<String> tenants() throws IOException {
+        TreeSet<String> tenants = new TreeSet<>();
+        for (String key : store.list(IndexKeys.ROOT)) {
+            int slash = key.indexOf('/', IndexKeys.ROOT.length());
+            if (slash > IndexKeys.ROOT.length()) {
+                String tenant = key.substring(IndexKeys.ROOT.length(), slash);
+                if (IndexKeys.periodOf(key, IndexKeys.tenantPrefix(tenant)) != null) {
+                    tenants.add(tenant);
+                }
+            }
+        }
+        return List.copyOf(tenants);
+    }
+
+    /** The index file keys of {@code tenant} by period number, each list sorted. */
+    public SortedMap<Long, List<String>> filesByPeriod(String tenant) throws IOException {
         Objects.requireNonNull(tenant, "tenant is null");
         TenantIds.validate(tenant);
         String tenantPrefix = IndexKeys.tenantPrefix(tenant);
@@ -54,17 +88,14 @@ public final class IndexCompactor {
                 byPeriod.computeIfAbsent(period, p -> new ArrayList<>()).add(key);
             }
         }
-        List<String> merged = new ArrayList<>();
-        for (var e : byPeriod.entrySet()) {
-            merge(tenant, e.getKey(), e.getValue()).ifPresent(merged::add);
-        }
-        return merged;
+        return byPeriod;
     }
 
-    private Optional<String> merge(String tenant, long periodNumber, List<String> keys) throws IOException {
-        if (keys.size() < 2) {
-            return Optional.empty();
-        }
+    /**
+     * Reads the files {@code keys} of {@code tenant}'s period as one: every series with its refs
+     * deduplicated. A file holding another tenant or period is refused as corrupt.
+     */
+    public PeriodContent read(String tenant, long periodNumber, List<String> keys) throws IOException {
         List<IndexFileReader> files = new ArrayList<>(keys.size());
         for (String key : keys) {
             IndexFileReader file = IndexFileReader.open(key, store.get(key));
@@ -74,13 +105,45 @@ public final class IndexCompactor {
             }
             files.add(file);
         }
-        List<SeriesChunks> all = IndexUnion.chunks(files, tenant, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
-        String mergedKey = writer.writePeriod(tenant, periodNumber, all);
-        for (String key : keys) {
+        List<SeriesChunks> all = files.isEmpty() ? List.of()
+                : IndexUnion.chunks(files, tenant, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
+        return new PeriodContent(tenant, periodNumber, keys, all);
+    }
+
+    /**
+     * Replaces the files of {@code content} by one file holding {@code kept} (none when {@code kept} has no
+     * refs): the new file is put first, then the inputs are deleted, so a reader listing at any moment sees
+     * every kept ref at least once. Returns the new file's key, empty when nothing was kept.
+     */
+    public Optional<String> rewrite(PeriodContent content, List<SeriesChunks> kept) throws IOException {
+        List<SeriesChunks> nonEmpty = new ArrayList<>(kept.size());
+        for (SeriesChunks s : kept) {
+            if (!s.chunks().isEmpty()) {
+                nonEmpty.add(s);
+            }
+        }
+        String mergedKey = nonEmpty.isEmpty() ? null : writer.writePeriod(content.tenant(), content.periodNumber(), nonEmpty);
+        for (String key : content.fileKeys()) {
             if (!key.equals(mergedKey)) {
                 store.delete(key);
             }
         }
-        return Optional.of(mergedKey);
+        return Optional.ofNullable(mergedKey);
+    }
+
+    /**
+     * What a tenant-period's index files hold together.
+     *
+     * @param tenant the tenant
+     * @param periodNumber the index period
+     * @param fileKeys the files read
+     * @param series every series with its deduplicated refs, sorted by labels
+     */
+    public record PeriodContent(String tenant, long periodNumber, List<String> fileKeys, List<SeriesChunks> series) {
+        public PeriodContent {
+            Objects.requireNonNull(tenant, "tenant is null");
+            fileKeys = List.copyOf(fileKeys);
+            series = List.copyOf(series);
+        }
     }
 }

@@ -139,4 +139,37 @@ final class IndexCompactorTest {
             delegate.delete(key);
         }
     }
+
+    @Test
+    void rewrite_dropsRefs_keepsTheRest_andListsTenantsAndPeriods() throws IOException {
+        InMemoryObjectStore store = new InMemoryObjectStore();
+        writeCycles(store, new HeadIndex());
+        IndexCompactor compactor = new IndexCompactor(store, new IndexWriter(store, config, clock, "compactor"));
+        assertThat(compactor.tenants()).containsExactly(T);
+        var files = compactor.filesByPeriod(T);
+        assertThat(files.keySet()).containsExactly(0L, 1L, 2L);
+
+        IndexCompactor.PeriodContent content = compactor.read(T, 0, files.get(0L));
+        List<SeriesChunks> kept = content.series().stream()
+                .map(s -> new SeriesChunks(s.labels(), s.chunks().stream().filter(r -> r.fromNanos() >= 10 * HOUR).toList()))
+                .toList();
+        String key = compactor.rewrite(content, kept).orElseThrow();
+
+        assertThat(store.list("index/t/0/")).containsExactly(key);
+        IndexCompactor.PeriodContent after = compactor.read(T, 0, List.of(key));
+        assertThat(after.series()).allSatisfy(s -> assertThat(s.chunks()).allMatch(r -> r.fromNanos() >= 10 * HOUR));
+        assertThat(after.series()).flatMap(SeriesChunks::chunks).isNotEmpty();
+    }
+
+    @Test
+    void rewrite_nothingKept_deletesEveryInput() throws IOException {
+        InMemoryObjectStore store = new InMemoryObjectStore();
+        writeCycles(store, new HeadIndex());
+        IndexCompactor compactor = new IndexCompactor(store, new IndexWriter(store, config, clock, "compactor"));
+        IndexCompactor.PeriodContent content = compactor.read(T, 2, compactor.filesByPeriod(T).get(2L));
+
+        assertThat(compactor.rewrite(content, List.of())).isEmpty();
+        assertThat(store.list("index/t/2/")).isEmpty();
+        assertThat(compactor.filesByPeriod(T).keySet()).containsExactly(0L, 1L);
+    }
 }

@@ -2,6 +2,7 @@ package io.logbloom.querier;
 
 import io.logbloom.logql.Direction;
 import io.logbloom.logql.Engine;
+import io.logbloom.logql.EntrySource;
 import io.logbloom.logql.Expr;
 import io.logbloom.logql.LogExpr;
 import io.logbloom.logql.LogQL;
@@ -37,6 +38,7 @@ public final class QueryRunner {
     private final Function<LogExpr, BloomQuery> bloomExtractor;
     /** Query slots: a query waits here for at most its timeout, and the wait is its stats' queueTime. */
     private final Semaphore slots;
+    private final QuerySourceFilter sourceFilter;
 
     /** Runs queries over {@code querier} with {@code engine}; {@code bloomExtractor} maps a log expression to its bloom query. */
     public QueryRunner(Querier querier, Engine engine, Function<LogExpr, BloomQuery> bloomExtractor) {
@@ -45,6 +47,16 @@ public final class QueryRunner {
 
     /** As {@link #QueryRunner(Querier, Engine, Function)}, running at most {@code maxConcurrent} queries at once. */
     public QueryRunner(Querier querier, Engine engine, Function<LogExpr, BloomQuery> bloomExtractor, int maxConcurrent) {
+        this(querier, engine, bloomExtractor, maxConcurrent, QuerySourceFilter.none());
+    }
+
+    /**
+     * As {@link #QueryRunner(Querier, Engine, Function, int)}, with every query's entry source wrapped by
+     * {@code sourceFilter} (deleted and expired lines hidden).
+     */
+    public QueryRunner(Querier querier, Engine engine, Function<LogExpr, BloomQuery> bloomExtractor, int maxConcurrent,
+            QuerySourceFilter sourceFilter) {
+        this.sourceFilter = Objects.requireNonNull(sourceFilter, "sourceFilter is null");
         this.querier = Objects.requireNonNull(querier, "querier is null");
         this.engine = Objects.requireNonNull(engine, "engine is null");
         this.bloomExtractor = Objects.requireNonNull(bloomExtractor, "bloomExtractor is null");
@@ -82,7 +94,8 @@ public final class QueryRunner {
             QueryOutcome outcome;
             try {
                 LogQL.checkPipelines(expr);
-                QuerierEntrySource source = new QuerierEntrySource(querier, ctx, bloomQueries(expr));
+                EntrySource source = sourceFilter.wrap(request.tenant(),
+                        new QuerierEntrySource(querier, ctx, bloomQueries(expr)));
                 outcome = evaluate(expr, request, source, ctx);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
@@ -111,7 +124,7 @@ public final class QueryRunner {
         }
     }
 
-    private QueryOutcome evaluate(Expr expr, QueryRequest request, QuerierEntrySource source, QueryContext ctx)
+    private QueryOutcome evaluate(Expr expr, QueryRequest request, EntrySource source, QueryContext ctx)
             throws IOException {
         if (expr instanceof LogExpr log) {
             long start = request.startNanos();

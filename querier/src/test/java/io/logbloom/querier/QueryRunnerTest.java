@@ -181,6 +181,44 @@ final class QueryRunnerTest {
     }
 
     @Test
+    void sourceFilter_wrapsEveryQuerysSource_forItsTenant() throws Exception {
+        try (FileSystemObjectStore store = new FileSystemObjectStore(dir.resolve("store"));
+                Ingester ingester = ingester(store, false);
+                Querier querier = Querier.overIngester(QuerierConfig.defaults(), store, () -> ingester, clock,
+                        new PrometheusRegistry())) {
+            load(ingester);
+            List<String> tenants = new ArrayList<>();
+            // hides the error lines, as a delete request for them would
+            QuerySourceFilter hideErrors = (tenant, source) -> {
+                tenants.add(tenant);
+                return (selector, from, through, direction) -> source.select(selector, from, through, direction).stream()
+                        .map(s -> {
+                            List<io.logbloom.logql.StreamEntry> kept = new ArrayList<>();
+                            s.entries().forEachRemaining(e -> {
+                                if (!e.line().startsWith("level=error")) {
+                                    kept.add(e);
+                                }
+                            });
+                            return new io.logbloom.logql.SourceStream(s.labels(), kept.iterator());
+                        }).toList();
+            };
+            QueryRunner plain = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+            QueryRunner filtered = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract, 4, hideErrors);
+            String q = "{app=\"api\"} |= \"level=error\"";
+            QueryOutcome all = plain.run(logs(q, base, base + 3600 * SEC, 1000, true, true));
+            QueryOutcome hidden = filtered.run(logs(q, base, base + 3600 * SEC, 1000, true, true));
+            QueryOutcome counted = filtered.run(new QueryRequest(TENANT, "sum(count_over_time(" + q + " [1h]))",
+                    base + 3600 * SEC, base + 3600 * SEC, 0, 100, false, true, true));
+
+            assertThat(((QueryOutcome.Logs) all).result().entryCount()).isPositive();
+            assertThat(((QueryOutcome.Logs) hidden).result().entryCount()).isZero();
+            assertThat(((io.logbloom.logql.MetricResult.Vector) ((QueryOutcome.Metrics) counted).result()).samples())
+                    .isEmpty();
+            assertThat(tenants).containsExactly(TENANT, TENANT);
+        }
+    }
+
+    @Test
     void needle_skipsAlmostAllChunks_sameResult() throws Exception {
         try (FileSystemObjectStore store = new FileSystemObjectStore(dir.resolve("store"));
                 Ingester ingester = ingester(store, false);

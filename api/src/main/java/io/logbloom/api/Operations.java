@@ -1,0 +1,116 @@
+package io.logbloom.api;
+
+import io.javalin.Javalin;
+import io.logbloom.chunks.ObjectStore;
+import io.logbloom.compactor.Compactor;
+import io.logbloom.compactor.CompactorLease;
+import io.logbloom.compactor.CompactorMetrics;
+import io.logbloom.compactor.DeleteRequestStore;
+import io.logbloom.compactor.QueryTimeFilter;
+import io.logbloom.compactor.RetentionPolicy;
+import io.logbloom.index.IndexCompactor;
+import io.logbloom.index.IndexConfig;
+import io.logbloom.index.IndexWriter;
+import io.logbloom.querier.QuerySourceFilter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operations side of the server, wired from {@link OperationsConfig}: the compactor loop (index
+ * compaction and retention), the delete request store with Loki's delete API, and the query-time filter
+ * that hides deleted and expired lines from every query. Owns the compactor's thread and the thread
+ * reloading delete requests. Thread-safe: start and close synchronize on this object.
+ */
+final class Operations implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Operations.class);
+    /**
+     * How long a pass may hold the compactor lease: far longer than a pass over a single node's index,
+     * short enough that a crashed holder blocks compaction for one hour at most.
+     */
+    static final Duration LEASE_TTL = Duration.ofHours(1);
+    /** How stale another process' delete requests may be in this process' queries. */
+    static final Duration DELETE_REQUESTS_REFRESH = Duration.ofSeconds(10);
+
+    private final Compactor compactor;
+    private final DeleteRequestStore deletes;
+    private final QueryTimeFilter filter;
+    private final DeleteRoutes routes;
+    private ScheduledExecutorService refresher;
+
+    Operations(LogbloomConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry) {
+        Objects.requireNonNull(config, "config is null");
+        OperationsConfig ops = config.operations();
+        RetentionPolicy retention = new RetentionPolicy(ops.retention());
+        this.deletes = new DeleteRequestStore(store, clock, new SplittableRandom());
+        this.filter = new QueryTimeFilter(retention, ops.compactor().retentionEnabled(), deletes, clock);
+        // the ingester writes index files with the default layout; the compactor must read and write the same
+        IndexConfig indexConfig = IndexConfig.defaults();
+        byte[] id = new byte[6];
+        new SecureRandom().nextBytes(id);
+        String instance = "compactor-" + HexFormat.of().formatHex(id);
+        this.compactor = new Compactor(ops.compactor(), store, indexConfig,
+                new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, instance)), retention,
+                new CompactorLease(store, clock, instance, LEASE_TTL), new CompactorMetrics(registry), clock);
+        this.routes = new DeleteRoutes(new TenantResolver(config.authEnabled()), deletes, ops.retention(), clock);
+    }
+
+    /** The filter the query runner wraps every query's entry source with. */
+    QuerySourceFilter sourceFilter() {
+        return filter::wrap;
+    }
+
+    /** Registers the delete API. */
+    void register(Javalin app) {
+        routes.register(app);
+    }
+
+    /**
+     * Loads the delete requests, then starts the compactor loop and the periodic reload of delete requests
+     * (how requests added by other processes sharing the bucket arrive; queries never wait on the store).
+     */
+    synchronized void start() {
+        try {
+            deletes.refresh();
+        } catch (IOException e) {
+            LOG.warn("cannot load delete requests at start ({}); the first query loads them", e.getMessage());
+        }
+        refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "logbloom-delete-requests");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = DELETE_REQUESTS_REFRESH.toMillis();
+        refresher.scheduleWithFixedDelay(() -> {
+            try {
+                deletes.refresh();
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("cannot reload delete requests ({}); queries keep the last loaded ones", e.getMessage());
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+        compactor.start();
+    }
+
+    /** The compactor, e.g. for a test to run a pass at a chosen time. */
+    Compactor compactor() {
+        return compactor;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (refresher != null) {
+            refresher.shutdownNow();
+        }
+        compactor.close();
+    }
+}

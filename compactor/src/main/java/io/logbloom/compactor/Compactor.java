@@ -1,0 +1,311 @@
+package io.logbloom.compactor;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.ObjectNotFoundException;
+import io.logbloom.chunks.ObjectStore;
+import io.logbloom.index.IndexCompactor;
+import io.logbloom.index.IndexConfig;
+import io.logbloom.index.SeriesChunks;
+import java.io.IOException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The compactor loop, Loki's compactor role over our index files: every {@code compaction_interval},
+ * holding the {@link CompactorLease}, it merges each tenant-period's index files into one and (with
+ * retention enabled) drops the refs whose stream's retention expired, then deletes the objects nothing
+ * references any more once {@code retention_delete_delay} has passed.
+ *
+ * <p>Crash safety, step by step. (1) Read every index file of the tenant; a ref is expired when its last
+ * entry is before its stream's cutoff ({@link RetentionPolicy}). (2) The objects and series blooms of
+ * expired refs that no kept ref references (a columnar object is shared by several series of a tenant,
+ * a bloom by the refs of one series and period) are written to a marker object
+ * {@code compactor/markers/<tenant>/<millis>-<n>.json}. (3) Each period that has several files or lost
+ * refs is rewritten through {@link IndexCompactor#rewrite}: new file first, inputs deleted after, so a
+ * reader listing at any moment sees every kept ref at least once. (4) A marker older than the delete
+ * delay is swept: its keys are deleted unless an index file listed at sweep time still references them
+ * (so a crash between (2) and (3), or a flush racing the pass, never deletes live data), then the marker
+ * goes. A crash anywhere leaves at worst an object to be swept by a later pass.
+ *
+ * <p>Memory: one tenant's whole index is read per pass (a period at a time would not see refs to a
+ * shared columnar object from other periods).
+ *
+ * <p>Thread-safe: {@link #runOnce()} is synchronized, the loop runs on one daemon thread.
+ */
+public final class Compactor implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
+    static final String MARKERS = "compactor/markers/";
+    /** Object-key prefix of series blooms, as the ingester's SeriesBloomStore lays them out. */
+    static final String BLOOMS = "blooms/";
+
+    private final CompactorConfig config;
+    private final ObjectStore store;
+    private final IndexConfig indexConfig;
+    private final IndexCompactor index;
+    private final RetentionPolicy retention;
+    private final CompactorLease lease;
+    private final CompactorMetrics metrics;
+    private final InstantSource clock;
+    private final ObjectMapper json = new ObjectMapper();
+    private final AtomicLong markerSequence = new AtomicLong();
+    private ScheduledExecutorService loop;
+
+    /** A compactor over {@code store}'s index files (laid out per {@code indexConfig}), rewriting them with {@code index}. */
+    public Compactor(CompactorConfig config, ObjectStore store, IndexConfig indexConfig, IndexCompactor index,
+            RetentionPolicy retention, CompactorLease lease, CompactorMetrics metrics, InstantSource clock) {
+        this.config = Objects.requireNonNull(config, "config is null");
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
+        this.index = Objects.requireNonNull(index, "index is null");
+        this.retention = Objects.requireNonNull(retention, "retention is null");
+        this.lease = Objects.requireNonNull(lease, "lease is null");
+        this.metrics = Objects.requireNonNull(metrics, "metrics is null");
+        this.clock = Objects.requireNonNull(clock, "clock is null");
+    }
+
+    /** Starts the loop: a pass now and then every compaction interval; a failed pass is logged and retried next time. */
+    public synchronized void start() {
+        if (loop != null) {
+            throw new IllegalStateException("compactor already started");
+        }
+        loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "logbloom-compactor");
+            t.setDaemon(true);
+            return t;
+        });
+        long intervalMillis = config.compactionInterval().toMillis();
+        loop.scheduleWithFixedDelay(() -> {
+            try {
+                runOnce();
+            } catch (IOException | RuntimeException e) {
+                LOG.error("compaction pass failed; retrying in {}", config.compactionInterval(), e);
+            }
+        }, 0, intervalMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs one pass over every tenant if the lease is free; returns what it did. */
+    public synchronized PassResult runOnce() throws IOException {
+        if (!lease.acquire()) {
+            metrics.run("skipped");
+            LOG.info("compaction pass skipped: another compactor holds the lease");
+            return PassResult.SKIPPED;
+        }
+        try {
+            long nowMillis = clock.millis();
+            PassResult total = new PassResult(true, 0, 0, 0, 0);
+            for (String tenant : index.tenants()) {
+                total = total.plus(compactTenant(tenant, nowMillis));
+            }
+            total = total.plus(sweep(nowMillis));
+            metrics.run("success");
+            metrics.succeeded(clock.millis());
+            LOG.info("compaction pass done: {} index files removed, {} expired refs dropped, {} objects ({} bytes) deleted",
+                    total.indexFilesRemoved(), total.refsExpired(), total.objectsDeleted(), total.bytesDeleted());
+            return total;
+        } catch (IOException | RuntimeException e) {
+            metrics.run("failure");
+            throw e;
+        } finally {
+            lease.release();
+        }
+    }
+
+    private PassResult compactTenant(String tenant, long nowMillis) throws IOException {
+        long nowNanos = nowMillis * 1_000_000L;
+        SortedMap<Long, List<String>> files = index.filesByPeriod(tenant);
+        List<IndexCompactor.PeriodContent> contents = new ArrayList<>(files.size());
+        List<List<SeriesChunks>> keptByPeriod = new ArrayList<>(files.size());
+        List<Integer> droppedByPeriod = new ArrayList<>(files.size());
+        Set<String> live = new HashSet<>();
+        Set<String> candidates = new TreeSet<>();
+        for (var e : files.entrySet()) {
+            IndexCompactor.PeriodContent content = index.read(tenant, e.getKey(), e.getValue());
+            List<SeriesChunks> kept = new ArrayList<>(content.series().size());
+            int dropped = 0;
+            for (SeriesChunks s : content.series()) {
+                long cutoff = config.retentionEnabled() ? retention.cutoffNanos(tenant, labelMap(s.labels()), nowNanos)
+                        : RetentionPolicy.KEEP_ALL;
+                List<ChunkRef> refs = new ArrayList<>(s.chunks().size());
+                for (ChunkRef ref : s.chunks()) {
+                    if (ref.throughNanos() < cutoff) {
+                        dropped++;
+                        candidates.add(ref.objectKey());
+                        candidates.add(bloomKey(ref));
+                    } else {
+                        refs.add(ref);
+                        live.add(ref.objectKey());
+                        live.add(bloomKey(ref));
+                    }
+                }
+                kept.add(new SeriesChunks(s.labels(), refs));
+            }
+            contents.add(content);
+            keptByPeriod.add(kept);
+            droppedByPeriod.add(dropped);
+        }
+        candidates.removeAll(live);
+        if (!candidates.isEmpty()) {
+            writeMarker(tenant, nowMillis, candidates);
+        }
+        long filesRemoved = 0;
+        long refsExpired = 0;
+        for (int i = 0; i < contents.size(); i++) {
+            IndexCompactor.PeriodContent content = contents.get(i);
+            int dropped = droppedByPeriod.get(i);
+            if (content.fileKeys().size() < 2 && dropped == 0) {
+                continue;
+            }
+            boolean written = index.rewrite(content, keptByPeriod.get(i)).isPresent();
+            filesRemoved += content.fileKeys().size() - (written ? 1 : 0);
+            refsExpired += dropped;
+        }
+        metrics.indexFilesRemoved(filesRemoved);
+        metrics.refsExpired(refsExpired);
+        if (refsExpired > 0) {
+            LOG.info("retention: tenant {} dropped {} expired refs, {} objects marked for deletion", tenant, refsExpired,
+                    candidates.size());
+        }
+        return new PassResult(true, filesRemoved, refsExpired, 0, 0);
+    }
+
+    private void writeMarker(String tenant, long nowMillis, Set<String> keys) throws IOException {
+        ObjectNode node = json.createObjectNode();
+        ArrayNode array = node.putArray("keys");
+        keys.forEach(array::add);
+        String key = String.format("%s%s/%013d-%d.json", MARKERS, tenant, nowMillis, markerSequence.incrementAndGet());
+        store.put(key, json.writeValueAsBytes(node));
+    }
+
+    /** Deletes the marked objects of markers older than the delete delay that no index file references. */
+    private PassResult sweep(long nowMillis) throws IOException {
+        long objects = 0;
+        long bytes = 0;
+        Map<String, Set<String>> liveByTenant = new HashMap<>();
+        for (String marker : store.list(MARKERS)) {
+            String rest = marker.substring(MARKERS.length());
+            int slash = rest.indexOf('/');
+            int dash = rest.indexOf('-', slash + 1);
+            if (slash <= 0 || dash < 0) {
+                continue;
+            }
+            String tenant = rest.substring(0, slash);
+            long markedAt;
+            try {
+                markedAt = Long.parseLong(rest.substring(slash + 1, dash));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            if (markedAt + config.retentionDeleteDelay().toMillis() > nowMillis) {
+                continue;
+            }
+            Set<String> live = liveByTenant.get(tenant);
+            if (live == null) {
+                live = liveKeys(tenant);
+                liveByTenant.put(tenant, live);
+            }
+            JsonNode keys = json.readTree(store.get(marker)).path("keys");
+            for (JsonNode k : keys) {
+                String key = k.asText();
+                if (live.contains(key)) {
+                    continue;
+                }
+                long size;
+                try {
+                    size = store.size(key);
+                } catch (ObjectNotFoundException alreadyGone) {
+                    continue;
+                }
+                store.delete(key);
+                metrics.deleted(kind(key), size);
+                objects++;
+                bytes += size;
+            }
+            store.delete(marker);
+        }
+        return new PassResult(true, 0, 0, objects, bytes);
+    }
+
+    /** Every object and bloom key the tenant's index files reference now. */
+    private Set<String> liveKeys(String tenant) throws IOException {
+        Set<String> live = new HashSet<>();
+        for (var e : index.filesByPeriod(tenant).entrySet()) {
+            for (SeriesChunks s : index.read(tenant, e.getKey(), e.getValue()).series()) {
+                for (ChunkRef ref : s.chunks()) {
+                    live.add(ref.objectKey());
+                    live.add(bloomKey(ref));
+                }
+            }
+        }
+        return live;
+    }
+
+    /** The key of the series bloom covering {@code ref}: the ingester buckets blooms by the ref's from-time period. */
+    String bloomKey(ChunkRef ref) {
+        return BLOOMS + ref.tenant() + "/" + indexConfig.periodNumber(ref.fromNanos()) + "/"
+                + String.format("%016x", ref.fingerprint()) + ".bloom";
+    }
+
+    private static String kind(String key) {
+        if (key.startsWith(BLOOMS)) {
+            return "bloom";
+        }
+        return key.endsWith(".lbo") ? "columnar" : "chunk";
+    }
+
+    private static Map<String, String> labelMap(Labels labels) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (Label l : labels.list()) {
+            map.put(l.name(), l.value());
+        }
+        return map;
+    }
+
+    /** Stops the loop (a running pass finishes its current step). */
+    @Override
+    public synchronized void close() {
+        if (loop != null) {
+            loop.shutdownNow();
+        }
+    }
+
+    /**
+     * What one pass did.
+     *
+     * @param ran false when another compactor held the lease
+     * @param indexFilesRemoved index files replaced or emptied
+     * @param refsExpired refs dropped by retention (counted once per period file they were indexed in)
+     * @param objectsDeleted objects deleted by the sweep
+     * @param bytesDeleted their bytes
+     */
+    public record PassResult(boolean ran, long indexFilesRemoved, long refsExpired, long objectsDeleted,
+            long bytesDeleted) {
+        /** The result of a pass that did not run. */
+        public static final PassResult SKIPPED = new PassResult(false, 0, 0, 0, 0);
+
+        PassResult plus(PassResult o) {
+            return new PassResult(ran && o.ran, indexFilesRemoved + o.indexFilesRemoved, refsExpired + o.refsExpired,
+                    objectsDeleted + o.objectsDeleted, bytesDeleted + o.bytesDeleted);
+        }
+    }
+}
