@@ -73,7 +73,9 @@ final class QueryNeedleTest {
         long fetched = on.get("data").get("stats").get("querier").get("store").get("totalChunksDownloaded").asLong();
         assertThat(total).isGreaterThan(10);
         assertThat(skipped).isPositive();
-        assertThat(fetched).isLessThanOrEqualTo(2);
+        // the needle's block, plus bloom false positives: object keys (and so token hashes) differ per run, and
+        // every block of both streams is probed at a ~1 % error rate, so allow 5 % of the blocks
+        assertThat(fetched).isLessThanOrEqualTo(1 + Math.max(2, total / 20));
         assertThat(index.get("postFilterChunks").asLong()).isEqualTo(total - skipped);
         assertThat(off.get("data").get("stats").get("querier").get("store").get("totalChunksDownloaded").asLong())
                 .isEqualTo(total);
