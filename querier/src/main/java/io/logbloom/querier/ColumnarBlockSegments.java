@@ -2,6 +2,7 @@ package io.logbloom.querier;
 
 import io.logbloom.chunks.ChunkFormatException;
 import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.ColumnarBlock;
 import io.logbloom.chunks.ColumnarBlockInfo;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarFileStream;
@@ -73,6 +74,21 @@ final class ColumnarBlockSegments {
      */
     List<SeriesReader.Segment> segments(QueryContext ctx, Labels series, ChunkRef ref, int[] blocks, long fromNanos,
             long throughNanos) throws IOException {
+        return segments(ctx, series, ref, blocks, fromNanos, throughNanos, null);
+    }
+
+    /** An exact test of one row of a decoded block (see {@link RowBloomTest}). */
+    @FunctionalInterface
+    interface RowTest {
+        boolean mayMatch(ColumnarBlock block, int row);
+    }
+
+    /**
+     * As above; when {@code rows} is not null, only a block's rows it accepts are passed on (an exact
+     * per-row test that drops rows the query cannot return, see {@link RowBloomTest}).
+     */
+    List<SeriesReader.Segment> segments(QueryContext ctx, Labels series, ChunkRef ref, int[] blocks, long fromNanos,
+            long throughNanos, RowTest rows) throws IOException {
         ColumnarDirectory directory = directories.get(ref.objectKey());
         int[] toRead = blocks != null ? blocks : blocksInRange(series, ref, fromNanos, throughNanos);
         List<SeriesReader.Segment> segments = new ArrayList<>(toRead.length);
@@ -80,7 +96,7 @@ final class ColumnarBlockSegments {
             ColumnarBlockInfo block = directory.blocks().get(index);
             segments.add(new SeriesReader.Segment(block.minTimeNanos(), block.maxTimeNanos(),
                     () -> fetch(ctx, ref.objectKey(), block),
-                    bytes -> decode(ctx, ref.objectKey(), directory, index, bytes, fromNanos, throughNanos)));
+                    bytes -> decode(ctx, ref.objectKey(), directory, index, bytes, fromNanos, throughNanos, rows)));
         }
         return segments;
     }
@@ -99,7 +115,7 @@ final class ColumnarBlockSegments {
             segments.add(new SeriesReader.Segment(block.minTimeNanos(), block.maxTimeNanos(),
                     () -> CompletableFuture.completedFuture(null),
                     none -> decode(ctx, name, part.directory(), b, readFile(ctx, part, block), fromNanos,
-                            throughNanos)));
+                            throughNanos, null)));
         }
         return segments;
     }
@@ -150,13 +166,14 @@ final class ColumnarBlockSegments {
     }
 
     private List<LogEntry> decode(QueryContext ctx, String objectKey, ColumnarDirectory directory, int block,
-            byte[] bytes, long fromNanos, long throughNanos) throws IOException {
+            byte[] bytes, long fromNanos, long throughNanos, RowTest rows)
+            throws IOException {
         ColumnarBlockInfo info = directory.blocks().get(block);
         RangeSource window = new BlockWindow(objectKey, info.offset(), bytes);
         List<LogEntry> inRange = new ArrayList<>(info.rows());
-        List<LogEntry> all;
+        ColumnarBlock decoded;
         try {
-            all = new ColumnarObjectReader(window, directory).readBlock(block).entries();
+            decoded = new ColumnarObjectReader(window, directory).readBlock(block);
         } catch (ChunkFormatException e) {
             // as Loki's chunk reader skips a block whose checksum does not match: the rest still answers
             LOG.error("object {} block {} is damaged, left out: {}; the query answers from the intact blocks",
@@ -164,13 +181,22 @@ final class ColumnarBlockSegments {
             metrics.corruptObjects("chunk_block", 1);
             return List.of();
         }
-        for (LogEntry entry : all) {
-            if (entry.timestampNanos() >= fromNanos && entry.timestampNanos() < throughNanos) {
-                inRange.add(entry);
+        long lines = 0;
+        long lineBytes = 0;
+        for (int row = 0; row < decoded.rows(); row++) {
+            long ts = decoded.timestampNanos(row);
+            if (ts < fromNanos || ts >= throughNanos) {
+                continue;
+            }
+            lines++;
+            lineBytes += decoded.lines().length(row);
+            if (rows == null || rows.mayMatch(decoded, row)) {
+                inRange.add(decoded.entry(row));
             }
         }
-        ctx.stats.decompressedLines.add(inRange.size());
-        ctx.stats.decompressedBytes.add(StoreReader.entryBytes(inRange));
+        ctx.stats.decompressedLines.add(lines);
+        // line and metadata bytes as the writer counted them; a block partly in range counts its lines only
+        ctx.stats.decompressedBytes.add(lines == decoded.rows() ? info.rawBytes() : lineBytes);
         return inRange;
     }
 

@@ -124,6 +124,8 @@ final class StoreReader {
         Map<Labels, List<ChunkRef>> survivors = filtered.refs();
         checkBytesLimit(survivors);
 
+        // blooms on: rows a surviving block holds that fail the bloom query exactly are dropped at decode
+        boolean rowTest = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
         List<SeriesStream> streams = new ArrayList<>(survivors.size());
         // the fetch pool is shared: spread its width over the series so prefetched bytes stay bounded
         int prefetch = Math.max(1, config.maxConcurrentFetches() / Math.max(1, survivors.size()));
@@ -131,8 +133,9 @@ final class StoreReader {
             List<SeriesReader.Segment> segments = new ArrayList<>();
             for (ChunkRef ref : e.getValue()) {
                 if (ref.isColumnar()) {
-                    segments.addAll(columnar.segments(ctx, e.getKey(), ref, filtered.blocks().get(ref), fromNanos,
-                            throughNanos));
+                    Labels series = e.getKey();
+                    segments.addAll(columnar.segments(ctx, series, ref, filtered.blocks().get(ref), fromNanos,
+                            throughNanos, rowTest ? (block, row) -> RowBloomTest.mayMatch(bloomQuery, series, block, row) : null));
                     continue;
                 }
                 segments.add(new SeriesReader.Segment(ref.fromNanos(), ref.throughNanos(), () -> fetch(ctx, ref),
