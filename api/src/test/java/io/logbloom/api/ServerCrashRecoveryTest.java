@@ -75,14 +75,14 @@ final class ServerCrashRecoveryTest {
     }
 
     /**
-     * Seals every 5 ms and merges every 16 KB of parts, so each SIGKILL lands amid seals (parts being
+     * Seals every 5 ms and merges every 1 KB of parts, so each SIGKILL lands amid seals (parts being
      * written, WAL segments released) and merges (objects uploaded, manifests, index files, parts
      * retired); three kills in a row, each restart must hold every acknowledged line exactly once.
      */
     @Test
     void sigkillWhileSealsAndMergesRunContinuously_everyAcknowledgedLinePresentExactlyOnce() throws Exception {
         Path config = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + "-churn.yaml"),
-                "ingester: { seal_interval: 5ms, merge_min_bytes: 16KB, flush_check_period: 20ms }\n");
+                "ingester: { seal_interval: 5ms, merge_min_bytes: 1KB, flush_check_period: 20ms }\n");
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         for (int round = 0; round < 3; round++) {
             Process child = startChild("--config", config.toString());
@@ -113,7 +113,7 @@ final class ServerCrashRecoveryTest {
             }
             assertThat(counts.keySet()).containsAll(acknowledged);
             assertThat(counts.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
-            assertThat(restarted.server.objectStore().list("fake/objects/").size()).as("merges ran").isGreaterThan(3);
+            assertThat(restarted.server.objectStore().list("fake/objects/").size()).as("merges ran").isGreaterThan(1);
         }
     }
 
