@@ -96,7 +96,8 @@ final class ColumnarBlockSegments {
             ColumnarBlockInfo block = directory.blocks().get(index);
             segments.add(new SeriesReader.Segment(block.minTimeNanos(), block.maxTimeNanos(),
                     () -> fetch(ctx, ref.objectKey(), block),
-                    bytes -> decode(ctx, ref.objectKey(), directory, index, bytes, fromNanos, throughNanos, rows)));
+                    bytes -> decode(ctx, ref.objectKey(), directory, index, bytes, fromNanos, throughNanos, rows,
+                            true)));
         }
         return segments;
     }
@@ -114,23 +115,24 @@ final class ColumnarBlockSegments {
             ColumnarBlockInfo block = part.directory().blocks().get(b);
             segments.add(new SeriesReader.Segment(block.minTimeNanos(), block.maxTimeNanos(),
                     () -> CompletableFuture.completedFuture(null),
-                    none -> decode(ctx, name, part.directory(), b, readFile(ctx, part, block), fromNanos,
-                            throughNanos, null)));
+                    none -> unflushedRows(ctx, decode(ctx, name, part.directory(), b, readFile(part, block),
+                            fromNanos, throughNanos, null, false))));
         }
         return segments;
     }
 
-    private static byte[] readFile(QueryContext ctx, ColumnarFileStream part, ColumnarBlockInfo block)
-            throws IOException {
-        long start = System.nanoTime();
-        byte[] bytes;
+    private static byte[] readFile(ColumnarFileStream part, ColumnarBlockInfo block) throws IOException {
         try (FileRangeSource source = RangeSource.ofFile(part.file())) {
-            bytes = source.read(block.offset(), Math.toIntExact(block.length()));
+            return source.read(block.offset(), Math.toIntExact(block.length()));
         }
-        ctx.stats.chunksDownloadTimeNanos.add(System.nanoTime() - start);
-        ctx.stats.chunksFetched.increment();
-        ctx.stats.compressedBytes.add(bytes.length);
-        return bytes;
+    }
+
+    /** Rows of an ingester's part count as unflushed (head) data in the stats, as rows still in memory do. */
+    private static List<LogEntry> unflushedRows(QueryContext ctx, List<LogEntry> rows) {
+        ctx.stats.headChunkLines.add(rows.size());
+        ctx.stats.headChunkBytes.add(StoreReader.lineBytes(rows));
+        ctx.stats.headChunkStructuredMetadataBytes.add(StoreReader.metadataBytes(rows));
+        return rows;
     }
 
     private CompletableFuture<byte[]> fetch(QueryContext ctx, String objectKey, ColumnarBlockInfo block) {
@@ -166,8 +168,7 @@ final class ColumnarBlockSegments {
     }
 
     private List<LogEntry> decode(QueryContext ctx, String objectKey, ColumnarDirectory directory, int block,
-            byte[] bytes, long fromNanos, long throughNanos, RowTest rows)
-            throws IOException {
+            byte[] bytes, long fromNanos, long throughNanos, RowTest rows, boolean stored) throws IOException {
         ColumnarBlockInfo info = directory.blocks().get(block);
         RangeSource window = new BlockWindow(objectKey, info.offset(), bytes);
         List<LogEntry> inRange = new ArrayList<>(info.rows());
@@ -194,9 +195,11 @@ final class ColumnarBlockSegments {
                 inRange.add(decoded.entry(row));
             }
         }
-        ctx.stats.decompressedLines.add(lines);
-        // line and metadata bytes as the writer counted them; a block partly in range counts its lines only
-        ctx.stats.decompressedBytes.add(lines == decoded.rows() ? info.rawBytes() : lineBytes);
+        if (stored) {
+            ctx.stats.decompressedLines.add(lines);
+            // line and metadata bytes as the writer counted them; a block partly in range counts its lines only
+            ctx.stats.decompressedBytes.add(lines == decoded.rows() ? info.rawBytes() : lineBytes);
+        }
         return inRange;
     }
 
