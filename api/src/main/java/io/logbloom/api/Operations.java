@@ -1,6 +1,7 @@
 package io.logbloom.api;
 
 import io.javalin.Javalin;
+import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.compactor.Compactor;
 import io.logbloom.compactor.CompactorLease;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operations side of the server, wired from {@link OperationsConfig}: the compactor loop (index
- * compaction and retention), the delete request store with Loki's delete API, and the query-time filter
+ * compaction, retention and the rewrites of {@code filter-and-delete}), the delete request store with Loki's delete API, and the query-time filter
  * that hides deleted and expired lines from every query. Owns the compactor's thread and the thread
  * reloading delete requests. Thread-safe: start and close synchronize on this object.
  */
@@ -59,9 +60,10 @@ final class Operations implements AutoCloseable {
         byte[] id = new byte[6];
         new SecureRandom().nextBytes(id);
         String instance = "compactor-" + HexFormat.of().formatHex(id);
+        // objects rewritten for delete requests use the ingester's default block bounds
         this.compactor = new Compactor(ops.compactor(), store, indexConfig,
-                new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, instance)), retention,
-                new CompactorLease(store, clock, instance, LEASE_TTL), new CompactorMetrics(registry), clock);
+                new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, instance)), retention, deletes,
+                ColumnarConfig.defaults(), new CompactorLease(store, clock, instance, LEASE_TTL), new CompactorMetrics(registry), clock);
         this.routes = new DeleteRoutes(new TenantResolver(config.authEnabled()), deletes, ops.retention(), clock);
     }
 

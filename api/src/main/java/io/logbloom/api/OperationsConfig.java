@@ -48,11 +48,13 @@ public record OperationsConfig(CompactorConfig compactor, TenantLimits retention
         Duration interval = compactor.duration("compaction_interval", Duration.ofMinutes(10));
         boolean retentionEnabled = compactor.bool("retention_enabled", false);
         Duration deleteDelay = compactor.duration("retention_delete_delay", Duration.ofHours(2));
+        Duration cancelPeriod = compactor.duration("delete_request_cancel_period",
+                CompactorConfig.DEFAULT_DELETE_REQUEST_CANCEL_PERIOD);
         String workingDirectory = compactor.string("working_directory", "");
         String deleteStore = compactor.string("delete_request_store", "");
         compactor.rejectUnknownKeys();
         try {
-            c = new CompactorConfig(interval, retentionEnabled, deleteDelay);
+            c = new CompactorConfig(interval, retentionEnabled, deleteDelay, cancelPeriod);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("config compactor." + e.getMessage(), e);
         }
@@ -123,6 +125,8 @@ public record OperationsConfig(CompactorConfig compactor, TenantLimits retention
                 .append("  retention_enabled: ").append(compactor.retentionEnabled()).append('\n')
                 .append("  retention_delete_delay: ").append(ConfigNode.formatDuration(compactor.retentionDeleteDelay()))
                 .append('\n')
+                .append("  delete_request_cancel_period: ")
+                .append(ConfigNode.formatDuration(compactor.deleteRequestCancelPeriod())).append('\n')
                 .append("  delete_request_store: ").append(LogbloomConfig.quote(deleteRequestStore)).append('\n');
         if (retention.overrides().isEmpty()) {
             return sb.append("overrides: {}\n").toString();

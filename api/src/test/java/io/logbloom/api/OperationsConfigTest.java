@@ -21,6 +21,7 @@ final class OperationsConfigTest {
               compaction_interval: 5m
               retention_enabled: true
               retention_delete_delay: 30m
+              delete_request_cancel_period: 12h
               delete_request_store: filesystem
             limits:
               retention_period: 744h
@@ -41,7 +42,8 @@ final class OperationsConfigTest {
     void defaults_areLokis() {
         OperationsConfig ops = LogbloomConfig.defaults().operations();
         assertThat(ops).isEqualTo(OperationsConfig.defaults());
-        assertThat(ops.compactor()).isEqualTo(new CompactorConfig(Duration.ofMinutes(10), false, Duration.ofHours(2)));
+        assertThat(ops.compactor()).isEqualTo(new CompactorConfig(Duration.ofMinutes(10), false, Duration.ofHours(2),
+                Duration.ofHours(24)));
         assertThat(ops.retention().defaults()).isEqualTo(RetentionLimits.defaults());
         assertThat(ops.retention().defaults().deletionMode()).isEqualTo(DeletionMode.FILTER_AND_DELETE);
         assertThat(ops.retention().defaults().retentionPeriod()).isZero();
@@ -51,7 +53,8 @@ final class OperationsConfigTest {
     void everyKey_mapped_overridesInheritUnsetKeys_andRoundTripThroughToYaml() {
         LogbloomConfig config = LogbloomConfig.parse(FULL, Map.of());
         OperationsConfig ops = config.operations();
-        assertThat(ops.compactor()).isEqualTo(new CompactorConfig(Duration.ofMinutes(5), true, Duration.ofMinutes(30)));
+        assertThat(ops.compactor()).isEqualTo(new CompactorConfig(Duration.ofMinutes(5), true, Duration.ofMinutes(30),
+                Duration.ofHours(12)));
         assertThat(ops.workingDirectory()).isEqualTo("/tmp/compactor");
         assertThat(ops.deleteRequestStore()).isEqualTo("filesystem");
         StreamRetention dev = new StreamRetention("{namespace=\"dev\"}", Duration.ofHours(24), 1);
@@ -71,6 +74,7 @@ final class OperationsConfigTest {
         "compactor: { compaction_interval: 0s }|compaction_interval must be positive",
         "compactor: { compaction_interval: soon }|compactor.compaction_interval",
         "compactor: { retention_enabled: maybe }|compactor.retention_enabled",
+        "compactor: { delete_request_cancel_period: -1h }|compactor.delete_request_cancel_period",
         "compactor: { delete_request_store: s3 }|compactor.delete_request_store",
         "compactor: { unknown_key: 1 }|compactor.unknown_key",
         "limits: { retention_period: 1h }|retention_period must be at least 24h",

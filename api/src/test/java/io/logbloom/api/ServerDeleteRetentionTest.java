@@ -234,6 +234,71 @@ final class ServerDeleteRetentionTest {
         }
     }
 
+    @Test
+    void filterAndDelete_passAfterCancelPeriod_linesPhysicallyGone_requestProcessed_queriesUnchanged() throws Exception {
+        MovableClock clock = new MovableClock();
+        LogbloomConfig config = LogbloomConfig.parse("""
+                compactor:
+                  retention_delete_delay: 0s
+                  compaction_interval: 24h
+                """, Map.of()).withOverrides(0, "127.0.0.1", dir.resolve("data"));
+        LogbloomServer server = new LogbloomServer(config, clock, ConfigMapping.objectStore(config.storage()));
+        server.start();
+        try (TestServer s = TestServer.attach(server)) {
+            long t0 = clock.millis() * 1_000_000L - 60 * SEC;
+            assertThat(s.pushJson(push("{\"app\":\"web\"}", t0, "user=bob a", "user=alice b", "user=bob c")).statusCode())
+                    .isEqualTo(204);
+            assertThat(s.pushJson(push("{\"app\":\"api\"}", t0, "user=bob x")).statusCode()).isEqualTo(204);
+            assertThat(s.flush().statusCode()).isEqualTo(204);
+            assertThat(storedLines(server)).containsExactly("user=alice b", "user=bob a", "user=bob c", "user=bob x");
+            HttpResponse<String> added = delete(s, "POST", "?query=" + enc("{app=\"web\"} |= \"user=bob\"") + "&start="
+                    + (t0 / SEC - 3600), "fake");
+            assertThat(added.statusCode()).as(added.body()).isEqualTo(204);
+            List<String> visible = lines(s, "{app=~\".+\"}", t0 - SEC, t0 + 10 * SEC);
+            assertThat(visible).containsExactly("user=alice b", "user=bob x");
+            Compactor compactor = server.operations().compactor();
+
+            Compactor.PassResult early = compactor.runOnce(); // still inside delete_request_cancel_period (24h)
+            assertThat(early.requestsProcessed()).isZero();
+            assertThat(JSON.readTree(delete(s, "GET", "", "fake").body()).get(0).path("status").asText())
+                    .isEqualTo("received");
+            assertThat(storedLines(server)).contains("user=bob a");
+
+            clock.millis.addAndGet(Duration.ofHours(25).toMillis());
+            Compactor.PassResult pass = compactor.runOnce();
+
+            assertThat(pass.requestsProcessed()).isEqualTo(1);
+            assertThat(pass.linesDeleted()).isEqualTo(2);
+            assertThat(pass.objectsDeleted()).isPositive(); // the old object, swept at once with a 0s delay
+            JsonNode listed = JSON.readTree(delete(s, "GET", "", "fake").body());
+            assertThat(listed.get(0).path("status").asText()).isEqualTo("processed");
+            assertThat(storedLines(server)).containsExactly("user=alice b", "user=bob x");
+            assertThat(s.stored("fake", LabelMatcher.of(LabelMatcher.MatchType.EQUAL, "app", "web")).values())
+                    .singleElement().satisfies(entries -> assertThat(entries).singleElement()
+                            .satisfies(e -> assertThat(e.timestampNanos()).isEqualTo(t0 + 1)));
+            assertThat(lines(s, "{app=~\".+\"}", t0 - SEC, t0 + 10 * SEC)).isEqualTo(visible);
+            HttpResponse<String> cancel = delete(s, "DELETE", "?request_id=" + listed.get(0).path("request_id").asText(),
+                    "fake");
+            assertThat(cancel.statusCode()).isEqualTo(400);
+            assertThat(s.get("/metrics").body()).contains("logbloom_compactor_deleted_lines_total 2");
+        }
+    }
+
+    /** Every line in the tenant's stored columnar objects, whether indexed or not, sorted. */
+    private static List<String> storedLines(LogbloomServer server) throws IOException {
+        List<String> lines = new ArrayList<>();
+        var store = server.objectStore();
+        for (String key : store.list("fake/")) {
+            assertThat(key).endsWith(".lbo");
+            var reader = new io.logbloom.chunks.ColumnarObjectReader(io.logbloom.chunks.RangeSource.ofObject(store, key));
+            for (int b = 0; b < reader.directory().blocks().size(); b++) {
+                reader.entries(b).forEach(e -> lines.add(e.line()));
+            }
+        }
+        lines.sort(null);
+        return lines;
+    }
+
     /** The series bloom keys of the web stream, as the ingester's SeriesBloomStore names them. */
     private static List<String> webBloomKeys(LogbloomServer server) throws IOException {
         List<String> keys = new ArrayList<>();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.ObjectNotFoundException;
@@ -48,6 +49,13 @@ import org.slf4j.LoggerFactory;
  * (so a crash between (2) and (3), or a flush racing the pass, never deletes live data), then the marker
  * goes. A crash anywhere leaves at worst an object to be swept by a later pass.
  *
+ * <p>Deletes: before its index files are compacted, each tenant whose {@code deletion_mode} is
+ * {@code filter-and-delete} has its {@code received} delete requests created more than
+ * {@code delete_request_cancel_period} (plus a minute, as Loki, so a cancellation racing the pass loses)
+ * ago applied by {@link DeleteRewriter}, which rewrites the affected objects; then the requests become
+ * {@code processed}, and the query-time filter stops applying them. A crash before that leaves them
+ * {@code received}: the next pass finds nothing left to delete in the rewritten objects and marks them.
+ *
  * <p>Memory: one tenant's whole index is read per pass (a period at a time would not see refs to a
  * shared columnar object from other periods).
  *
@@ -58,12 +66,19 @@ public final class Compactor implements AutoCloseable {
     static final String MARKERS = "compactor/markers/";
     /** Object-key prefix of series blooms, as the ingester's SeriesBloomStore lays them out. */
     static final String BLOOMS = "blooms/";
+    /**
+     * Added to the cancel period before a request is applied, as Loki does, so a cancellation arriving at
+     * the deadline cannot race the pass that starts rewriting.
+     */
+    static final long CANCEL_RACE_MARGIN_MILLIS = 60_000;
 
     private final CompactorConfig config;
     private final ObjectStore store;
     private final IndexConfig indexConfig;
     private final IndexCompactor index;
     private final RetentionPolicy retention;
+    private final DeleteRequestStore deletes;
+    private final DeleteRewriter rewriter;
     private final CompactorLease lease;
     private final CompactorMetrics metrics;
     private final InstantSource clock;
@@ -71,14 +86,20 @@ public final class Compactor implements AutoCloseable {
     private final AtomicLong markerSequence = new AtomicLong();
     private ScheduledExecutorService loop;
 
-    /** A compactor over {@code store}'s index files (laid out per {@code indexConfig}), rewriting them with {@code index}. */
+    /**
+     * A compactor over {@code store}'s index files (laid out per {@code indexConfig}), rewriting them with
+     * {@code index}, applying the requests of {@code deletes} by writing objects in {@code format}.
+     */
     public Compactor(CompactorConfig config, ObjectStore store, IndexConfig indexConfig, IndexCompactor index,
-            RetentionPolicy retention, CompactorLease lease, CompactorMetrics metrics, InstantSource clock) {
+            RetentionPolicy retention, DeleteRequestStore deletes, ColumnarConfig format, CompactorLease lease,
+            CompactorMetrics metrics, InstantSource clock) {
         this.config = Objects.requireNonNull(config, "config is null");
         this.store = Objects.requireNonNull(store, "store is null");
         this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
         this.index = Objects.requireNonNull(index, "index is null");
         this.retention = Objects.requireNonNull(retention, "retention is null");
+        this.deletes = Objects.requireNonNull(deletes, "deletes is null");
+        this.rewriter = new DeleteRewriter(store, indexConfig, index, format, this::writeMarker);
         this.lease = Objects.requireNonNull(lease, "lease is null");
         this.metrics = Objects.requireNonNull(metrics, "metrics is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -113,15 +134,18 @@ public final class Compactor implements AutoCloseable {
         }
         try {
             long nowMillis = clock.millis();
-            PassResult total = new PassResult(true, 0, 0, 0, 0);
+            PassResult total = new PassResult(true, 0, 0, 0, 0, 0, 0, 0);
             for (String tenant : index.tenants()) {
+                total = total.plus(processDeletes(tenant, nowMillis));
                 total = total.plus(compactTenant(tenant, nowMillis));
             }
             total = total.plus(sweep(nowMillis));
             metrics.run("success");
             metrics.succeeded(clock.millis());
-            LOG.info("compaction pass done: {} index files removed, {} expired refs dropped, {} objects ({} bytes) deleted",
-                    total.indexFilesRemoved(), total.refsExpired(), total.objectsDeleted(), total.bytesDeleted());
+            LOG.info("compaction pass done: {} index files removed, {} expired refs dropped, {} objects ({} bytes) deleted,"
+                    + " {} delete requests processed ({} lines removed from {} objects)", total.indexFilesRemoved(),
+                    total.refsExpired(), total.objectsDeleted(), total.bytesDeleted(), total.requestsProcessed(),
+                    total.linesDeleted(), total.objectsRewritten());
             return total;
         } catch (IOException | RuntimeException e) {
             metrics.run("failure");
@@ -129,6 +153,34 @@ public final class Compactor implements AutoCloseable {
         } finally {
             lease.release();
         }
+    }
+
+    /** Applies the tenant's due delete requests to its stored objects, then marks them processed. */
+    private PassResult processDeletes(String tenant, long nowMillis) throws IOException {
+        List<DeleteRequest> due = new ArrayList<>();
+        if (retention.limits().forTenant(tenant).deletionMode().rewritesData()) {
+            long cancelMillis = config.deleteRequestCancelPeriod().toMillis() + CANCEL_RACE_MARGIN_MILLIS;
+            for (DeleteRequest r : deletes.list(tenant)) {
+                if (r.received() && r.createdAtMillis() + cancelMillis <= nowMillis) {
+                    due.add(r);
+                }
+            }
+        }
+        DeleteRewriter.Outcome outcome = rewriter.process(tenant, due, nowMillis);
+        long processed = 0;
+        for (DeleteRequest r : due) {
+            if (deletes.get(tenant, r.requestId()).isPresent()) { // never resurrect a request cancelled meanwhile
+                deletes.put(r.withStatus(DeleteRequest.STATUS_PROCESSED));
+                processed++;
+            }
+        }
+        metrics.deletesApplied(processed, outcome.objectsRewritten(), outcome.linesDeleted());
+        if (processed > 0 || outcome.journalsRecovered() > 0) {
+            LOG.info("deletes: tenant {} processed {} requests, removed {} lines from {} objects ({} interrupted rewrites"
+                    + " finished)", tenant, processed, outcome.linesDeleted(), outcome.objectsRewritten(),
+                    outcome.journalsRecovered());
+        }
+        return new PassResult(true, 0, 0, 0, 0, processed, outcome.objectsRewritten(), outcome.linesDeleted());
     }
 
     private PassResult compactTenant(String tenant, long nowMillis) throws IOException {
@@ -186,7 +238,7 @@ public final class Compactor implements AutoCloseable {
             LOG.info("retention: tenant {} dropped {} expired refs, {} objects marked for deletion", tenant, refsExpired,
                     candidates.size());
         }
-        return new PassResult(true, filesRemoved, refsExpired, 0, 0);
+        return new PassResult(true, filesRemoved, refsExpired, 0, 0, 0, 0, 0);
     }
 
     private void writeMarker(String tenant, long nowMillis, Set<String> keys) throws IOException {
@@ -243,7 +295,7 @@ public final class Compactor implements AutoCloseable {
             }
             store.delete(marker);
         }
-        return new PassResult(true, 0, 0, objects, bytes);
+        return new PassResult(true, 0, 0, objects, bytes, 0, 0, 0);
     }
 
     /** Every object and bloom key the tenant's index files reference now. */
@@ -260,8 +312,12 @@ public final class Compactor implements AutoCloseable {
         return live;
     }
 
+    private String bloomKey(ChunkRef ref) {
+        return bloomKey(indexConfig, ref);
+    }
+
     /** The key of the series bloom covering {@code ref}: the ingester buckets blooms by the ref's from-time period. */
-    String bloomKey(ChunkRef ref) {
+    static String bloomKey(IndexConfig indexConfig, ChunkRef ref) {
         return BLOOMS + ref.tenant() + "/" + indexConfig.periodNumber(ref.fromNanos()) + "/"
                 + String.format("%016x", ref.fingerprint()) + ".bloom";
     }
@@ -297,15 +353,20 @@ public final class Compactor implements AutoCloseable {
      * @param refsExpired refs dropped by retention (counted once per period file they were indexed in)
      * @param objectsDeleted objects deleted by the sweep
      * @param bytesDeleted their bytes
+     * @param requestsProcessed delete requests applied and marked {@code processed}
+     * @param objectsRewritten objects rewritten without deleted lines
+     * @param linesDeleted lines physically removed by those rewrites
      */
     public record PassResult(boolean ran, long indexFilesRemoved, long refsExpired, long objectsDeleted,
-            long bytesDeleted) {
+            long bytesDeleted, long requestsProcessed, long objectsRewritten, long linesDeleted) {
         /** The result of a pass that did not run. */
-        public static final PassResult SKIPPED = new PassResult(false, 0, 0, 0, 0);
+        public static final PassResult SKIPPED = new PassResult(false, 0, 0, 0, 0, 0, 0, 0);
 
         PassResult plus(PassResult o) {
             return new PassResult(ran && o.ran, indexFilesRemoved + o.indexFilesRemoved, refsExpired + o.refsExpired,
-                    objectsDeleted + o.objectsDeleted, bytesDeleted + o.bytesDeleted);
+                    objectsDeleted + o.objectsDeleted, bytesDeleted + o.bytesDeleted,
+                    requestsProcessed + o.requestsProcessed, objectsRewritten + o.objectsRewritten,
+                    linesDeleted + o.linesDeleted);
         }
     }
 }

@@ -6,7 +6,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * The compactor's Prometheus metrics: passes by result, index files merged away, refs dropped by
- * retention, objects and bytes deleted by kind, and the time of the last successful pass. Thread-safe.
+ * retention, objects and bytes deleted by kind, delete requests processed with the objects rewritten and
+ * lines removed for them, and the time of the last successful pass. Thread-safe.
  */
 public final class CompactorMetrics {
     private final Counter runs;
@@ -14,6 +15,9 @@ public final class CompactorMetrics {
     private final Counter refsExpired;
     private final Counter objectsDeleted;
     private final Counter bytesDeleted;
+    private final Counter requestsProcessed;
+    private final Counter objectsRewritten;
+    private final Counter linesDeleted;
     private final Gauge lastSuccess;
 
     /** Registers the metrics in {@code registry}. */
@@ -30,6 +34,12 @@ public final class CompactorMetrics {
         bytesDeleted = Counter.builder().name("logbloom_compactor_deleted_bytes_total")
                 .help("Bytes of objects deleted by retention, by kind (chunk, columnar, bloom)").labelNames("kind")
                 .register(registry);
+        requestsProcessed = Counter.builder().name("logbloom_compactor_delete_requests_processed_total")
+                .help("Delete requests whose lines were physically removed (status processed)").register(registry);
+        objectsRewritten = Counter.builder().name("logbloom_compactor_rewritten_objects_total")
+                .help("Stored objects rewritten without the lines of delete requests").register(registry);
+        linesDeleted = Counter.builder().name("logbloom_compactor_deleted_lines_total")
+                .help("Lines physically removed from stored objects by delete requests").register(registry);
         lastSuccess = Gauge.builder().name("logbloom_compactor_last_successful_run_timestamp_seconds")
                 .help("Unix time of the last successful compaction pass").register(registry);
     }
@@ -49,6 +59,12 @@ public final class CompactorMetrics {
     void deleted(String kind, long bytes) {
         objectsDeleted.labelValues(kind).inc();
         bytesDeleted.labelValues(kind).inc(bytes);
+    }
+
+    void deletesApplied(long requests, long objects, long lines) {
+        requestsProcessed.inc(requests);
+        objectsRewritten.inc(objects);
+        linesDeleted.inc(lines);
     }
 
     void succeeded(long epochMillis) {

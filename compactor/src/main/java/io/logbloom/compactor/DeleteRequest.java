@@ -13,14 +13,16 @@ import java.util.Objects;
  * @param query the log selector expression
  * @param startMillis first deleted millisecond
  * @param endMillis last deleted millisecond
- * @param status Loki's status: {@code received} ({@link #STATUS_RECEIVED}) until processed; nothing here
- *               processes requests yet (see {@link DeletionMode})
+ * @param status Loki's status: {@code received} ({@link #STATUS_RECEIVED}) until the compactor has rewritten
+ *               the data, then {@code processed} ({@link #STATUS_PROCESSED})
  * @param createdAtMillis when the request was received
  */
 public record DeleteRequest(String requestId, String tenant, String query, long startMillis, long endMillis,
         String status, long createdAtMillis) {
     /** Loki's status of a request not processed yet (it still filters queries and may be cancelled). */
     public static final String STATUS_RECEIVED = "received";
+    /** Loki's status of a request whose lines the compactor has physically removed. */
+    public static final String STATUS_PROCESSED = "processed";
 
     public DeleteRequest {
         Objects.requireNonNull(requestId, "requestId is null");
@@ -39,6 +41,11 @@ public record DeleteRequest(String requestId, String tenant, String query, long 
     /** Whether the request still applies as a query-time filter and may be cancelled. */
     public boolean received() {
         return STATUS_RECEIVED.equals(status);
+    }
+
+    /** This request with {@code newStatus}. */
+    public DeleteRequest withStatus(String newStatus) {
+        return new DeleteRequest(requestId, tenant, query, startMillis, endMillis, newStatus, createdAtMillis);
     }
 
     /** First deleted nanosecond. */

@@ -4,16 +4,16 @@ import java.util.Locale;
 
 /**
  * Loki's per-tenant {@code deletion_mode} limit: whether the delete API is open and what a delete request
- * does. Loki's default is {@link #FILTER_AND_DELETE}. Here both enabled modes filter at query time;
- * physically rewriting stored objects is not implemented, so {@code filter-and-delete} behaves as
- * {@code filter-only} until it is (requests stay {@code received}).
+ * does. Loki's default is {@link #FILTER_AND_DELETE}. Both enabled modes filter at query time; with
+ * {@code filter-and-delete} the compactor also rewrites the stored objects without the deleted lines once a
+ * request's cancel period is over, and marks it {@code processed} ({@link DeleteRewriter}).
  */
 public enum DeletionMode {
     /** The delete API answers 403 and no request filters queries. */
     DISABLED("disabled"),
     /** Requests filter query results; stored data is kept. */
     FILTER_ONLY("filter-only"),
-    /** Requests filter query results and (in Loki) the compactor rewrites the data. */
+    /** Requests filter query results and the compactor rewrites the data. */
     FILTER_AND_DELETE("filter-and-delete");
 
     private final String configName;
@@ -25,6 +25,11 @@ public enum DeletionMode {
     /** The name in YAML ({@code filter-only}, ...). */
     public String configName() {
         return configName;
+    }
+
+    /** Whether the compactor physically removes the lines of delete requests. */
+    public boolean rewritesData() {
+        return this == FILTER_AND_DELETE;
     }
 
     /** Whether delete requests are accepted and applied. */

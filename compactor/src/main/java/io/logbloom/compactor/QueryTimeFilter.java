@@ -49,6 +49,9 @@ public final class QueryTimeFilter {
         List<Deletion> active = new ArrayList<>();
         if (limits.deletionMode().deleteEnabled()) {
             for (DeleteRequest r : deletes.cached(tenant)) {
+                if (!r.received()) {
+                    continue; // processed: its lines are physically gone
+                }
                 active.add(new Deletion(r.startNanos(), r.endNanos(), LogSelection.parse(r.query())));
             }
         }

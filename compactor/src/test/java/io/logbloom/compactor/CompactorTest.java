@@ -3,6 +3,7 @@ package io.logbloom.compactor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Labels;
 import io.logbloom.index.HeadIndex;
@@ -43,7 +44,9 @@ final class CompactorTest {
                 List.of(new StreamRetention("{app=\"audit\"}", Duration.ofDays(30), 1)), DeletionMode.FILTER_AND_DELETE);
         return new Compactor(new CompactorConfig(Duration.ofMinutes(10), retention, deleteDelay), store, indexConfig,
                 new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, "compactor")),
-                new RetentionPolicy(TenantLimits.uniform(limits)), lease, new CompactorMetrics(registry), clock);
+                new RetentionPolicy(TenantLimits.uniform(limits)),
+                new DeleteRequestStore(store, clock, new java.util.SplittableRandom(1)), ColumnarConfig.defaults(), lease,
+                new CompactorMetrics(registry), clock);
     }
 
     private Compactor compactor(boolean retention, Duration deleteDelay) {

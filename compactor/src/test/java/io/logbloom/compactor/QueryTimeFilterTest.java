@@ -101,4 +101,12 @@ final class QueryTimeFilterTest {
         FakeSource source = new FakeSource();
         assertThat(filter(disabled, true).wrap("t", source)).isSameAs(source);
     }
+
+    @Test
+    void deleteRequest_processed_noLongerFilters() throws IOException {
+        DeleteRequest r = deletes.add("t", "{app=\"web\"}", 0, NOW_MILLIS);
+        deletes.put(r.withStatus(DeleteRequest.STATUS_PROCESSED)); // the compactor removed its lines from storage
+        FakeSource source = new FakeSource();
+        assertThat(filter(RetentionLimits.defaults(), false).wrap("t", source)).isSameAs(source);
+    }
 }
