@@ -4,21 +4,30 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * All decoded columns of one block: timestamps, lines and each metadata column present in it.
- * Immutable after decoding and thread-safe.
+ * The columns of one block: timestamps, lines and each metadata column present in it, all checked
+ * against their checksums when read. The line column, the costliest to decode, is decoded on first
+ * use, so a reader that rules out every row on timestamps or metadata never pays for it.
+ * Thread-safe: the lazy decode is synchronized and its result immutable.
  */
 public final class ColumnarBlock {
+    /** Decodes a verified line column. */
+    @FunctionalInterface
+    interface LineDecoder {
+        ColumnarLines decode() throws ChunkFormatException;
+    }
+
     private final ColumnarBlockInfo info;
     private final long[] timestamps;
-    private final ColumnarLines lines;
+    private final LineDecoder lineDecoder;
+    private ColumnarLines lines;
     private final List<String> keys;
     private final List<ColumnarValues> values;
 
-    ColumnarBlock(ColumnarBlockInfo info, long[] timestamps, ColumnarLines lines, List<String> keys,
+    ColumnarBlock(ColumnarBlockInfo info, long[] timestamps, LineDecoder lines, List<String> keys,
             List<ColumnarValues> values) {
         this.info = info;
         this.timestamps = timestamps;
-        this.lines = lines;
+        this.lineDecoder = lines;
         this.keys = List.copyOf(keys);
         this.values = List.copyOf(values);
     }
@@ -38,8 +47,19 @@ public final class ColumnarBlock {
         return timestamps[row];
     }
 
-    /** The line column. */
-    public ColumnarLines lines() {
+    /**
+     * The line column, decoded on first use.
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
+     */
+    public synchronized ColumnarLines lines() {
+        if (lines == null) {
+            try {
+                lines = lineDecoder.decode();
+            } catch (ChunkFormatException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         return lines;
     }
 
@@ -71,7 +91,7 @@ public final class ColumnarBlock {
 
     /** Row {@code row} as a log entry (metadata sorted by key). */
     public LogEntry entry(int row) {
-        return new LogEntry(timestamps[row], lines.line(row), metadata(row));
+        return new LogEntry(timestamps[row], lines().line(row), metadata(row));
     }
 
     /** All rows as log entries, in time order. */

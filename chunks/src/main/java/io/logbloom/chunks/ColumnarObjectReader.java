@@ -124,7 +124,7 @@ public final class ColumnarObjectReader {
         long start = info.offset();
         byte[] stored = source.read(start, Math.toIntExact(info.length()));
         long[] timestamps = null;
-        ColumnarLines lines = null;
+        ColumnarBlock.LineDecoder lines = null;
         List<String> keys = new ArrayList<>();
         List<ColumnarValues> values = new ArrayList<>();
         for (ColumnarColumnInfo column : info.columns()) {
@@ -132,7 +132,7 @@ public final class ColumnarObjectReader {
             byte[] payload = ColumnarColumnDecoder.payload(stored, (int) (column.offset() - start), column, where);
             switch (column.kind()) {
                 case TIMESTAMPS -> timestamps = ColumnarColumnDecoder.timestamps(payload, column, info.rows(), where);
-                case LINES -> lines = ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
+                case LINES -> lines = () -> ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
                 case METADATA -> {
                     keys.add(column.key());
                     values.add(ColumnarColumnDecoder.metadata(payload, column, info.rows(), where));

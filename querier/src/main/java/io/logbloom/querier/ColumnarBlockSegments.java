@@ -183,22 +183,27 @@ final class ColumnarBlockSegments {
             return List.of();
         }
         long lines = 0;
-        long lineBytes = 0;
-        for (int row = 0; row < decoded.rows(); row++) {
-            long ts = decoded.timestampNanos(row);
-            if (ts < fromNanos || ts >= throughNanos) {
-                continue;
+        try {
+            for (int row = 0; row < decoded.rows(); row++) {
+                long ts = decoded.timestampNanos(row);
+                if (ts < fromNanos || ts >= throughNanos) {
+                    continue;
+                }
+                lines++;
+                if (rows == null || rows.mayMatch(decoded, row)) {
+                    inRange.add(decoded.entry(row)); // the line column is decoded on the first row kept
+                }
             }
-            lines++;
-            lineBytes += decoded.lines().length(row);
-            if (rows == null || rows.mayMatch(decoded, row)) {
-                inRange.add(decoded.entry(row));
-            }
+        } catch (java.io.UncheckedIOException e) {
+            LOG.error("object {} block {} is damaged, left out: {}; the query answers from the intact blocks",
+                    objectKey, block, e.getCause().getMessage());
+            metrics.corruptObjects("chunk_block", 1);
+            return List.of();
         }
         if (stored) {
             ctx.stats.decompressedLines.add(lines);
-            // line and metadata bytes as the writer counted them; a block partly in range counts its lines only
-            ctx.stats.decompressedBytes.add(lines == decoded.rows() ? info.rawBytes() : lineBytes);
+            // line and metadata bytes as the writer counted them, in proportion when the block is partly in range
+            ctx.stats.decompressedBytes.add(decoded.rows() == 0 ? 0 : info.rawBytes() * lines / decoded.rows());
         }
         return inRange;
     }
