@@ -48,6 +48,42 @@ public sealed interface BloomQuery {
         }
     }
 
+    /** Judges one leaf: {@link MetadataEquals}, {@link MetadataExists} or {@link LineContains}. */
+    @FunctionalInterface
+    interface LeafTest {
+        boolean mayHold(BloomQuery leaf);
+    }
+
+    /**
+     * Whether the query may hold when each leaf is judged by {@code leaves}: {@link MatchAll} and an
+     * empty {@link Or} always may, an {@link And} needs every part, an {@link Or} one part.
+     */
+    default boolean mayHold(LeafTest leaves) {
+        if (this instanceof MatchAll) {
+            return true;
+        }
+        if (this instanceof And and) {
+            for (BloomQuery part : and.parts()) {
+                if (!part.mayHold(leaves)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (this instanceof Or or) {
+            if (or.parts().isEmpty()) {
+                return true;
+            }
+            for (BloomQuery part : or.parts()) {
+                if (part.mayHold(leaves)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return leaves.mayHold(this);
+    }
+
     /** The query that never allows skipping. */
     static BloomQuery matchAll() {
         return new MatchAll();

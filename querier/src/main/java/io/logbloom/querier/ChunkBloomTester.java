@@ -67,44 +67,26 @@ final class ChunkBloomTester {
     }
 
     private boolean eval(BloomQuery query, Labels series, String ref, SeriesBloomView bloom) {
-        if (query instanceof BloomQuery.MatchAll) {
-            return true;
-        }
-        if (query instanceof BloomQuery.MetadataEquals eq) {
+        return query.mayHold(leaf -> leafMayMatch(leaf, series, ref, bloom));
+    }
+
+    private boolean leafMayMatch(BloomQuery leaf, Labels series, String ref, SeriesBloomView bloom) {
+        if (leaf instanceof BloomQuery.MetadataEquals eq) {
             if (series.get(eq.key()) != null) {
                 return true;
             }
             return bloom.mightContain(scheme.chunkScopedHash(ref, eq.key() + "=" + eq.value()));
         }
-        if (query instanceof BloomQuery.MetadataExists exists) {
+        if (leaf instanceof BloomQuery.MetadataExists exists) {
             if (series.get(exists.key()) != null) {
                 return true;
             }
             return bloom.mightContain(scheme.chunkScopedHash(ref, exists.key()));
         }
-        if (query instanceof BloomQuery.LineContains contains) {
+        if (leaf instanceof BloomQuery.LineContains contains) {
             return literalMayMatch(contains.literal(), ref, bloom);
         }
-        if (query instanceof BloomQuery.And and) {
-            for (BloomQuery part : and.parts()) {
-                if (!eval(part, series, ref, bloom)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (query instanceof BloomQuery.Or or) {
-            if (or.parts().isEmpty()) {
-                return true;
-            }
-            for (BloomQuery part : or.parts()) {
-                if (eval(part, series, ref, bloom)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-        throw new IllegalStateException("BUG: unknown bloom query node " + query);
+        throw new IllegalStateException("BUG: unknown bloom query node " + leaf);
     }
 
     private boolean literalMayMatch(String literal, String ref, SeriesBloomView bloom) {

@@ -68,15 +68,6 @@ final class ColumnarBlockSegments {
         return java.util.Arrays.copyOf(out, n);
     }
 
-    /**
-     * The segments of {@code series}' blocks {@code blocks} (all its blocks overlapping the range when
-     * null) in {@code ref}'s object.
-     */
-    List<SeriesReader.Segment> segments(QueryContext ctx, Labels series, ChunkRef ref, int[] blocks, long fromNanos,
-            long throughNanos) throws IOException {
-        return segments(ctx, series, ref, blocks, fromNanos, throughNanos, null);
-    }
-
     /** An exact test of one row of a decoded block (see {@link RowBloomTest}). */
     @FunctionalInterface
     interface RowTest {
@@ -84,8 +75,9 @@ final class ColumnarBlockSegments {
     }
 
     /**
-     * As above; when {@code rows} is not null, only a block's rows it accepts are passed on (an exact
-     * per-row test that drops rows the query cannot return, see {@link RowBloomTest}).
+     * The segments of {@code series}' blocks {@code blocks} (all its blocks overlapping the range when
+     * null) in {@code ref}'s object; when {@code rows} is not null, only a block's rows it accepts are
+     * passed on (an exact per-row test that drops rows the query cannot return, see {@link RowBloomTest}).
      */
     List<SeriesReader.Segment> segments(QueryContext ctx, Labels series, ChunkRef ref, int[] blocks, long fromNanos,
             long throughNanos, RowTest rows) throws IOException {

@@ -2,42 +2,62 @@ package io.logbloom.querier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.logbloom.chunks.ColumnarBlock;
+import io.logbloom.chunks.ColumnarConfig;
+import io.logbloom.chunks.ColumnarObjectReader;
+import io.logbloom.chunks.ColumnarObjectWriter;
+import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
+import io.logbloom.chunks.RangeSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The exact per-row form of a bloom query: drops only entries the query cannot return. */
 final class RowBloomTestTest {
     private static final Labels SERIES = Labels.of("app", "api");
-    private static final LogEntry ROW = new LogEntry(1, "GET /users status=500",
-            List.of(new Label("trace_id", "abc"), new Label("user", "bob")));
+    /** Row 0 of a real block: "GET /users status=500" with trace_id=abc and user=bob. */
+    private static final ColumnarBlock BLOCK = block(new LogEntry(1, "GET /users status=500",
+            List.of(new Label("trace_id", "abc"), new Label("user", "bob"))));
+
+    private static ColumnarBlock block(LogEntry entry) {
+        try {
+            byte[] object = ColumnarObjectWriter.write(ColumnarConfig.defaults(),
+                    Map.of(SERIES, ColumnarRows.of(List.of(entry))));
+            return new ColumnarObjectReader(RangeSource.ofBytes("row-test", object)).readBlock(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     @Test
     void leaves_testTheRowsMetadataAndLine() {
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataEquals("trace_id", "abc"), SERIES, ROW)).isTrue();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataEquals("trace_id", "abd"), SERIES, ROW)).isFalse();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataExists("user"), SERIES, ROW)).isTrue();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataExists("span"), SERIES, ROW)).isFalse();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.LineContains("status=500"), SERIES, ROW)).isTrue();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.LineContains("STATUS"), SERIES, ROW)).isFalse();
-        assertThat(RowBloomTest.mayMatch(BloomQuery.matchAll(), SERIES, ROW)).isTrue();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataEquals("trace_id", "abc"), SERIES, BLOCK, 0)).isTrue();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataEquals("trace_id", "abd"), SERIES, BLOCK, 0)).isFalse();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataExists("user"), SERIES, BLOCK, 0)).isTrue();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataExists("span"), SERIES, BLOCK, 0)).isFalse();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.LineContains("status=500"), SERIES, BLOCK, 0)).isTrue();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.LineContains("STATUS"), SERIES, BLOCK, 0)).isFalse();
+        assertThat(RowBloomTest.mayMatch(BloomQuery.matchAll(), SERIES, BLOCK, 0)).isTrue();
     }
 
     @Test
     void aStreamLabelOfTheSameName_neverDropsTheRow() {
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataEquals("app", "other"), SERIES, ROW)).isTrue();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataExists("app"), SERIES, ROW)).isTrue();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataEquals("app", "other"), SERIES, BLOCK, 0)).isTrue();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataExists("app"), SERIES, BLOCK, 0)).isTrue();
     }
 
     @Test
     void andOr_combine() {
         BloomQuery hit = new BloomQuery.MetadataEquals("user", "bob");
         BloomQuery miss = new BloomQuery.LineContains("POST");
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.And(List.of(hit, miss)), SERIES, ROW)).isFalse();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.Or(List.of(miss, hit)), SERIES, ROW)).isTrue();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.Or(List.of(miss)), SERIES, ROW)).isFalse();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.Or(List.of()), SERIES, ROW)).isTrue();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.And(List.of(hit, miss)), SERIES, BLOCK, 0)).isFalse();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.Or(List.of(miss, hit)), SERIES, BLOCK, 0)).isTrue();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.Or(List.of(miss)), SERIES, BLOCK, 0)).isFalse();
+        assertThat(RowBloomTest.mayMatch(new BloomQuery.Or(List.of()), SERIES, BLOCK, 0)).isTrue();
     }
 }
