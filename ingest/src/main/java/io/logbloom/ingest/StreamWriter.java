@@ -33,7 +33,9 @@ final class StreamWriter {
     private final TenantBuffers buffers;
     private final RecentEntries recent;
     private final Map<String, Map<Labels, StreamState>> tenants = new HashMap<>();
-    private int activeStreams;
+    /** Written under {@link #lock}; volatile so the metrics and budget read it without the lock. */
+    private volatile int activeStreams;
+    private volatile long memoryBytes;
     /** Counts appends; guarded by {@link #lock}. */
     private long appends;
     private volatile boolean closed;
@@ -173,6 +175,7 @@ final class StreamWriter {
                 }
             }
         } finally {
+            account();
             lock.unlock();
         }
         return new Stored(accepted, acceptedCount, acceptedBytes, written);
@@ -193,6 +196,7 @@ final class StreamWriter {
                 append(tenant, stream, entry, key, now);
             }
         } finally {
+            account();
             lock.unlock();
         }
     }
@@ -203,6 +207,7 @@ final class StreamWriter {
         try {
             recent.add(tenant, labels.fingerprint(), timestampNanos, lineHash, now);
         } finally {
+            account();
             lock.unlock();
         }
     }
@@ -227,24 +232,7 @@ final class StreamWriter {
 
     /** Forgets the streams without an append after {@code mark}: all they held is flushed; returns how many. */
     int forgetStreamsWithoutAppendSince(long mark) {
-        int removed = 0;
-        lock.lock();
-        try {
-            for (Map<Labels, StreamState> streams : tenants.values()) {
-                Iterator<StreamState> it = streams.values().iterator();
-                while (it.hasNext()) {
-                    if (it.next().lastAppendSequence <= mark) {
-                        it.remove();
-                        removed++;
-                    }
-                }
-            }
-            tenants.values().removeIf(Map::isEmpty);
-            activeStreams -= removed;
-        } finally {
-            lock.unlock();
-        }
-        return removed;
+        return removeStreams(s -> s.lastAppendSequence <= mark);
     }
 
     /**
@@ -252,13 +240,17 @@ final class StreamWriter {
      * limits and their out-of-order window restarts, as a Loki stream flushed after its idle period.
      */
     int expireIdle(long now, long idleNanos) {
+        return removeStreams(s -> now - s.lastAppendNanos >= idleNanos);
+    }
+
+    private int removeStreams(java.util.function.Predicate<StreamState> remove) {
         int removed = 0;
         lock.lock();
         try {
             for (Map<Labels, StreamState> streams : tenants.values()) {
                 Iterator<StreamState> it = streams.values().iterator();
                 while (it.hasNext()) {
-                    if (now - it.next().lastAppendNanos >= idleNanos) {
+                    if (remove.test(it.next())) {
                         it.remove();
                         removed++;
                     }
@@ -266,6 +258,7 @@ final class StreamWriter {
             }
             tenants.values().removeIf(Map::isEmpty);
             activeStreams -= removed;
+            account();
         } finally {
             lock.unlock();
         }
@@ -274,22 +267,20 @@ final class StreamWriter {
 
     /** Streams that had an append within the idle period. */
     int activeStreams() {
-        lock.lock();
-        try {
-            return activeStreams;
-        } finally {
-            lock.unlock();
-        }
+        return activeStreams;
     }
 
-    /** Heap bytes of the admission state: stream states and remembered entry identities (the buffers count apart). */
+    /**
+     * Heap bytes of the admission state: stream states and remembered entry identities (the buffers
+     * count apart). Read on every push, so kept in a field updated under {@link #lock}, not computed.
+     */
     long memoryBytes() {
-        lock.lock();
-        try {
-            return activeStreams * STREAM_BYTES + recent.size() * KEY_BYTES;
-        } finally {
-            lock.unlock();
-        }
+        return memoryBytes;
+    }
+
+    /** Recomputes {@link #memoryBytes}; caller holds {@link #lock}. */
+    private void account() {
+        memoryBytes = activeStreams * STREAM_BYTES + recent.size() * KEY_BYTES;
     }
 
     /** Whether {@link #close} ran. */
