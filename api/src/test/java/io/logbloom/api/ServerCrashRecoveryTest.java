@@ -63,14 +63,7 @@ final class ServerCrashRecoveryTest {
 
         try (TestServer restarted = TestServer.start(dataDir)) {
             assertThat(restarted.flush().statusCode()).isEqualTo(204);
-            Map<String, Integer> counts = new HashMap<>();
-            for (List<LogEntry> entries : restarted.stored("fake", LabelMatcher.equal("app", "crash")).values()) {
-                for (LogEntry e : entries) {
-                    counts.merge(e.line(), 1, Integer::sum);
-                }
-            }
-            assertThat(counts.keySet()).containsAll(acknowledged);
-            assertThat(counts.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
+            assertEveryAcknowledgedLineStoredOnce(restarted, acknowledged);
         }
     }
 
@@ -105,14 +98,7 @@ final class ServerCrashRecoveryTest {
         }
         try (TestServer restarted = TestServer.start(dataDir)) {
             assertThat(restarted.flush().statusCode()).isEqualTo(204);
-            Map<String, Integer> counts = new HashMap<>();
-            for (List<LogEntry> entries : restarted.stored("fake", LabelMatcher.equal("app", "crash")).values()) {
-                for (LogEntry e : entries) {
-                    counts.merge(e.line(), 1, Integer::sum);
-                }
-            }
-            assertThat(counts.keySet()).containsAll(acknowledged);
-            assertThat(counts.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
+            assertEveryAcknowledgedLineStoredOnce(restarted, acknowledged);
             assertThat(restarted.server.objectStore().list("fake/objects/").size()).as("merges ran").isGreaterThan(1);
         }
     }
@@ -134,6 +120,19 @@ final class ServerCrashRecoveryTest {
             assertThat(store.list("fake/")).as("chunks flushed on SIGTERM").isNotEmpty();
             assertThat(store.list("blooms/fake/")).as("series bloom persisted on SIGTERM").isNotEmpty();
         }
+    }
+
+    /** Every acknowledged line is in the store, and no stored line is there twice. */
+    private static void assertEveryAcknowledgedLineStoredOnce(TestServer restarted, Set<String> acknowledged)
+            throws IOException {
+        Map<String, Integer> counts = new HashMap<>();
+        for (List<LogEntry> entries : restarted.stored("fake", LabelMatcher.equal("app", "crash")).values()) {
+            for (LogEntry e : entries) {
+                counts.merge(e.line(), 1, Integer::sum);
+            }
+        }
+        assertThat(counts.keySet()).containsAll(acknowledged);
+        assertThat(counts.entrySet()).allSatisfy(e -> assertThat(e.getValue()).as(e.getKey()).isEqualTo(1));
     }
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
