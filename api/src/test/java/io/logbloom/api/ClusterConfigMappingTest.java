@@ -62,6 +62,18 @@ final class ClusterConfigMappingTest {
     }
 
     @Test
+    void dockerComposeClusterConfig_loadsForEveryRole() {
+        Map<String, String> env = Map.of("S3_ACCESS_KEY", "u", "S3_SECRET_KEY", "s", "ADVERTISE_ADDRESS", "ingester-1:3100");
+        LogbloomConfig c = LogbloomConfig.load(Path.of("..", "deploy", "logbloom", "cluster.yaml"), env);
+        assertThat(c.cluster().kafka().bootstrapServers()).isEqualTo("kafka:9092");
+        assertThat(c.cluster().kafka().advertiseAddress()).isEqualTo("ingester-1:3100");
+        assertThat(c.storage().backend()).isEqualTo(LogbloomConfig.Backend.S3);
+        for (String role : new String[] {"distributor", "ingester", "querier"}) {
+            assertThat(c.withOverrides(null, null, null, role).cluster().target().label()).isEqualTo(role);
+        }
+    }
+
+    @Test
     void distributorShare_dividesRateNotBurst() {
         LimitsConfig limits = LimitsConfig.defaults();
         LimitsConfig share = DistributorPushTarget.shareOf(limits, 4);
