@@ -335,9 +335,16 @@ public final class LogbloomServer implements AutoCloseable {
         return store;
     }
 
-    /** The ingester; throws a 503 {@link HttpException} until {@link #start()} has replayed the WAL. */
+    /**
+     * The ingester; throws a 503 {@link HttpException} until {@link #start()} has replayed the WAL, and
+     * a 404 in the roles without one.
+     */
     public Ingester ingester() {
         Ingester current = ingester;
+        if (current == null && (target == LogbloomConfig.Target.DISTRIBUTOR || target == LogbloomConfig.Target.QUERIER)) {
+            throw new HttpException(404, "wrong_target", "not served by target " + target.label()
+                    + ": this route needs the ingester's in-process data (target all)");
+        }
         if (current == null) {
             throw new HttpException(503, "not_ready", "Ingester not ready: replaying the write-ahead log");
         }
