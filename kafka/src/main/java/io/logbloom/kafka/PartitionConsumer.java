@@ -199,6 +199,8 @@ public final class PartitionConsumer implements AutoCloseable {
             consumer.commitSync(positions, config.produceTimeout());
             metrics.committed((System.nanoTime() - start) / 1e9);
             consumedSinceCommit = false;
+        } catch (WakeupException stopping) {
+            // close() woke the consumer during the commit: the final flush-and-commit follows
         } catch (KafkaException e) {
             // data is in the store: after a reassignment it is read again and deduplicated
             LOG.warn("committing offsets {} failed: {}", positions, e.toString());
