@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.logbloom.ingest.OtlpConfig;
 import io.logbloom.ingest.PushEnrichmentConfig;
+import io.logbloom.kafka.ClusterConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,10 +36,11 @@ import java.util.regex.PatternSyntaxException;
  * @param querier    {@code querier:} read path
  * @param patternIngester {@code pattern_ingester:} Drain pattern mining for {@code /loki/api/v1/patterns}
  * @param operations {@code compactor:}, the retention/deletion keys of {@code limits:} and {@code overrides:}
+ * @param cluster    {@code target:} (the role of this process) and {@code kafka:} (the scale-out write path)
  */
 public record LogbloomConfig(
         Server server, boolean authEnabled, Storage storage, Wal wal, Ingester ingester, Limits limits,
-        Bloom bloom, Querier querier, PatternIngester patternIngester, OperationsConfig operations) {
+        Bloom bloom, Querier querier, PatternIngester patternIngester, OperationsConfig operations, Cluster cluster) {
 
     /** Loki's default port. */
     public static final int DEFAULT_PORT = 3100;
@@ -53,6 +55,14 @@ public record LogbloomConfig(
         Objects.requireNonNull(querier, "querier is null");
         Objects.requireNonNull(patternIngester, "patternIngester is null");
         Objects.requireNonNull(operations, "operations is null");
+        Objects.requireNonNull(cluster, "cluster is null");
+    }
+
+    /** A single-process config ({@code target: all}, no Kafka). */
+    public LogbloomConfig(Server server, boolean authEnabled, Storage storage, Wal wal, Ingester ingester, Limits limits,
+            Bloom bloom, Querier querier, PatternIngester patternIngester, OperationsConfig operations) {
+        this(server, authEnabled, storage, wal, ingester, limits, bloom, querier, patternIngester, operations,
+                Cluster.single());
     }
 
     /** Every key at its default: filesystem store under {@code ./data}, 127.0.0.1:3100, auth off. */
@@ -100,18 +110,34 @@ public record LogbloomConfig(
                 Bloom.from(root.section("bloom")),
                 Querier.from(root.section("querier")),
                 PatternIngester.from(root.section("pattern_ingester")),
-                operations);
+                operations,
+                Cluster.from(root.string("target", "all"), root.section("kafka")));
         root.rejectUnknownKeys();
         return config;
     }
 
     /** This config with command-line overrides applied (null means "not given"); flags win over the file. */
     public LogbloomConfig withOverrides(Integer port, String bindAddress, Path dataDirectory) {
+        return withOverrides(port, bindAddress, dataDirectory, null);
+    }
+
+    /** As {@link #withOverrides(Integer, String, Path)}, with {@code --target} too. */
+    public LogbloomConfig withOverrides(Integer port, String bindAddress, Path dataDirectory, String target) {
         Server s = new Server(bindAddress != null ? bindAddress : server.httpListenAddress(),
                 port != null ? port : server.httpListenPort(), server.maxRecvMsgSizeBytes());
         Storage st = dataDirectory == null ? storage
                 : new Storage(storage.backend(), dataDirectory, storage.s3());
-        return new LogbloomConfig(s, authEnabled, st, wal, ingester, limits, bloom, querier, patternIngester, operations);
+        Cluster c = target == null ? cluster : new Cluster(Target.parse("--target", target), cluster.kafka());
+        c.validate();
+        return new LogbloomConfig(s, authEnabled, st, wal, ingester, limits, bloom, querier, patternIngester, operations,
+                c);
+    }
+
+    /** A copy with another {@code target:} and {@code kafka:} (tests wiring a cluster). */
+    public LogbloomConfig withCluster(Cluster c) {
+        c.validate();
+        return new LogbloomConfig(server, authEnabled, storage, wal, ingester, limits, bloom, querier, patternIngester,
+                operations, c);
     }
 
     /**
@@ -202,7 +228,8 @@ public record LogbloomConfig(
                 + "  enabled: " + patternIngester.enabled() + "\n"
                 + "  retain_for: " + ConfigNode.formatDuration(patternIngester.retainFor()) + "\n"
                 + "  max_clusters: " + patternIngester.maxClusters() + "\n"
-                + operations.sectionsYaml();
+                + operations.sectionsYaml()
+                + cluster.yaml();
     }
 
     private static String quotedList(List<String> items) {
@@ -609,6 +636,102 @@ public record LogbloomConfig(
                     n.bool("word_tokens_enabled", true));
             n.rejectUnknownKeys();
             return b;
+        }
+    }
+
+    /** The role of a process ({@code target:} / {@code --target}), as Loki's targets. */
+    public enum Target {
+        /** Everything in one process, no Kafka (the default). */
+        ALL,
+        /** Push routes: validate, limit, write to Kafka. */
+        DISTRIBUTOR,
+        /** Consume Kafka partitions, build and upload objects, serve unflushed data to queriers. */
+        INGESTER,
+        /** Query routes over the bucket and the ingesters' unflushed data; compactor and delete API. */
+        QUERIER;
+
+        static Target parse(String key, String text) {
+            try {
+                return valueOf(text.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(key + ": unknown target '" + text
+                        + "' (expected all, distributor, ingester or querier)");
+            }
+        }
+
+        /** The lower-case name used in config, flags and announcements. */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * {@code target:} and {@code kafka:}: which role this process plays and, for the scale-out roles,
+     * the Kafka write path (see {@link ClusterConfig} for each key).
+     */
+    public record Cluster(Target target, ClusterConfig kafka) {
+        public Cluster {
+            Objects.requireNonNull(target, "target is null");
+            Objects.requireNonNull(kafka, "kafka is null");
+        }
+
+        /** {@code target: all} with Kafka's defaults (unused). */
+        public static Cluster single() {
+            return new Cluster(Target.ALL, ClusterConfig.defaults());
+        }
+
+        /** Whether this role needs Kafka. */
+        public boolean usesKafka() {
+            return target != Target.ALL;
+        }
+
+        void validate() {
+            if (usesKafka() && kafka.bootstrapServers().isBlank()) {
+                throw new ConfigException("kafka.bootstrap_servers must be set for target " + target.label());
+            }
+        }
+
+        static Cluster from(String target, ConfigNode n) {
+            ClusterConfig d = ClusterConfig.defaults();
+            ClusterConfig k;
+            try {
+                long maxRecord = n.bytes("max_record_size", d.maxRecordBytes());
+                k = new ClusterConfig(n.string("bootstrap_servers", d.bootstrapServers()), n.string("topic", d.topic()),
+                        n.integer("partitions", d.partitions()),
+                        (short) n.integer("replication_factor", d.replicationFactor()),
+                        n.string("members_topic", d.membersTopic()), n.string("consumer_group", d.consumerGroup()),
+                        (int) Math.min(Integer.MAX_VALUE, maxRecord),
+                        n.duration("commit_interval", d.commitInterval()),
+                        n.duration("produce_timeout", d.produceTimeout()),
+                        n.duration("announce_interval", d.announceInterval()),
+                        n.duration("session_timeout", d.sessionTimeout()),
+                        n.string("advertise_address", d.advertiseAddress()),
+                        n.integer("distributors", d.distributors()));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage(), e);
+            }
+            n.rejectUnknownKeys();
+            Cluster c = new Cluster(Target.parse("target", target), k);
+            c.validate();
+            return c;
+        }
+
+        String yaml() {
+            return "target: " + target.label() + "\n"
+                    + "kafka:\n"
+                    + "  bootstrap_servers: " + quote(kafka.bootstrapServers()) + "\n"
+                    + "  topic: " + quote(kafka.topic()) + "\n"
+                    + "  partitions: " + kafka.partitions() + "\n"
+                    + "  replication_factor: " + kafka.replicationFactor() + "\n"
+                    + "  members_topic: " + quote(kafka.membersTopic()) + "\n"
+                    + "  consumer_group: " + quote(kafka.consumerGroup()) + "\n"
+                    + "  max_record_size: " + kafka.maxRecordBytes() + "\n"
+                    + "  commit_interval: " + ConfigNode.formatDuration(kafka.commitInterval()) + "\n"
+                    + "  produce_timeout: " + ConfigNode.formatDuration(kafka.produceTimeout()) + "\n"
+                    + "  announce_interval: " + ConfigNode.formatDuration(kafka.announceInterval()) + "\n"
+                    + "  session_timeout: " + ConfigNode.formatDuration(kafka.sessionTimeout()) + "\n"
+                    + "  advertise_address: " + quote(kafka.advertiseAddress()) + "\n"
+                    + "  distributors: " + kafka.distributors() + "\n";
         }
     }
 

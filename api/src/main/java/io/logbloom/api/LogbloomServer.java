@@ -4,7 +4,24 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.logbloom.chunks.ObjectStore;
+import io.logbloom.index.IndexFileCache;
+import io.logbloom.index.PersistedIndex;
+import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
+import io.logbloom.ingest.PushResult;
+import io.logbloom.ingest.PushStream;
+import io.logbloom.kafka.ClusterConfig;
+import io.logbloom.kafka.KafkaMetrics;
+import io.logbloom.kafka.KafkaUnavailableException;
+import io.logbloom.kafka.MemberAnnouncer;
+import io.logbloom.kafka.MemberDirectory;
+import io.logbloom.kafka.PartitionConsumer;
+import io.logbloom.kafka.PartitionSink;
+import io.logbloom.kafka.PushProducer;
+import io.logbloom.kafka.RemoteUnflushedSource;
+import io.logbloom.kafka.TopicSetup;
+import io.logbloom.kafka.UnflushedEndpoint;
+import io.logbloom.querier.Querier;
 import io.logbloom.ingest.OtlpMapper;
 import io.logbloom.ingest.PushDecoder;
 import io.logbloom.ingest.PushEnricher;
@@ -18,6 +35,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -32,8 +51,16 @@ import org.slf4j.LoggerFactory;
  * is the graceful shutdown (SIGTERM through {@link Main}'s hook): stop taking requests, then close the
  * ingester (which flushes, or leaves what it cannot flush in the WAL), then the store.
  *
- * <p>Thread-safe: the ingester reference is volatile and set once by {@code start()}; {@code start}
- * and {@code close} synchronize on this object.
+ * <p><b>Roles</b> ({@code target:}, {@code --target}): {@code all} wires everything in one process;
+ * {@code distributor} serves the push routes into Kafka ({@link DistributorPushTarget});
+ * {@code ingester} builds the ingester, consumes its Kafka partitions ({@link PartitionConsumer}),
+ * announces itself ({@link MemberAnnouncer}) and serves its unflushed data on
+ * {@code POST /internal/unflushed}; {@code querier} serves the query routes, the compactor and the
+ * delete API over the bucket and the announced ingesters ({@link RemoteUnflushedSource}). Every role
+ * serves {@code /ready}, {@code /metrics}, {@code /config} and build info.
+ *
+ * <p>Thread-safe: the ingester and role references are volatile and set once by {@code start()};
+ * {@code start} and {@code close} synchronize on this object.
  */
 public final class LogbloomServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogbloomServer.class);
@@ -47,9 +74,21 @@ public final class LogbloomServer implements AutoCloseable {
     private final ApiMetrics metrics;
     private final BuildInfo buildInfo;
     private final Javalin app;
+    private final LogbloomConfig.Target target;
+    /** Query routes ({@code all} and {@code querier}), else null. */
     private final QueryRoutes queryRoutes;
+    /** Live tailing ({@code all} and {@code querier}), else null. */
     private final TailRoute tailRoute;
     private final PushRoute pushRoute;
+    /** Kafka metrics of the scale-out roles, else null. */
+    private final KafkaMetrics kafkaMetrics;
+    /** The distributor's push target, else null. */
+    private final DistributorPushTarget distributor;
+    /** The querier role's view of the announced ingesters (set by {@code start()}), else null. */
+    private volatile MemberDirectory members;
+    /** The ingester role's partition consumer and announcer (set by {@code start()}), else null. */
+    private volatile PartitionConsumer consumer;
+    private volatile MemberAnnouncer announcer;
     /** Drain pattern miner fed by accepted pushes; null when the pattern ingester is disabled. */
     private final PatternMiner miner;
     /** Compactor loop, retention and the delete API. */
@@ -86,9 +125,29 @@ public final class LogbloomServer implements AutoCloseable {
             javalin.http.maxRequestSize = config.server().maxRecvMsgSizeBytes();
             javalin.requestLogger.http((ctx, ms) -> metrics.request(route(ctx), ctx.statusCode(), ms / 1000.0));
         });
-        this.operations = new Operations(config, store, clock, registry);
-        this.queryRoutes = new QueryRoutes(config, store, this::ingester, clock, registry, operations.sourceFilter());
-        this.tailRoute = new TailRoute(queryRoutes, this::ingester, config, clock);
+        this.target = config.cluster().target();
+        ClusterConfig kafka = config.cluster().kafka();
+        this.kafkaMetrics = config.cluster().usesKafka() ? new KafkaMetrics(registry) : null;
+        boolean queries = target == LogbloomConfig.Target.ALL || target == LogbloomConfig.Target.QUERIER;
+        this.operations = queries ? new Operations(config, store, clock, registry) : null;
+        if (target == LogbloomConfig.Target.QUERIER) {
+            IngestConfig layout = ConfigMapping.ingestConfig(config);
+            PersistedIndex index = new PersistedIndex(store, layout.index(), new IndexFileCache(store, layout.index()));
+            RemoteUnflushedSource remote = new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout());
+            this.queryRoutes = new QueryRoutes(config, Querier.overStore(QueryRoutes.querierConfig(config), store, index,
+                    remote, clock, registry), clock, operations.sourceFilter());
+        } else {
+            this.queryRoutes = queries
+                    ? new QueryRoutes(config, store, this::ingester, clock, registry, operations.sourceFilter()) : null;
+        }
+        this.tailRoute = queries ? new TailRoute(queryRoutes, this::ingester, config, clock) : null;
+        if (target == LogbloomConfig.Target.DISTRIBUTOR) {
+            IngestConfig ingest = ConfigMapping.ingestConfig(config);
+            this.distributor = new DistributorPushTarget(ingest.limits(), ingest.flush().maxChunkAge(), kafka,
+                    new PushProducer(kafka, kafkaMetrics), clock, registry);
+        } else {
+            this.distributor = null;
+        }
         this.miner = config.patternIngester().enabled() ? new PatternMiner(new DrainConfig(
                 DrainConfig.defaults().logClusterDepth(), DrainConfig.defaults().similarityThreshold(),
                 DrainConfig.defaults().maxChildren(), config.patternIngester().maxClusters(),
@@ -97,29 +156,41 @@ public final class LogbloomServer implements AutoCloseable {
         PushListener listener = miner == null ? (tenant, streams) -> { } : new PatternFeed(miner, clock);
         this.pushRoute = new PushRoute(new TenantResolver(config.authEnabled()),
                 new RequestBodies(config.server().maxRecvMsgSizeBytes()),
-                new PushDecoder(config.server().maxRecvMsgSizeBytes()), this::ingester,
+                new PushDecoder(config.server().maxRecvMsgSizeBytes()), this::pushTarget,
                 new PushEnricher(config.limits().enrichment()), listener);
         registerRoutes();
     }
 
     private void registerRoutes() {
-        app.post("/loki/api/v1/push", pushRoute::handle);
-        app.post("/api/prom/push", pushRoute::handle);
-        PushEnrichmentConfig enrichment = config.limits().enrichment();
-        OtlpRoute otlp = new OtlpRoute(new TenantResolver(config.authEnabled()),
-                new RequestBodies(config.server().maxRecvMsgSizeBytes()), this::ingester, pushRoute,
-                new OtlpMapper(enrichment.otlp(), !enrichment.discoverServiceName().isEmpty()), clock);
-        app.post("/otlp/v1/logs", otlp::handle);
-        new DrilldownRoutes(config, miner, buildInfo.version(), clock).register(app);
+        boolean all = target == LogbloomConfig.Target.ALL;
+        if (all || target == LogbloomConfig.Target.DISTRIBUTOR) {
+            app.post("/loki/api/v1/push", pushRoute::handle);
+            app.post("/api/prom/push", pushRoute::handle);
+            PushEnrichmentConfig enrichment = config.limits().enrichment();
+            OtlpRoute otlp = new OtlpRoute(new TenantResolver(config.authEnabled()),
+                    new RequestBodies(config.server().maxRecvMsgSizeBytes()), this::pushTarget, pushRoute,
+                    new OtlpMapper(enrichment.otlp(), !enrichment.discoverServiceName().isEmpty()), clock);
+            app.post("/otlp/v1/logs", otlp::handle);
+        }
         app.get("/ready", this::ready);
         app.get("/metrics", this::metrics);
         app.get("/loki/api/v1/status/buildinfo", ctx -> ctx.json(buildInfo));
         app.get("/config", ctx -> ctx.contentType("text/plain; charset=utf-8").result(config.toYaml()));
-        app.addHttpHandler(HandlerType.POST, "/flush", this::flush);
-        app.addHttpHandler(HandlerType.GET, "/flush", this::flush);
-        queryRoutes.register(app);
-        tailRoute.register(app);
-        operations.register(app);
+        if (all || target == LogbloomConfig.Target.INGESTER) {
+            app.addHttpHandler(HandlerType.POST, "/flush", this::flush);
+            app.addHttpHandler(HandlerType.GET, "/flush", this::flush);
+        }
+        if (target == LogbloomConfig.Target.INGESTER) {
+            UnflushedEndpoint unflushed = new UnflushedEndpoint(this::ingester);
+            app.post(RemoteUnflushedSource.PATH, ctx -> ctx.contentType("application/octet-stream")
+                    .result(unflushed.answer(ctx.bodyAsBytes())));
+        }
+        if (queryRoutes != null) {
+            new DrilldownRoutes(config, miner, buildInfo.version(), clock).register(app);
+            queryRoutes.register(app);
+            tailRoute.register(app);
+            operations.register(app);
+        }
         app.exception(Exception.class, (e, ctx) -> {
             HttpErrors.Classified c = HttpErrors.classify(e);
             // known failures (timeouts, WAL refusals) are logged where they happen, a failed ingester once by itself
@@ -148,21 +219,95 @@ public final class LogbloomServer implements AutoCloseable {
         }
         started = true;
         app.start(config.server().httpListenAddress(), config.server().httpListenPort());
-        boolean replayed = false;
-        try {
-            ingester = new Ingester(ConfigMapping.ingestConfig(config), store, clock, registry);
-            replayed = true;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the ingester (WAL " + config.walDirectory() + "): "
-                    + e.getMessage(), e);
-        } finally {
-            if (!replayed) {
-                app.stop();
+        if (target == LogbloomConfig.Target.ALL || target == LogbloomConfig.Target.INGESTER) {
+            boolean replayed = false;
+            try {
+                ingester = new Ingester(ConfigMapping.ingestConfig(config), store, clock, registry);
+                replayed = true;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start the ingester (WAL " + config.walDirectory() + "): "
+                        + e.getMessage(), e);
+            } finally {
+                if (!replayed) {
+                    app.stop();
+                }
             }
         }
-        operations.start();
+        if (config.cluster().usesKafka()) {
+            startClusterRole(config.cluster().kafka());
+        }
+        if (operations != null) {
+            operations.start();
+        }
         LOG.info("logbloom listening on {}:{}", config.server().httpListenAddress(), app.port());
         return app.port();
+    }
+
+    /**
+     * Creates the topics when missing, then: the ingester joins the consumer group and announces
+     * itself, the querier starts reading announcements. A distributor starts even while Kafka is
+     * unreachable (its pushes answer 503 until Kafka is back).
+     */
+    private void startClusterRole(ClusterConfig kafka) {
+        try {
+            TopicSetup.ensure(kafka, target == LogbloomConfig.Target.DISTRIBUTOR ? Duration.ofSeconds(5)
+                    : Duration.ofSeconds(60));
+        } catch (KafkaUnavailableException e) {
+            if (target != LogbloomConfig.Target.DISTRIBUTOR) {
+                app.stop();
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+            LOG.warn("{}; pushes answer 503 until Kafka is reachable", e.getMessage());
+        }
+        if (target == LogbloomConfig.Target.QUERIER) {
+            members = new MemberDirectory(kafka, clock);
+        } else if (target == LogbloomConfig.Target.INGESTER) {
+            String address = advertisedAddress(kafka);
+            String id = "ingester-" + address + "-" + Long.toHexString(System.nanoTime() ^ System.identityHashCode(this));
+            MemberAnnouncer a = new MemberAnnouncer(kafka, clock, id, target.label(), address);
+            announcer = a;
+            Ingester local = ingester;
+            consumer = new PartitionConsumer(kafka, new PartitionSink() {
+                @Override
+                public PushResult pushAdmitted(String tenant, List<PushStream> streams) throws IOException {
+                    return local.pushAdmitted(tenant, streams);
+                }
+
+                @Override
+                public void flushAll() throws IOException {
+                    local.flushAll();
+                }
+            }, a::partitions, clock, kafkaMetrics);
+        }
+    }
+
+    /** {@code host:port} queriers reach this process at: {@code kafka.advertise_address}, or the listen address and port. */
+    private String advertisedAddress(ClusterConfig kafka) {
+        if (!kafka.advertiseAddress().isBlank()) {
+            return kafka.advertiseAddress();
+        }
+        String host = config.server().httpListenAddress();
+        if (host.equals("0.0.0.0") || host.equals("::")) {
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalStateException("cannot name this host for kafka.advertise_address: " + e.getMessage(), e);
+            }
+        }
+        return host + ":" + app.port();
+    }
+
+    /** Ingesters the querier role currently sees announced (empty in other roles). */
+    List<io.logbloom.kafka.Announcement> liveIngesters() {
+        MemberDirectory current = members;
+        return current == null ? List.of() : current.live(LogbloomConfig.Target.INGESTER.label());
+    }
+
+    private PushTarget pushTarget() {
+        if (distributor != null) {
+            return distributor;
+        }
+        return ingester()::push;
     }
 
     /** The bound port (valid after {@link #start()}). */
@@ -190,9 +335,16 @@ public final class LogbloomServer implements AutoCloseable {
         return store;
     }
 
-    /** The ingester; throws a 503 {@link HttpException} until {@link #start()} has replayed the WAL. */
+    /**
+     * The ingester; throws a 503 {@link HttpException} until {@link #start()} has replayed the WAL, and
+     * a 404 in the roles without one.
+     */
     public Ingester ingester() {
         Ingester current = ingester;
+        if (current == null && (target == LogbloomConfig.Target.DISTRIBUTOR || target == LogbloomConfig.Target.QUERIER)) {
+            throw new HttpException(404, "wrong_target", "not served by target " + target.label()
+                    + ": this route needs the ingester's in-process data (target all)");
+        }
         if (current == null) {
             throw new HttpException(503, "not_ready", "Ingester not ready: replaying the write-ahead log");
         }
@@ -215,6 +367,14 @@ public final class LogbloomServer implements AutoCloseable {
     }
 
     private void ready(Context ctx) {
+        if (target == LogbloomConfig.Target.DISTRIBUTOR || target == LogbloomConfig.Target.QUERIER) {
+            if (!started || closed) {
+                ctx.status(503).result("not ready: " + (closed ? "shutting down" : "starting") + "\n");
+            } else {
+                ctx.result("ready\n");
+            }
+            return;
+        }
         Ingester current = ingester;
         if (current == null || closed) {
             ctx.status(503).result("Ingester not ready: " + (closed ? "shutting down" : "replaying the write-ahead log")
@@ -256,10 +416,25 @@ public final class LogbloomServer implements AutoCloseable {
             return;
         }
         closed = true;
+        // the consumer flushes and commits what it consumed, then leaves the group: its partitions move at once
+        if (consumer != null) {
+            consumer.close();
+        }
+        if (announcer != null) {
+            announcer.close();
+        }
         app.stop();
-        tailRoute.close();
-        queryRoutes.close();
-        operations.close();
+        if (tailRoute != null) {
+            tailRoute.close();
+            queryRoutes.close();
+            operations.close();
+        }
+        if (members != null) {
+            members.close();
+        }
+        if (distributor != null) {
+            distributor.close();
+        }
         Ingester current = ingester;
         RuntimeException failure = null;
         if (current != null) {

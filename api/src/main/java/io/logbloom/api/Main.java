@@ -33,6 +33,10 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--bind", paramLabel = "ADDR", description = "address to listen on (default 127.0.0.1)")
     String bindAddress;
 
+    @Option(names = "--target", paramLabel = "ROLE",
+            description = "role of this process: all (default), distributor, ingester or querier")
+    String target;
+
     /** Runs the server until the process is told to stop. */
     public static void main(String[] args) {
         int code = new CommandLine(new Main()).execute(args);
@@ -73,7 +77,7 @@ public final class Main implements Callable<Integer> {
     LogbloomConfig effectiveConfig(Map<String, String> environment) {
         LogbloomConfig fromFile = configFile == null ? LogbloomConfig.defaults()
                 : LogbloomConfig.load(configFile, environment);
-        return fromFile.withOverrides(port, bindAddress, dataDirectory);
+        return fromFile.withOverrides(port, bindAddress, dataDirectory, target);
     }
 
     /** The version printed by {@code --version}. */

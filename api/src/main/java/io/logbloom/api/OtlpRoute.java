@@ -1,7 +1,6 @@
 package io.logbloom.api;
 
 import io.javalin.http.Context;
-import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.MemoryBudgetExceededException;
 import io.logbloom.ingest.OtlpDecoder;
 import io.logbloom.ingest.OtlpMapper;
@@ -24,17 +23,17 @@ import java.util.function.Supplier;
 final class OtlpRoute {
     private final TenantResolver tenants;
     private final RequestBodies bodies;
-    private final Supplier<Ingester> ingester;
+    private final Supplier<PushTarget> target;
     private final PushRoute push;
     private final OtlpMapper mapper;
     private final Clock clock;
     private final OtlpDecoder decoder = new OtlpDecoder();
 
-    OtlpRoute(TenantResolver tenants, RequestBodies bodies, Supplier<Ingester> ingester, PushRoute push,
+    OtlpRoute(TenantResolver tenants, RequestBodies bodies, Supplier<PushTarget> target, PushRoute push,
             OtlpMapper mapper, Clock clock) {
         this.tenants = Objects.requireNonNull(tenants, "tenants is null");
         this.bodies = Objects.requireNonNull(bodies, "bodies is null");
-        this.ingester = Objects.requireNonNull(ingester, "ingester is null");
+        this.target = Objects.requireNonNull(target, "target is null");
         this.push = Objects.requireNonNull(push, "push is null");
         this.mapper = Objects.requireNonNull(mapper, "mapper is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -42,13 +41,13 @@ final class OtlpRoute {
 
     void handle(Context ctx) throws IOException, PushDecodeException {
         String tenant = tenants.tenant(ctx.header(TenantResolver.HEADER));
-        Ingester target = ingester.get();
+        PushTarget into = target.get();
         byte[] body = bodies.read(ctx.bodyInputStream(), ctx.header("Content-Encoding"), ctx.contentLength());
         String contentType = ctx.header("Content-Type");
         ExportLogsServiceRequest request = decoder.decode(body, contentType);
         long now = clock.millis() * 1_000_000L;
         try {
-            push.ingest(target, tenant, mapper.streams(request, now));
+            push.ingest(into, tenant, mapper.streams(request, now));
         } catch (MemoryBudgetExceededException e) {
             PushRoute.retryAfter(ctx, e);
         }

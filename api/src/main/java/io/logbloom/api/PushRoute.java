@@ -1,7 +1,6 @@
 package io.logbloom.api;
 
 import io.javalin.http.Context;
-import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.MemoryBudgetExceededException;
 import io.logbloom.ingest.PushDecodeException;
 import io.logbloom.ingest.PushDecoder;
@@ -18,7 +17,7 @@ import java.util.function.Supplier;
 /**
  * {@code POST /loki/api/v1/push}: tenant from the header, body read within the size bound and
  * gunzipped when {@code Content-Encoding: gzip}, decoded (snappy-protobuf or JSON), enriched (service
- * name, detected level), handed to the ingester, and answered like Loki's distributor: 204 when every
+ * name, detected level), handed to the push target (the ingester, or Kafka on a distributor), and answered like Loki's distributor: 204 when every
  * entry was accepted (the push is then in the WAL), 429 with Loki's rate-limit message when the tenant
  * is over its ingestion rate, 429 with {@code Retry-After} when the ingester is over its memory budget,
  * 503 when it cannot persist, 400 with the joined per-stream messages when some entries were rejected
@@ -30,16 +29,16 @@ final class PushRoute {
     private final TenantResolver tenants;
     private final RequestBodies bodies;
     private final PushDecoder decoder;
-    private final Supplier<Ingester> ingester;
+    private final Supplier<PushTarget> target;
     private final PushEnricher enricher;
     private final PushListener listener;
 
-    PushRoute(TenantResolver tenants, RequestBodies bodies, PushDecoder decoder, Supplier<Ingester> ingester,
+    PushRoute(TenantResolver tenants, RequestBodies bodies, PushDecoder decoder, Supplier<PushTarget> target,
             PushEnricher enricher, PushListener listener) {
         this.tenants = Objects.requireNonNull(tenants, "tenants is null");
         this.bodies = Objects.requireNonNull(bodies, "bodies is null");
         this.decoder = Objects.requireNonNull(decoder, "decoder is null");
-        this.ingester = Objects.requireNonNull(ingester, "ingester is null");
+        this.target = Objects.requireNonNull(target, "target is null");
         this.enricher = Objects.requireNonNull(enricher, "enricher is null");
         this.listener = Objects.requireNonNull(listener, "listener is null");
     }
@@ -67,9 +66,9 @@ final class PushRoute {
     void push(String tenantHeader, String contentEncoding, String contentType, long contentLength, InputStream body)
             throws IOException, PushDecodeException {
         String tenant = tenants.tenant(tenantHeader);
-        Ingester target = ingester.get();
+        PushTarget into = target.get();
         byte[] bytes = bodies.read(body, contentEncoding, contentLength);
-        ingest(target, tenant, decoder.decode(bytes, contentType));
+        ingest(into, tenant, decoder.decode(bytes, contentType));
     }
 
     /**
@@ -77,7 +76,7 @@ final class PushRoute {
      * partial push, and {@link MemoryBudgetExceededException} over the ingester's memory budget (the
      * caller sets {@code Retry-After}, see {@link #retryAfter}).
      */
-    void ingest(Ingester target, String tenant, List<PushStream> decoded) throws IOException {
+    void ingest(PushTarget target, String tenant, List<PushStream> decoded) throws IOException {
         List<PushStream> streams = enricher.enrich(decoded);
         PushResult result = target.push(tenant, streams);
         if (result.rateLimited()) {

@@ -74,9 +74,15 @@ public final class QueryRoutes implements AutoCloseable {
     /** As the other constructor, with every query's entry source wrapped by {@code sourceFilter} (deletes, retention). */
     public QueryRoutes(LogbloomConfig config, ObjectStore store, Supplier<Ingester> ingester, java.time.Clock clock,
             PrometheusRegistry registry, io.logbloom.querier.QuerySourceFilter sourceFilter) {
+        this(config, Querier.overIngester(querierConfig(config), store, ingester, clock, registry), clock, sourceFilter);
+    }
+
+    /** Routes over a given querier (the querier role's, reading the bucket and remote ingesters). */
+    public QueryRoutes(LogbloomConfig config, Querier querier, java.time.Clock clock,
+            io.logbloom.querier.QuerySourceFilter sourceFilter) {
         Objects.requireNonNull(config, "config is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
-        this.querier = Querier.overIngester(querierConfig(config), store, ingester, clock, registry);
+        this.querier = Objects.requireNonNull(querier, "querier is null");
         this.runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract,
                 config.querier().maxConcurrent(), sourceFilter);
         this.tenants = new TenantResolver(config.authEnabled());

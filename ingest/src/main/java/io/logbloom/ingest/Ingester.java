@@ -72,6 +72,8 @@ public final class Ingester implements AutoCloseable {
     private final IngestConfig config;
     private final Clock clock;
     private final PushAdmission admission;
+    /** Admission of pushes a distributor already admitted (the Kafka consume path): validation only, no limits. */
+    private final PushAdmission admittedAdmission;
     private final TenantBuffers buffers = new TenantBuffers();
     private final StreamWriter writer;
     private final LocalParts parts;
@@ -106,6 +108,7 @@ public final class Ingester implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock is null");
         Objects.requireNonNull(registry, "registry is null");
         this.admission = new PushAdmission(config.limits(), config.flush().maxChunkAge(), clock);
+        this.admittedAdmission = PushAdmission.alreadyAdmitted(config.limits(), clock);
         this.maxMemoryBytes = config.budget().maxMemoryBytes();
         // remembered identities may take an eighth of the budget: sealing cannot relieve them
         this.writer = new StreamWriter(buffers, new RecentEntries((int) Math.max(1024,
@@ -224,6 +227,23 @@ public final class Ingester implements AutoCloseable {
      * @throws IngesterFailedException after a fatal failure, or when this push's WAL write fails (nothing acknowledged)
      */
     public PushResult push(String tenant, List<PushStream> pushStreams) throws IOException {
+        return push(tenant, pushStreams, admission);
+    }
+
+    /**
+     * Stores streams a distributor already validated and limited and a log (Kafka) carried here: as
+     * {@link #push}, entries are deduplicated against recent ones, but no rate, stream or
+     * out-of-order limit applies, since the distributor acknowledged them already; entries failing
+     * validation (only possible when the configs differ) are rejected in the result.
+     *
+     * @throws MemoryBudgetExceededException when unflushed data is over {@code ingester.max_memory} (nothing stored)
+     * @throws IngesterFailedException after a fatal failure (nothing stored)
+     */
+    public PushResult pushAdmitted(String tenant, List<PushStream> pushStreams) throws IOException {
+        return push(tenant, pushStreams, admittedAdmission);
+    }
+
+    private PushResult push(String tenant, List<PushStream> pushStreams, PushAdmission gate) throws IOException {
         TenantIds.validate(tenant);
         writer.ensureOpen();
         Optional<String> failure = health.message();
@@ -241,7 +261,7 @@ public final class Ingester implements AutoCloseable {
                     + "the limit can be increased", maxMemoryBytes, held, retryAfter), retryAfter);
         }
         try {
-            PushResult result = store(tenant, pushStreams);
+            PushResult result = store(tenant, pushStreams, gate);
             if (buffers.retainedBytes() > sealBytes) {
                 scheduleSeal();
             }
@@ -252,7 +272,7 @@ public final class Ingester implements AutoCloseable {
         }
     }
 
-    private PushResult store(String tenant, List<PushStream> pushStreams) throws IOException {
+    private PushResult store(String tenant, List<PushStream> pushStreams, PushAdmission admission) throws IOException {
         long now = nowNanos();
         PushErrors errors = new PushErrors();
         PushAdmission.Admitted admitted = admission.admit(tenant, pushStreams, now, errors);

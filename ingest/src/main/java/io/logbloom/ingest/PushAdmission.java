@@ -42,6 +42,23 @@ final class PushAdmission {
     }
 
     /**
+     * Admission for entries another process admitted already (a distributor, through Kafka): the same
+     * label and entry validation, but no rate limit, no stream or series limit, no age limit and no
+     * out-of-order window, so nothing acknowledged upstream is refused for a limit here.
+     */
+    static PushAdmission alreadyAdmitted(LimitsConfig limits, Clock clock) {
+        LimitsConfig unlimited = new LimitsConfig(UNLIMITED_MB, UNLIMITED_MB, limits.maxLineSizeBytes(),
+                limits.maxLabelNamesPerSeries(), limits.maxLabelNameLength(), limits.maxLabelValueLength(), false,
+                limits.rejectOldSamplesMaxAge(), UNLIMITED_AGE, 0, 0, 0, true);
+        return new PushAdmission(unlimited, UNLIMITED_AGE, clock);
+    }
+
+    /** A rate no push reaches (MiB/s); finite, as the token bucket requires. */
+    private static final double UNLIMITED_MB = 1e9;
+    /** An age no entry reaches; half of it still fits a signed 64-bit nanosecond timestamp difference. */
+    private static final Duration UNLIMITED_AGE = Duration.ofNanos(Long.MAX_VALUE / 4);
+
+    /**
      * Validates labels and entries (rejections go to {@code errors}) and charges the tenant's rate
      * limit for the valid bytes; when the rate limit refuses, every valid entry is rejected, the push
      * is marked rate-limited and no candidate is returned.

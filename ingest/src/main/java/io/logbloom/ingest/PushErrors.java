@@ -42,7 +42,12 @@ final class PushErrors {
     }
 
     PushResult result(int accepted, IngestMetrics metrics) {
-        counts.forEach(metrics::rejected);
+        return result(accepted, (java.util.function.BiConsumer<RejectReason, Long>) metrics::rejected);
+    }
+
+    /** The push's answer; {@code rejectedCounter} gets the rejected entries per reason. */
+    PushResult result(int accepted, java.util.function.BiConsumer<RejectReason, Long> rejectedCounter) {
+        counts.forEach(rejectedCounter);
         List<String> out = new ArrayList<>(messages);
         if (dropped > 0) {
             out.add("... and " + dropped + " more errors");

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,7 +40,8 @@ final class DeploymentFilesTest {
     void compose_hasEveryServiceWithPortsAndHealthchecks() throws IOException {
         JsonNode services = compose().path("services");
         assertThat(services.fieldNames()).toIterable()
-                .containsExactlyInAnyOrder("minio", "minio-init", "logbloom", "prometheus", "grafana", "loadtest");
+                .containsExactlyInAnyOrder("minio", "minio-init", "logbloom", "prometheus", "grafana", "loadtest",
+                        "kafka", "distributor", "ingester-1", "ingester-2", "querier-1", "querier-2", "gateway");
         for (String service : List.of("minio", "logbloom", "prometheus", "grafana")) {
             assertThat(services.path(service).path("ports").size()).as(service).isPositive();
             assertThat(services.path(service).path("healthcheck").path("test").size()).as(service).isPositive();
@@ -49,6 +51,31 @@ final class DeploymentFilesTest {
         assertThat(services.path("logbloom").path("depends_on").path("minio-init").path("condition").asText())
                 .isEqualTo("service_completed_successfully");
         assertThat(services.path("minio-init").path("command").get(0).asText()).contains("mc mb --ignore-existing local/logbloom");
+    }
+
+    @Test
+    void compose_clusterProfile_rolesKafkaAndOneEndpoint() throws IOException {
+        JsonNode services = compose().path("services");
+        Map<String, String> roles = Map.of("distributor", "distributor", "ingester-1", "ingester", "ingester-2",
+                "ingester", "querier-1", "querier", "querier-2", "querier");
+        for (Map.Entry<String, String> role : roles.entrySet()) {
+            JsonNode service = services.path(role.getKey());
+            assertThat(service.path("profiles").get(0).asText()).as(role.getKey()).isEqualTo("cluster");
+            assertThat(service.path("command").toString()).as(role.getKey())
+                    .contains("/etc/logbloom/cluster.yaml").contains("\"--target\",\"" + role.getValue() + "\"");
+            assertThat(service.path("volumes").toString())
+                    .contains("./deploy/logbloom/cluster.yaml:/etc/logbloom/cluster.yaml:ro");
+        }
+        assertThat(services.path("kafka").path("environment").path("KAFKA_PROCESS_ROLES").asText())
+                .isEqualTo("broker,controller");
+        assertThat(services.path("gateway").path("profiles").get(0).asText()).isEqualTo("cluster");
+        String nginx = Files.readString(ROOT.resolve("deploy/gateway/nginx.conf"));
+        assertThat(nginx).contains("server distributor:3100;", "server querier-1:3100;", "server querier-2:3100;",
+                "location = /loki/api/v1/push { proxy_pass http://distributors; }");
+        JsonNode cluster = yaml.readTree(ROOT.resolve("deploy/logbloom/cluster.yaml").toFile());
+        assertThat(cluster.path("kafka").path("bootstrap_servers").asText()).isEqualTo("kafka:9092");
+        assertThat(cluster.path("storage")).isEqualTo(
+                yaml.readTree(ROOT.resolve("deploy/logbloom/config.yaml").toFile()).path("storage"));
     }
 
     @Test

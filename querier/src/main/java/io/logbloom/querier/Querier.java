@@ -74,6 +74,17 @@ public final class Querier implements AutoCloseable {
                 new TokenizerBloomScheme(), new StoredChunkDecoder(), side, clock, registry);
     }
 
+    /**
+     * The wiring of a process without an ingester (the querier role): the store's {@code index}, the
+     * persisted series blooms, the tokenizer's token scheme, the chunks module's decoder, and the
+     * unflushed data {@code unflushed} reaches (e.g. remote ingesters).
+     */
+    public static Querier overStore(QuerierConfig config, ObjectStore store, IndexReader index,
+            UnflushedSource unflushed, Clock clock, PrometheusRegistry registry) {
+        return new Querier(config, store, index, new StoredSeriesBlooms(new SeriesBloomStore(store)),
+                new TokenizerBloomScheme(), new StoredChunkDecoder(), unflushed, clock, registry);
+    }
+
     private static ThreadFactory daemonThreads() {
         AtomicInteger n = new AtomicInteger();
         return r -> {

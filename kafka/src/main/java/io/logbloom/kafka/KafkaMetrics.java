@@ -1,0 +1,62 @@
+package io.logbloom.kafka;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * Metrics of the Kafka write path: records produced and consumed, entries consumed per partition,
+ * retries, skipped records and the flush-then-commit duration. Thread-safe (Prometheus metrics are).
+ */
+public final class KafkaMetrics {
+    private final Counter produced;
+    private final Counter produceFailures;
+    private final Counter consumed;
+    private final Counter consumedEntries;
+    private final Counter retried;
+    private final Counter skipped;
+    private final Histogram commitSeconds;
+
+    /** Registers the metrics with {@code registry}. */
+    public KafkaMetrics(PrometheusRegistry registry) {
+        produced = Counter.builder().name("logbloom_kafka_produced_records_total")
+                .help("Push records acknowledged by Kafka").register(registry);
+        produceFailures = Counter.builder().name("logbloom_kafka_produce_failures_total")
+                .help("Pushes answered 503 because Kafka did not acknowledge them in time").register(registry);
+        consumed = Counter.builder().name("logbloom_kafka_consumed_records_total")
+                .help("Push records stored by this ingester").labelNames("partition").register(registry);
+        consumedEntries = Counter.builder().name("logbloom_kafka_consumed_entries_total")
+                .help("Entries of the push records stored by this ingester").register(registry);
+        retried = Counter.builder().name("logbloom_kafka_record_retries_total")
+                .help("Times a record was retried because the ingester refused it for now").register(registry);
+        skipped = Counter.builder().name("logbloom_kafka_skipped_records_total")
+                .help("Records that could not be decoded and were skipped").register(registry);
+        commitSeconds = Histogram.builder().name("logbloom_kafka_flush_commit_duration_seconds")
+                .help("Time to flush everything to the object store and commit the offsets").register(registry);
+    }
+
+    void produced(int records) {
+        produced.inc(records);
+    }
+
+    void produceFailed() {
+        produceFailures.inc();
+    }
+
+    void recordConsumed(int partition, int entries) {
+        consumed.labelValues(Integer.toString(partition)).inc();
+        consumedEntries.inc(entries);
+    }
+
+    void recordRetried() {
+        retried.inc();
+    }
+
+    void recordSkipped() {
+        skipped.inc();
+    }
+
+    void committed(double seconds) {
+        commitSeconds.observe(seconds);
+    }
+}

@@ -1,0 +1,240 @@
+package io.logbloom.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.ingest.PushGate;
+import io.logbloom.ingest.PushResult;
+import io.logbloom.ingest.PushStream;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Kafka write path against a real KRaft broker: produce, consume with flush-then-commit, crash, outage. */
+final class KafkaWritePathTest {
+    @TempDir
+    static Path dir;
+    static KafkaBroker broker;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = KafkaBroker.start(dir.resolve("kafka"));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    private static ClusterConfig config(String name) {
+        return new ClusterConfig(broker.bootstrapServers(), name + "-push", 4, (short) 1, name + "-members",
+                name + "-group", ClusterConfig.MIN_RECORD_BYTES, Duration.ofMillis(300), Duration.ofSeconds(3),
+                Duration.ofMillis(300), Duration.ofSeconds(2), "", 1);
+    }
+
+    /** An ingester stand-in: keeps what it is given, and what was "durable" at each flush. */
+    static final class RecordingSink implements PartitionSink {
+        final List<String> stored = new CopyOnWriteArrayList<>();
+        volatile int flushes;
+
+        @Override
+        public PushResult pushAdmitted(String tenant, List<PushStream> streams) {
+            for (PushStream s : streams) {
+                for (LogEntry e : s.entries()) {
+                    stored.add(tenant + " " + s.labels() + " " + e.line());
+                }
+            }
+            return new PushResult(streams.stream().mapToInt(s -> s.entries().size()).sum(), 0, List.of(), false);
+        }
+
+        @Override
+        public void flushAll() {
+            flushes++;
+        }
+    }
+
+    private static List<PushGate.Stream> streams(int pushNumber, int streamCount, int linesPerStream, int lineBytes) {
+        List<PushGate.Stream> out = new ArrayList<>();
+        for (int s = 0; s < streamCount; s++) {
+            List<LogEntry> entries = new ArrayList<>();
+            for (int i = 0; i < linesPerStream; i++) {
+                String line = "push" + pushNumber + "-line" + i + " ";
+                entries.add(LogEntry.of(1_700_000_000_000_000_000L + i, line + "x".repeat(Math.max(0, lineBytes - line.length()))));
+            }
+            out.add(new PushGate.Stream(Labels.of("app", "a" + s), entries));
+        }
+        return out;
+    }
+
+    private static Set<String> expected(String tenant, int pushes, int streamCount, int lines, int lineBytes) {
+        Set<String> out = new HashSet<>();
+        for (int p = 0; p < pushes; p++) {
+            for (PushGate.Stream s : streams(p, streamCount, lines, lineBytes)) {
+                for (LogEntry e : s.entries()) {
+                    out.add(tenant + " " + s.labels() + " " + e.line());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void await(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static Map<TopicPartition, Long> committed(ClusterConfig c) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers()))) {
+            Map<TopicPartition, Long> out = new ConcurrentHashMap<>();
+            admin.listConsumerGroupOffsets(c.consumerGroup()).partitionsToOffsetAndMetadata().get()
+                    .forEach((tp, o) -> {
+                        if (o != null && o.offset() > 0) {
+                            out.put(tp, o.offset());
+                        }
+                    });
+            return out;
+        }
+    }
+
+    private static Map<TopicPartition, Long> endOffsets(ClusterConfig c) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers()))) {
+            Map<TopicPartition, OffsetSpec> ask = new java.util.HashMap<>();
+            for (int p = 0; p < c.partitions(); p++) {
+                ask.put(new TopicPartition(c.topic(), p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, Long> out = new java.util.HashMap<>();
+            admin.listOffsets(ask).all().get().forEach((tp, info) -> {
+                if (info.offset() > 0) {
+                    out.put(tp, info.offset());
+                }
+            });
+            return out;
+        }
+    }
+
+    @Test
+    void producedStreams_consumedInOrder_committedAfterFlush() throws Exception {
+        ClusterConfig c = config("order");
+        TopicSetup.ensure(c, Duration.ofSeconds(30));
+        KafkaMetrics metrics = new KafkaMetrics(new PrometheusRegistry());
+        RecordingSink sink = new RecordingSink();
+        List<List<Integer>> assignments = new CopyOnWriteArrayList<>();
+        try (PushProducer producer = new PushProducer(c, metrics);
+                PartitionConsumer consumer = new PartitionConsumer(c, sink, assignments::add, Clock.systemUTC(), metrics)) {
+            // 6 streams of 120 lines of 1 KiB: each stream is split over several 64 KiB records
+            int records = 0;
+            for (int p = 0; p < 3; p++) {
+                records += producer.send("t1", streams(p, 6, 120, 1024));
+            }
+            assertThat(records).isGreaterThan(3 * 6);
+            Set<String> want = expected("t1", 3, 6, 120, 1024);
+            await(() -> sink.stored.size() >= want.size(), Duration.ofSeconds(60), "all entries consumed");
+            assertThat(sink.stored).hasSize(want.size());
+            assertThat(new HashSet<>(sink.stored)).isEqualTo(want);
+            // per stream the order of the push is kept across split records
+            for (int s = 0; s < 6; s++) {
+                String prefix = "t1 {app=\"a" + s + "\"} ";
+                List<String> ofStream = sink.stored.stream().filter(x -> x.startsWith(prefix)).toList();
+                List<String> sorted = new ArrayList<>(ofStream);
+                sorted.sort(java.util.Comparator.comparingInt((String x) -> Integer.parseInt(x.split("push")[1].split("-")[0]))
+                        .thenComparingInt(x -> Integer.parseInt(x.split("-line")[1].split(" ")[0])));
+                assertThat(ofStream).isEqualTo(sorted);
+            }
+            Map<TopicPartition, Long> end = endOffsets(c);
+            await(() -> {
+                try {
+                    return committed(c).equals(end);
+                } catch (Exception e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(30), "offsets committed to the end");
+            assertThat(sink.flushes).isPositive();
+            assertThat(assignments.get(assignments.size() - 1)).containsExactlyInAnyOrder(0, 1, 2, 3);
+        }
+    }
+
+    @Test
+    void haltedConsumer_successorRereadsFromLastCommit_nothingLost() throws Exception {
+        ClusterConfig base = config("crash");
+        // the first consumer commits once (after the first pushes), then never again before it dies
+        ClusterConfig rarely = new ClusterConfig(base.bootstrapServers(), base.topic(), base.partitions(),
+                base.replicationFactor(), base.membersTopic(), base.consumerGroup(), base.maxRecordBytes(),
+                Duration.ofHours(1), base.produceTimeout(), base.announceInterval(), base.sessionTimeout(), "", 1);
+        TopicSetup.ensure(base, Duration.ofSeconds(30));
+        KafkaMetrics metrics = new KafkaMetrics(new PrometheusRegistry());
+        RecordingSink first = new RecordingSink();
+        RecordingSink second = new RecordingSink();
+        try (PushProducer producer = new PushProducer(base, metrics)) {
+            PartitionConsumer crashing = new PartitionConsumer(rarely, first, x -> { }, Clock.systemUTC(), metrics);
+            for (int p = 0; p < 4; p++) {
+                producer.send("t1", streams(p, 4, 20, 100));
+            }
+            Set<String> want = expected("t1", 4, 4, 20, 100);
+            await(() -> first.stored.size() >= want.size(), Duration.ofSeconds(60), "first consumer caught up");
+            crashing.halt();
+            assertThat(first.flushes).isZero();
+            assertThat(committed(base)).isEmpty();
+            // nothing the first one held was durable: its successor must read all of it again from Kafka
+            try (PartitionConsumer successor = new PartitionConsumer(base, second, x -> { }, Clock.systemUTC(), metrics)) {
+                await(() -> new HashSet<>(second.stored).containsAll(want), Duration.ofSeconds(60),
+                        "successor re-read what was not committed");
+            }
+            assertThat(committed(base)).isEqualTo(endOffsets(base));
+        }
+    }
+
+    @Test
+    void brokerDown_sendRefusedWithinTimeout_thenRecovers() throws Exception {
+        ClusterConfig c = config("outage");
+        TopicSetup.ensure(c, Duration.ofSeconds(30));
+        KafkaMetrics metrics = new KafkaMetrics(new PrometheusRegistry());
+        try (PushProducer producer = new PushProducer(c, metrics)) {
+            assertThat(producer.send("t1", streams(0, 1, 1, 10))).isEqualTo(1);
+            broker.stop();
+            try {
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> producer.send("t1", streams(1, 1, 1, 10)))
+                        .isInstanceOf(KafkaUnavailableException.class)
+                        .hasMessageContaining("kafka.produce_timeout");
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            } finally {
+                broker.startAgain();
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (true) {
+                try {
+                    assertThat(producer.send("t1", streams(2, 1, 1, 10))).isEqualTo(1);
+                    break;
+                } catch (KafkaUnavailableException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                }
+            }
+        }
+    }
+}
