@@ -2,7 +2,7 @@ package io.logbloom.api;
 
 import io.javalin.http.Context;
 import io.logbloom.ingest.Ingester;
-import io.logbloom.ingest.MemoryBudgetExceededException;
+import io.logbloom.ingest.PushBackpressureException;
 import io.logbloom.ingest.OtlpDecoder;
 import io.logbloom.ingest.OtlpMapper;
 import io.logbloom.ingest.PushDecodeException;
@@ -49,7 +49,7 @@ final class OtlpRoute {
         long now = clock.millis() * 1_000_000L;
         try {
             push.ingest(target, tenant, mapper.streams(request, now));
-        } catch (MemoryBudgetExceededException e) {
+        } catch (PushBackpressureException e) {
             PushRoute.retryAfter(ctx, e);
         }
         if (contentType != null && contentType.toLowerCase(Locale.ROOT).contains("json")) {
