@@ -64,7 +64,8 @@ final class Operations implements AutoCloseable {
         this.compactor = new Compactor(ops.compactor(), store, indexConfig,
                 new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, instance)), retention, deletes,
                 ColumnarConfig.defaults(), new CompactorLease(store, clock, instance, LEASE_TTL), new CompactorMetrics(registry), clock);
-        this.routes = new DeleteRoutes(new TenantResolver(config.authEnabled()), deletes, ops.retention(), clock);
+        this.routes = new DeleteRoutes(new TenantResolver(config.authEnabled()), deletes, ops.retention(),
+                ops.compactor().deleteRequestCancelPeriod(), clock);
     }
 
     /** The filter the query runner wraps every query's entry source with. */

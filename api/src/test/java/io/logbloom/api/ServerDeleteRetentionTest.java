@@ -284,6 +284,47 @@ final class ServerDeleteRetentionTest {
         }
     }
 
+    @Test
+    void cancel_pastCancelPeriod_refusedWithLokisMessage_unlessForced() throws Exception {
+        MovableClock clock = new MovableClock();
+        LogbloomConfig config = LogbloomConfig.parse("compactor: { delete_request_cancel_period: 2h, compaction_interval: 24h }",
+                Map.of()).withOverrides(0, "127.0.0.1", dir.resolve("data"));
+        LogbloomServer server = new LogbloomServer(config, clock, ConfigMapping.objectStore(config.storage()));
+        server.start();
+        try (TestServer s = TestServer.attach(server)) {
+            long start = clock.millis() / 1000 - 3600;
+            for (int i = 0; i < 2; i++) {
+                assertThat(delete(s, "POST", "?query=" + enc("{app=\"web\"} |= \"n" + i + "\"") + "&start=" + start,
+                        "fake").statusCode()).isEqualTo(204);
+            }
+            JsonNode listed = JSON.readTree(delete(s, "GET", "", "fake").body());
+            String first = listed.get(0).path("request_id").asText();
+            String second = listed.get(1).path("request_id").asText();
+
+            clock.millis.addAndGet(Duration.ofHours(2).toMillis()); // at the deadline: still cancellable
+            assertThat(delete(s, "DELETE", "?request_id=" + first, "fake").statusCode()).isEqualTo(204);
+            clock.millis.addAndGet(1);
+            HttpResponse<String> late = delete(s, "DELETE", "?request_id=" + second, "fake");
+            assertThat(late.statusCode()).isEqualTo(400);
+            assertThat(late.body()).contains("Cancellation of partially completed delete request or delete request past "
+                    + "the deadline of 2h0m0s since its creation is not allowed. To force, use the ?force query parameter");
+            assertThat(JSON.readTree(delete(s, "GET", "", "fake").body())).hasSize(1);
+            assertThat(delete(s, "DELETE", "?request_id=" + second + "&force=false", "fake").statusCode()).isEqualTo(400);
+            assertThat(delete(s, "DELETE", "?request_id=" + second + "&force=true", "fake").statusCode()).isEqualTo(204);
+            assertThat(JSON.readTree(delete(s, "GET", "", "fake").body())).isEmpty();
+        }
+    }
+
+    @Test
+    void goDuration_writesDurationsAsLokisMessagesDo() {
+        assertThat(DeleteRoutes.goDuration(Duration.ofHours(24))).isEqualTo("24h0m0s");
+        assertThat(DeleteRoutes.goDuration(Duration.ofSeconds(90))).isEqualTo("1m30s");
+        assertThat(DeleteRoutes.goDuration(Duration.ofMillis(1500))).isEqualTo("1.5s");
+        assertThat(DeleteRoutes.goDuration(Duration.ofMillis(500))).isEqualTo("500ms");
+        assertThat(DeleteRoutes.goDuration(Duration.ofMinutes(61).plusSeconds(5))).isEqualTo("1h1m5s");
+        assertThat(DeleteRoutes.goDuration(Duration.ZERO)).isEqualTo("0s");
+    }
+
     /** Every line in the tenant's stored columnar objects, whether indexed or not, sorted. */
     private static List<String> storedLines(LogbloomServer server) throws IOException {
         List<String> lines = new ArrayList<>();
