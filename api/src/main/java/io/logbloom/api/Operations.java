@@ -70,7 +70,18 @@ final class Operations implements AutoCloseable {
 
     /** The filter the query runner wraps every query's entry source with. */
     QuerySourceFilter sourceFilter() {
-        return filter::wrap;
+        return new QuerySourceFilter() {
+            @Override
+            public io.logbloom.logql.EntrySource wrap(String tenant, io.logbloom.logql.EntrySource source)
+                    throws IOException {
+                return filter.wrap(tenant, source);
+            }
+
+            @Override
+            public boolean mayHide(String tenant, long fromNanos, long throughNanos) throws IOException {
+                return filter.mayHide(tenant, fromNanos, throughNanos);
+            }
+        };
     }
 
     /** Registers the delete API. */
