@@ -3,7 +3,6 @@ package io.logbloom.ingest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarBlock;
-import io.logbloom.chunks.ColumnarBlockInfo;
 import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarLines;
@@ -13,6 +12,7 @@ import io.logbloom.chunks.ColumnarStreamInfo;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.ObjectNotFoundException;
 import io.logbloom.chunks.ObjectStore;
+import io.logbloom.index.ColumnarRefs;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.IndexWriter;
 import io.logbloom.index.SeriesChunks;
@@ -31,7 +31,6 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 import java.util.function.LongSupplier;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -196,19 +195,7 @@ final class PartMerger {
         object = out.toByteArray();
         store.put(objectKey, object);
 
-        CRC32C crc = new CRC32C();
-        crc.update(object, 0, object.length);
-        int checksum = (int) crc.getValue();
-        List<SeriesChunks> series = new ArrayList<>();
-        for (ColumnarStreamInfo s : directory.streams()) {
-            long storedBytes = 0;
-            for (ColumnarBlockInfo block : directory.blocks().subList(s.firstBlock(), s.firstBlock() + s.blockCount())) {
-                storedBytes += block.length();
-            }
-            series.add(new SeriesChunks(s.labels(), List.of(new ChunkRef(tenant, s.labels().fingerprint(),
-                    s.minTimeNanos(), s.maxTimeNanos(), checksum, (int) Math.min(Integer.MAX_VALUE, storedBytes),
-                    (int) Math.min(Integer.MAX_VALUE, s.rows()), objectKey))));
-        }
+        List<SeriesChunks> series = ColumnarRefs.of(tenant, objectKey, object, directory);
         blooms.persist();
         visibility.lock();
         try {
