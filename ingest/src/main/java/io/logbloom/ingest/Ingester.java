@@ -330,6 +330,11 @@ public final class Ingester implements AutoCloseable {
         return sealer.unmergedBytes();
     }
 
+    /** Bytes of the sealed parts on local disk not yet merged into the object store (the disk share of {@link #unmergedBytes}). */
+    public long unmergedPartBytes() {
+        return parts.sizeBytes();
+    }
+
     /**
      * Why the ingester refuses pushes after a fatal failure (see {@link FatalReason}), or empty while
      * it can persist what it acknowledges; {@code /ready} answers 503 with this message.
