@@ -89,7 +89,7 @@ final class ConfigMapping {
                             b.maxSizePerSeriesBytes(), false),
                     IndexConfig.defaults(),
                     new BudgetConfig(maxMemoryBytes(i.maxMemoryBytes(), Runtime.getRuntime().maxMemory()),
-                            i.flushRetryBudget()));
+                            i.flushRetryBudget(), i.maxUnmergedBytes()));
         } catch (ConfigException e) {
             throw e;
         } catch (IllegalArgumentException e) {

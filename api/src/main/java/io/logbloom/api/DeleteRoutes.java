@@ -12,6 +12,7 @@ import io.logbloom.logql.LogSelection;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * Loki's log deletion API ({@code pkg/compactor/deletion}): {@code POST /loki/api/v1/delete} adds a
  * request ({@code query}, {@code start}, optional {@code end}; 204), {@code GET} lists the tenant's
  * requests with their status, {@code DELETE ?request_id=} cancels a request still {@code received}
- * (204). Parameters, messages and status codes follow Loki's handlers: 400 for a bad parameter, 404 for
+ * (204) within {@code delete_request_cancel_period} of its creation, or later with {@code force=true}
+ * (Loki 2.9's rule: after the period the compactor may already be removing its lines). Parameters, messages and status codes follow Loki's handlers: 400 for a bad parameter, 404 for
  * an unknown id, 403 when the tenant's {@code deletion_mode} is {@code disabled}. {@code max_interval}
  * (Loki's sharding of a request into intervals) is accepted and ignored: requests are applied whole.
  * Thread-safe.
@@ -36,13 +38,16 @@ final class DeleteRoutes {
     private final TenantResolver tenants;
     private final DeleteRequestStore store;
     private final TenantLimits limits;
+    private final Duration cancelPeriod;
     private final Clock clock;
     private final ObjectMapper json = new ObjectMapper().enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
 
-    DeleteRoutes(TenantResolver tenants, DeleteRequestStore store, TenantLimits limits, Clock clock) {
+    DeleteRoutes(TenantResolver tenants, DeleteRequestStore store, TenantLimits limits, Duration cancelPeriod,
+            Clock clock) {
         this.tenants = Objects.requireNonNull(tenants, "tenants is null");
         this.store = Objects.requireNonNull(store, "store is null");
         this.limits = Objects.requireNonNull(limits, "limits is null");
+        this.cancelPeriod = Objects.requireNonNull(cancelPeriod, "cancelPeriod is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
     }
 
@@ -122,9 +127,33 @@ final class DeleteRoutes {
         if (!request.get().received()) {
             throw badRequest("deletion of request which is in process or already processed is not allowed");
         }
+        boolean pastDeadline = request.get().createdAtMillis() + cancelPeriod.toMillis() < clock.millis();
+        if (pastDeadline && !"true".equals(param(ctx, "force"))) {
+            throw badRequest("Cancellation of partially completed delete request or delete request past the deadline of "
+                    + goDuration(cancelPeriod) + " since its creation is not allowed. To force, use the ?force query "
+                    + "parameter");
+        }
         store.remove(request.get());
         LOG.info("delete request {} of tenant {} cancelled", request.get().requestId(), tenant);
         ctx.status(204);
+    }
+
+    /** A duration as Go's {@code time.Duration.String} writes it in Loki's messages: {@code 24h0m0s}, {@code 1m30s}, {@code 500ms}. */
+    static String goDuration(Duration d) {
+        if (d.isZero()) {
+            return "0s";
+        }
+        long nanos = d.toNanos();
+        if (nanos < 1_000_000_000L) {
+            return BigDecimal.valueOf(nanos, 6).stripTrailingZeros().toPlainString() + "ms";
+        }
+        long hours = d.toHours();
+        long minutes = d.toMinutesPart();
+        String seconds = BigDecimal.valueOf(nanos % 60_000_000_000L, 9).stripTrailingZeros().toPlainString() + "s";
+        if (hours > 0) {
+            return hours + "h" + minutes + "m" + seconds;
+        }
+        return minutes > 0 ? minutes + "m" + seconds : seconds;
     }
 
     /** Milliseconds as Prometheus' model.Time marshals them: seconds with up to three decimals. */

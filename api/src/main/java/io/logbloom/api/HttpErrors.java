@@ -2,7 +2,7 @@ package io.logbloom.api;
 
 import io.javalin.http.HttpResponseException;
 import io.logbloom.ingest.IngesterFailedException;
-import io.logbloom.ingest.MemoryBudgetExceededException;
+import io.logbloom.ingest.PushBackpressureException;
 import io.logbloom.ingest.PushDecodeException;
 import io.logbloom.ingest.WalWriteException;
 import java.io.EOFException;
@@ -48,8 +48,8 @@ public final class HttpErrors {
         if (e instanceof HttpResponseException h) {
             return new Classified(h.getStatus(), h.getMessage(), "http_" + h.getStatus());
         }
-        if (e instanceof MemoryBudgetExceededException) {
-            return new Classified(429, e.getMessage(), "memory_limited");
+        if (e instanceof PushBackpressureException b) {
+            return new Classified(429, e.getMessage(), b.reason());
         }
         if (e instanceof IngesterFailedException) {
             return new Classified(503, e.getMessage(), INGESTER_FAILED);

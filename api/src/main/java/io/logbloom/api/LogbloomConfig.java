@@ -183,6 +183,7 @@ public record LogbloomConfig(
                 + "  flush_retry_budget: " + ConfigNode.formatDuration(i.flushRetryBudget()) + "\n"
                 + "  seal_interval: " + ConfigNode.formatDuration(i.sealInterval()) + "\n"
                 + "  merge_min_bytes: " + i.mergeMinBytes() + "\n"
+                + "  max_unmerged_bytes: " + i.maxUnmergedBytes() + "\n"
                 + "limits:\n"
                 + "  ingestion_rate_mb: " + l.ingestionRateMb() + "\n"
                 + "  ingestion_burst_size_mb: " + l.ingestionBurstSizeMb() + "\n"
@@ -418,19 +419,21 @@ public record LogbloomConfig(
     /**
      * {@code ingester:} block size and flush timing (Loki's ingester keys and defaults), plus the write
      * path's {@code seal_interval} (buffers to local parts) and {@code merge_min_bytes} (parts to one
-     * stored object). {@code chunk_target_size} and {@code chunk_encoding} are validated but no longer
-     * shape what is written (columnar objects, zstd).
+     * stored object) with {@code max_unmerged_bytes} (parts waiting for the store above which pushes get
+     * 429). {@code chunk_target_size} and {@code chunk_encoding} are validated but no longer shape what
+     * is written (columnar objects, zstd).
      */
     public record Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
             Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod, long maxMemoryBytes,
-            Duration flushRetryBudget, Duration sealInterval, long mergeMinBytes) {
+            Duration flushRetryBudget, Duration sealInterval, long mergeMinBytes, long maxUnmergedBytes) {
         /** With the default seal interval and merge size. */
         public Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
                 Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod, long maxMemoryBytes,
                 Duration flushRetryBudget) {
             this(chunkBlockSizeBytes, chunkTargetSizeBytes, chunkEncoding, chunkIdlePeriod, maxChunkAge,
                     flushCheckPeriod, maxMemoryBytes, flushRetryBudget, io.logbloom.ingest.FlushConfig.DEFAULT_SEAL_INTERVAL,
-                    io.logbloom.ingest.FlushConfig.DEFAULT_MERGE_MIN_BYTES);
+                    io.logbloom.ingest.FlushConfig.DEFAULT_MERGE_MIN_BYTES,
+                    io.logbloom.ingest.BudgetConfig.DEFAULT_MAX_UNMERGED_BYTES);
         }
 
         public Ingester {
@@ -451,6 +454,10 @@ public record LogbloomConfig(
                         + io.logbloom.ingest.BudgetConfig.MIN_MAX_MEMORY_BYTES + " bytes, got " + maxMemoryBytes);
             }
             positive("ingester.flush_retry_budget", flushRetryBudget);
+            if (maxUnmergedBytes < io.logbloom.ingest.BudgetConfig.MIN_MAX_UNMERGED_BYTES) {
+                throw new ConfigException("ingester.max_unmerged_bytes must be at least "
+                        + io.logbloom.ingest.BudgetConfig.MIN_MAX_UNMERGED_BYTES + " bytes, got " + maxUnmergedBytes);
+            }
         }
 
         /**
@@ -470,7 +477,8 @@ public record LogbloomConfig(
                     n.bytes("max_memory", AUTO_MAX_MEMORY),
                     n.duration("flush_retry_budget", io.logbloom.ingest.BudgetConfig.DEFAULT_FLUSH_RETRY_BUDGET),
                     n.duration("seal_interval", io.logbloom.ingest.FlushConfig.DEFAULT_SEAL_INTERVAL),
-                    n.bytes("merge_min_bytes", io.logbloom.ingest.FlushConfig.DEFAULT_MERGE_MIN_BYTES));
+                    n.bytes("merge_min_bytes", io.logbloom.ingest.FlushConfig.DEFAULT_MERGE_MIN_BYTES),
+                    n.bytes("max_unmerged_bytes", io.logbloom.ingest.BudgetConfig.DEFAULT_MAX_UNMERGED_BYTES));
             n.rejectUnknownKeys();
             return i;
         }

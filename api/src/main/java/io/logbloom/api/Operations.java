@@ -64,12 +64,24 @@ final class Operations implements AutoCloseable {
         this.compactor = new Compactor(ops.compactor(), store, indexConfig,
                 new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, instance)), retention, deletes,
                 ColumnarConfig.defaults(), new CompactorLease(store, clock, instance, LEASE_TTL), new CompactorMetrics(registry), clock);
-        this.routes = new DeleteRoutes(new TenantResolver(config.authEnabled()), deletes, ops.retention(), clock);
+        this.routes = new DeleteRoutes(new TenantResolver(config.authEnabled()), deletes, ops.retention(),
+                ops.compactor().deleteRequestCancelPeriod(), clock);
     }
 
     /** The filter the query runner wraps every query's entry source with. */
     QuerySourceFilter sourceFilter() {
-        return filter::wrap;
+        return new QuerySourceFilter() {
+            @Override
+            public io.logbloom.logql.EntrySource wrap(String tenant, io.logbloom.logql.EntrySource source)
+                    throws IOException {
+                return filter.wrap(tenant, source);
+            }
+
+            @Override
+            public boolean mayHide(String tenant, long fromNanos, long throughNanos) throws IOException {
+                return filter.mayHide(tenant, fromNanos, throughNanos);
+            }
+        };
     }
 
     /** Registers the delete API. */

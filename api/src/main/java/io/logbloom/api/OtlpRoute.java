@@ -1,7 +1,7 @@
 package io.logbloom.api;
 
 import io.javalin.http.Context;
-import io.logbloom.ingest.MemoryBudgetExceededException;
+import io.logbloom.ingest.PushBackpressureException;
 import io.logbloom.ingest.OtlpDecoder;
 import io.logbloom.ingest.OtlpMapper;
 import io.logbloom.ingest.PushDecodeException;
@@ -48,7 +48,7 @@ final class OtlpRoute {
         long now = clock.millis() * 1_000_000L;
         try {
             push.ingest(into, tenant, mapper.streams(request, now));
-        } catch (MemoryBudgetExceededException e) {
+        } catch (PushBackpressureException e) {
             PushRoute.retryAfter(ctx, e);
         }
         if (contentType != null && contentType.toLowerCase(Locale.ROOT).contains("json")) {

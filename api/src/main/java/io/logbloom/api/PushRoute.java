@@ -1,7 +1,7 @@
 package io.logbloom.api;
 
 import io.javalin.http.Context;
-import io.logbloom.ingest.MemoryBudgetExceededException;
+import io.logbloom.ingest.PushBackpressureException;
 import io.logbloom.ingest.PushDecodeException;
 import io.logbloom.ingest.PushDecoder;
 import io.logbloom.ingest.PushEnricher;
@@ -47,14 +47,14 @@ final class PushRoute {
         try {
             push(ctx.header(TenantResolver.HEADER), ctx.header("Content-Encoding"), ctx.header("Content-Type"),
                     ctx.contentLength(), ctx.bodyInputStream());
-        } catch (MemoryBudgetExceededException e) {
+        } catch (PushBackpressureException e) {
             retryAfter(ctx, e);
         }
         ctx.status(204);
     }
 
-    /** Sets {@code Retry-After} for a push refused over the memory budget and rethrows the refusal. */
-    static void retryAfter(Context ctx, MemoryBudgetExceededException e) throws MemoryBudgetExceededException {
+    /** Sets {@code Retry-After} for a push refused over a budget and rethrows the refusal. */
+    static void retryAfter(Context ctx, PushBackpressureException e) throws PushBackpressureException {
         ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
         throw e;
     }
@@ -73,7 +73,7 @@ final class PushRoute {
 
     /**
      * Enriches and stores decoded streams; throws the 429/400 {@link HttpException} for a refused or
-     * partial push, and {@link MemoryBudgetExceededException} over the ingester's memory budget (the
+     * partial push, and {@link PushBackpressureException} over one of the ingester's budgets (the
      * caller sets {@code Retry-After}, see {@link #retryAfter}).
      */
     void ingest(PushTarget target, String tenant, List<PushStream> decoded) throws IOException {

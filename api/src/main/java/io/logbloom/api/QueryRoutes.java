@@ -60,6 +60,7 @@ public final class QueryRoutes implements AutoCloseable {
 
     private final Querier querier;
     private final QueryRunner runner;
+    private final io.logbloom.querier.MetadataQueries metadata;
     private final TenantResolver tenants;
     private final java.time.Clock clock;
     private final boolean volumeEnabled;
@@ -85,6 +86,7 @@ public final class QueryRoutes implements AutoCloseable {
         this.querier = Objects.requireNonNull(querier, "querier is null");
         this.runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract,
                 config.querier().maxConcurrent(), sourceFilter);
+        this.metadata = new io.logbloom.querier.MetadataQueries(querier, sourceFilter);
         this.tenants = new TenantResolver(config.authEnabled());
         this.volumeEnabled = config.limits().volumeEnabled();
         this.volumeMaxSeries = config.limits().volumeMaxSeries();
@@ -329,14 +331,14 @@ public final class QueryRoutes implements AutoCloseable {
 
     private void labels(Context ctx, Function<String, String> p, String tenant) throws IOException {
         QueryParams.Range r = QueryParams.range(p, nowNanos());
-        json(ctx, QueryJson.strings(querier.labelNames(tenant, selectorMatchers(p.apply("query")), r.startNanos(),
+        json(ctx, QueryJson.strings(metadata.labelNames(tenant, selectorMatchers(p.apply("query")), r.startNanos(),
                 inclusiveEnd(r))));
     }
 
     private void labelValues(Context ctx, Function<String, String> p, String tenant) throws IOException {
         QueryParams.Range r = QueryParams.range(p, nowNanos());
         String name = ctx.pathParam("name");
-        json(ctx, QueryJson.strings(querier.labelValues(tenant, name, selectorMatchers(p.apply("query")),
+        json(ctx, QueryJson.strings(metadata.labelValues(tenant, name, selectorMatchers(p.apply("query")),
                 r.startNanos(), inclusiveEnd(r))));
     }
 
@@ -353,12 +355,12 @@ public final class QueryRoutes implements AutoCloseable {
         for (String m : match) {
             groups.add(selectorMatchers(m));
         }
-        json(ctx, QueryJson.series(querier.series(tenant, groups, r.startNanos(), inclusiveEnd(r))));
+        json(ctx, QueryJson.series(metadata.series(tenant, groups, r.startNanos(), inclusiveEnd(r))));
     }
 
     private void indexStats(Context ctx, Function<String, String> p, String tenant) throws IOException {
         QueryParams.Range r = QueryParams.range(p, nowNanos());
-        IndexStats stats = querier.indexStats(tenant, selectorMatchers(requiredQuery(p)), r.startNanos(),
+        IndexStats stats = metadata.indexStats(tenant, selectorMatchers(requiredQuery(p)), r.startNanos(),
                 inclusiveEnd(r));
         json(ctx, QueryJson.indexStats(stats));
     }
@@ -379,7 +381,7 @@ public final class QueryRoutes implements AutoCloseable {
             throw new HttpException(400, "bad_request", "invalid aggregateBy '" + aggregateBy
                     + "': must be series or labels");
         }
-        return querier.volume(tenant, selectorMatchers(requiredQuery(p)), from, through, targetLabels,
+        return metadata.volume(tenant, selectorMatchers(requiredQuery(p)), from, through, targetLabels,
                 !"labels".equals(aggregateBy), limit);
     }
 
@@ -430,10 +432,10 @@ public final class QueryRoutes implements AutoCloseable {
     private void detectedLabels(Context ctx, Function<String, String> p, String tenant) throws IOException {
         QueryParams.Range r = QueryParams.range(p, nowNanos());
         List<LabelMatcher> matchers = selectorMatchers(p.apply("query"));
-        List<String> names = querier.labelNames(tenant, matchers, r.startNanos(), inclusiveEnd(r));
+        List<String> names = metadata.labelNames(tenant, matchers, r.startNanos(), inclusiveEnd(r));
         Map<String, Integer> cardinality = new LinkedHashMap<>();
         for (String name : names) {
-            cardinality.put(name, querier.labelValues(tenant, name, matchers, r.startNanos(), inclusiveEnd(r)).size());
+            cardinality.put(name, metadata.labelValues(tenant, name, matchers, r.startNanos(), inclusiveEnd(r)).size());
         }
         json(ctx, QueryJson.write(g -> {
             g.writeStartObject();

@@ -33,7 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
  * query route, hostile values of every query parameter, label names and header values) over HTTP on
  * loopback from {@value #CLIENTS} keep-alive connections written byte by byte
  * ({@link RawHttpConnection}, so NUL and control characters in headers reach Jetty). Every answer must
- * be below 500, and the server must still be ready and serve a valid push and query at the end.
+ * be below 500, and the server must still be ready and serve a valid push and query at the end. A
+ * third run opens {@value #DEFAULT_TAIL_REQUESTS} live tails ({@link HostileRequests#tailRequest}) over
+ * WebSocket: each must be refused with a 4xx, closed with a close code other than 1011 (internal
+ * error), or stream lines, and the server must stay ready.
  *
  * <p>Why two tiers: on this shared 2-core box an HTTP round trip costs milliseconds of wall time
  * under load, so 10^5 of them would not fit the CI budget; the push route's decoding, validation
@@ -51,6 +54,12 @@ final class HostileInputFuzzTest {
     /** Requests of every kind sent over HTTP. */
     static final int DEFAULT_HTTP_REQUESTS = 3_000;
     static final int CLIENTS = 2;
+    /** Live-tail WebSocket connections with hostile queries, parameters and headers. */
+    static final int DEFAULT_TAIL_REQUESTS = 400;
+    /** Tail connections open at once: most of a valid tail's time is spent waiting for lines. */
+    static final int TAIL_CLIENTS = 8;
+    /** How long an open tail is watched for a close or its history before it is aborted. */
+    static final long TAIL_WAIT_MILLIS = 1500;
     /** Failures reported in full in the assertion message; the rest are only counted. */
     private static final int REPORTED_FAILURES = 15;
 
@@ -141,6 +150,114 @@ final class HostileInputFuzzTest {
                 + "&end=" + (ts + 1)).header(TenantResolver.HEADER, "fuzz-a").GET());
         assertThat(answer.statusCode()).isEqualTo(200);
         assertThat(answer.body()).contains(line);
+    }
+
+    @Test
+    void hostileTailRequests_neverRefusedWith5xxOrClosedWithInternalError_serverStaysReady() throws Exception {
+        long seed = Long.getLong("fuzz.seed", System.nanoTime());
+        int tails = Integer.getInteger("fuzz.tails", DEFAULT_TAIL_REQUESTS);
+        HostileRequests generator = new HostileRequests(seed, baseNanos, HostileRequests.loadCorpus());
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        Map<Long, String> failures = new ConcurrentSkipListMap<>();
+        LongAdder opened = new LongAdder();
+        LongAdder closedByServer = new LongAdder();
+        LongAdder refusedByClient = new LongAdder();
+        ExecutorService pool = Executors.newFixedThreadPool(TAIL_CLIENTS);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int c = 0; c < TAIL_CLIENTS; c++) {
+                int offset = c;
+                futures.add(pool.submit(() -> {
+                    for (long i = offset; i < tails; i += TAIL_CLIENTS) {
+                        HostileRequests.HostileRequest request = generator.tailRequest(i);
+                        String outcome = tail(client, request, opened, closedByServer, refusedByClient);
+                        if (outcome != null) {
+                            failures.put(i, outcome + " <- " + request.describe());
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(failures.values().stream().limit(REPORTED_FAILURES).toList())
+                .as("tail fuzz seed %d (rerun with -Dfuzz.seed=%d): %d of %d tail requests refused with 5xx, closed with"
+                        + " 1011 or not answered", seed, seed, failures.size(), tails).isEmpty();
+        assertThat(opened.sum() + refusedByClient.sum()).as("requests that reached the server").isPositive();
+        assertThat(closedByServer.sum()).as("hostile tails refused with a close frame").isPositive();
+        assertThat(server.get("/ready").statusCode()).isEqualTo(200);
+    }
+
+    /**
+     * Opens one tail and returns null when the server answered acceptably (a 4xx handshake refusal,
+     * a close other than 1011, or lines / silence until aborted), else what went wrong.
+     */
+    private String tail(java.net.http.HttpClient client, HostileRequests.HostileRequest request, LongAdder opened,
+            LongAdder closedByServer, LongAdder refusedByClient) throws InterruptedException {
+        java.util.concurrent.CompletableFuture<String> first = new java.util.concurrent.CompletableFuture<>();
+        java.net.http.WebSocket.Listener listener = new java.net.http.WebSocket.Listener() {
+            @Override
+            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket ws, CharSequence data,
+                    boolean last) {
+                first.complete("text");
+                return null;
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<?> onClose(java.net.http.WebSocket ws, int code, String reason) {
+                first.complete("close " + code + " " + reason);
+                return null;
+            }
+
+            @Override
+            public void onError(java.net.http.WebSocket ws, Throwable error) {
+                first.complete("error " + error);
+            }
+        };
+        java.net.http.WebSocket ws;
+        try {
+            java.net.http.WebSocket.Builder builder = client.newWebSocketBuilder()
+                    .connectTimeout(java.time.Duration.ofSeconds(20));
+            for (String[] h : request.headers()) {
+                builder.header(h[0], h[1]);
+            }
+            ws = builder.buildAsync(java.net.URI.create("ws://127.0.0.1:" + server.server.port() + request.target()),
+                    listener).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (IllegalArgumentException notSendable) {
+            refusedByClient.increment(); // a header value the client library will not put on the wire
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof java.net.http.WebSocketHandshakeException h) {
+                int status = h.getResponse().statusCode();
+                return status < 500 ? null : "handshake answered " + status;
+            }
+            if (e.getCause() instanceof IllegalArgumentException) {
+                refusedByClient.increment();
+                return null;
+            }
+            return "handshake failed: " + e.getCause();
+        } catch (java.util.concurrent.TimeoutException e) {
+            return "handshake not answered within 30 s";
+        }
+        opened.increment();
+        String outcome;
+        try {
+            outcome = first.get(TAIL_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException silent) {
+            outcome = "open"; // a valid tail without history: nothing to send yet
+        } catch (java.util.concurrent.ExecutionException e) {
+            outcome = "error " + e.getCause();
+        }
+        ws.abort();
+        if (outcome.startsWith("close ")) {
+            closedByServer.increment();
+            return outcome.startsWith("close 1011") ? outcome : null;
+        }
+        return outcome.startsWith("error") ? outcome : null;
     }
 
     /** Sends one request and returns the answer. */

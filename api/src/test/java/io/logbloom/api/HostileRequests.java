@@ -166,6 +166,43 @@ final class HostileRequests {
         }
     }
 
+    /**
+     * Live-tail request number {@code index} ({@code GET /loki/api/v1/tail}, a WebSocket upgrade): a
+     * mutated or valid LogQL query, hostile values of {@code start}, {@code limit} and {@code delay_for},
+     * and sometimes hostile headers (tenant id, encoding flags).
+     */
+    HostileRequest tailRequest(long index) {
+        Random random = new Random(seed * 0xD6E8FEB86659FD93L + index * 0x9E3779B97F4A7C15L);
+        String query = switch (random.nextInt(4)) {
+            case 0 -> pick(random, corpus);
+            case 1 -> "{app=~\"web|db\"}" + pick(random, List.of("", " |= \"seed\"", " | logfmt", " | json"));
+            default -> mutateQuery(random, pick(random, corpus));
+        };
+        Map<String, String> params = new java.util.LinkedHashMap<>();
+        params.put("query", query);
+        params.put("start", Long.toString(baseNanos - 60_000_000_000L));
+        int n = random.nextInt(3);
+        for (int i = 0; i < n; i++) {
+            String value = random.nextInt(5) == 0 ? new String(randomBytes(random, random.nextInt(30)),
+                    StandardCharsets.ISO_8859_1) : pick(random, HOSTILE_VALUES);
+            String name = pick(random, List.of("query", "start", "limit", "delay_for", "end", "direction"));
+            if (random.nextInt(4) == 0) {
+                params.remove(name);
+            } else {
+                params.put(name, value);
+            }
+        }
+        StringBuilder target = new StringBuilder("/loki/api/v1/tail");
+        char separator = '?';
+        for (Map.Entry<String, String> p : params.entrySet()) {
+            target.append(separator).append(URLEncoder.encode(p.getKey(), StandardCharsets.UTF_8)).append('=')
+                    .append(URLEncoder.encode(p.getValue(), StandardCharsets.UTF_8));
+            separator = '&';
+        }
+        List<String[]> headers = random.nextInt(4) == 0 ? hostileHeaderList(random) : headers(random);
+        return new HostileRequest("tail", "GET", target.toString(), headers, new byte[0]);
+    }
+
     /** Push request number {@code index}: only the push kinds (protobuf, framing, JSON, hostile headers). */
     HostileRequest pushRequest(long index) {
         Random random = new Random(~seed * 0x9E3779B97F4A7C15L + index * 0xC2B2AE3D27D4EB4FL);

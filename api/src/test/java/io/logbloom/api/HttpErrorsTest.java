@@ -36,6 +36,8 @@ final class HttpErrorsTest {
     void classify_ingesterBackpressureAndFailure_429And503() {
         assertThat(HttpErrors.classify(new io.logbloom.ingest.MemoryBudgetExceededException("over max_memory", 2)))
                 .isEqualTo(new HttpErrors.Classified(429, "over max_memory", "memory_limited"));
+        assertThat(HttpErrors.classify(new io.logbloom.ingest.UnmergedBacklogExceededException("over backlog", 1)))
+                .isEqualTo(new HttpErrors.Classified(429, "over backlog", "unmerged_backlog_limited"));
         assertThat(HttpErrors.classify(new io.logbloom.ingest.IngesterFailedException("cannot persist", null)))
                 .isEqualTo(new HttpErrors.Classified(503, "cannot persist", HttpErrors.INGESTER_FAILED));
     }

@@ -284,6 +284,111 @@ final class ServerDeleteRetentionTest {
         }
     }
 
+    @Test
+    void cancel_pastCancelPeriod_refusedWithLokisMessage_unlessForced() throws Exception {
+        MovableClock clock = new MovableClock();
+        LogbloomConfig config = LogbloomConfig.parse("compactor: { delete_request_cancel_period: 2h, compaction_interval: 24h }",
+                Map.of()).withOverrides(0, "127.0.0.1", dir.resolve("data"));
+        LogbloomServer server = new LogbloomServer(config, clock, ConfigMapping.objectStore(config.storage()));
+        server.start();
+        try (TestServer s = TestServer.attach(server)) {
+            long start = clock.millis() / 1000 - 3600;
+            for (int i = 0; i < 2; i++) {
+                assertThat(delete(s, "POST", "?query=" + enc("{app=\"web\"} |= \"n" + i + "\"") + "&start=" + start,
+                        "fake").statusCode()).isEqualTo(204);
+            }
+            JsonNode listed = JSON.readTree(delete(s, "GET", "", "fake").body());
+            String first = listed.get(0).path("request_id").asText();
+            String second = listed.get(1).path("request_id").asText();
+
+            clock.millis.addAndGet(Duration.ofHours(2).toMillis()); // at the deadline: still cancellable
+            assertThat(delete(s, "DELETE", "?request_id=" + first, "fake").statusCode()).isEqualTo(204);
+            clock.millis.addAndGet(1);
+            HttpResponse<String> late = delete(s, "DELETE", "?request_id=" + second, "fake");
+            assertThat(late.statusCode()).isEqualTo(400);
+            assertThat(late.body()).contains("Cancellation of partially completed delete request or delete request past "
+                    + "the deadline of 2h0m0s since its creation is not allowed. To force, use the ?force query parameter");
+            assertThat(JSON.readTree(delete(s, "GET", "", "fake").body())).hasSize(1);
+            assertThat(delete(s, "DELETE", "?request_id=" + second + "&force=false", "fake").statusCode()).isEqualTo(400);
+            assertThat(delete(s, "DELETE", "?request_id=" + second + "&force=true", "fake").statusCode()).isEqualTo(204);
+            assertThat(JSON.readTree(delete(s, "GET", "", "fake").body())).isEmpty();
+        }
+    }
+
+    @Test
+    void labelsSeriesStatsAndVolume_hideExpiredAndPendingDeletedData_asQueriesDo() throws Exception {
+        MovableClock clock = new MovableClock();
+        LogbloomConfig config = LogbloomConfig.parse("""
+                compactor: { retention_enabled: true, compaction_interval: 24h }
+                limits:
+                  retention_period: 72h
+                  retention_stream: [ { selector: '{app="debug"}', priority: 1, period: 24h } ]
+                """, Map.of()).withOverrides(0, "127.0.0.1", dir.resolve("data"));
+        LogbloomServer server = new LogbloomServer(config, clock, ConfigMapping.objectStore(config.storage()));
+        server.start();
+        try (TestServer s = TestServer.attach(server)) {
+            long t0 = clock.millis() * 1_000_000L - 60 * SEC;
+            assertThat(s.pushJson(push("{\"app\":\"web\",\"env\":\"prod\"}", t0, "user=bob a", "user=alice b"))
+                    .statusCode()).isEqualTo(204);
+            assertThat(s.pushJson(push("{\"app\":\"api\",\"team\":\"core\"}", t0, "user=bob x")).statusCode())
+                    .isEqualTo(204);
+            assertThat(s.pushJson(push("{\"app\":\"debug\"}", t0, "trace 1", "trace 2")).statusCode()).isEqualTo(204);
+            assertThat(s.flush().statusCode()).isEqualTo(204);
+            assertThat(s.pushJson(push("{\"app\":\"api\",\"team\":\"core\"}", t0 + 5 * SEC, "user=bob y"))
+                    .statusCode()).isEqualTo(204); // unflushed: hidden from the in-memory answers too
+            String range = "start=" + (t0 - SEC) + "&end=" + (t0 + 10 * SEC);
+            assertThat(values(s, "/loki/api/v1/label/app/values?" + range)).containsExactly("api", "debug", "web");
+            assertThat(stats(s, range).path("entries").asLong()).isEqualTo(6);
+
+            String start = String.valueOf((t0 - 3600 * SEC) / SEC);
+            assertThat(delete(s, "POST", "?query=" + enc("{app=\"api\"} |= \"user=bob\"") + "&start=" + start, "fake")
+                    .statusCode()).isEqualTo(204);
+
+            assertThat(values(s, "/loki/api/v1/label/app/values?" + range)).containsExactly("debug", "web");
+            assertThat(values(s, "/loki/api/v1/labels?" + range)).containsExactly("app", "env", "service_name"); // no "team"
+            assertThat(JSON.readTree(s.get("/loki/api/v1/series?match[]=" + enc("{app=~\".+\"}") + "&" + range).body())
+                    .path("data")).extracting(n -> n.path("app").asText()).containsExactlyInAnyOrder("debug", "web");
+            JsonNode stats = stats(s, range);
+            assertThat(stats.path("streams").asLong()).isEqualTo(2);
+            assertThat(stats.path("entries").asLong()).isEqualTo(4);
+            JsonNode volume = JSON.readTree(s.get("/loki/api/v1/index/volume?query=" + enc("{app=~\".+\"}") + "&"
+                    + range).body()).path("data").path("result");
+            assertThat(volume).extracting(n -> n.path("metric").path("app").asText()).containsExactlyInAnyOrder("debug", "web");
+            assertThat(values(s, "/loki/api/v1/label/app/values?start=" + (t0 + 30 * SEC) + "&end=" + (t0 + 40 * SEC)))
+                    .as("a range outside any data and request").isEmpty();
+
+            clock.millis.addAndGet(Duration.ofHours(25).toMillis()); // debug's 24h retention is over, the rest's 72h not
+            long now = clock.millis() * 1_000_000L;
+            String wide = "start=" + (t0 - SEC) + "&end=" + now;
+            assertThat(values(s, "/loki/api/v1/label/app/values?" + wide)).containsExactly("web");
+            assertThat(stats(s, wide).path("entries").asLong()).isEqualTo(2);
+        }
+    }
+
+    private static List<String> values(TestServer s, String target) throws IOException, InterruptedException {
+        HttpResponse<String> r = s.get(target);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        List<String> out = new ArrayList<>();
+        JSON.readTree(r.body()).path("data").forEach(v -> out.add(v.asText()));
+        return out;
+    }
+
+    private static JsonNode stats(TestServer s, String range) throws IOException, InterruptedException {
+        HttpResponse<String> r = s.get("/loki/api/v1/index/stats?query=" + enc("{app=~\".+\"}") + "&" + range);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    @Test
+    void goDuration_writesDurationsAsLokisMessagesDo() {
+        assertThat(DeleteRoutes.goDuration(Duration.ofHours(24))).isEqualTo("24h0m0s");
+        assertThat(DeleteRoutes.goDuration(Duration.ofSeconds(90))).isEqualTo("1m30s");
+        assertThat(DeleteRoutes.goDuration(Duration.ofMillis(1500))).isEqualTo("1.5s");
+        assertThat(DeleteRoutes.goDuration(Duration.ofMillis(500))).isEqualTo("500ms");
+        assertThat(DeleteRoutes.goDuration(Duration.ofMinutes(61).plusSeconds(5))).isEqualTo("1h1m5s");
+        assertThat(DeleteRoutes.goDuration(Duration.ZERO)).isEqualTo("0s");
+    }
+
     /** Every line in the tenant's stored columnar objects, whether indexed or not, sorted. */
     private static List<String> storedLines(LogbloomServer server) throws IOException {
         List<String> lines = new ArrayList<>();

@@ -111,6 +111,27 @@ final class TestServer implements AutoCloseable {
         return result;
     }
 
+    /**
+     * Asserts that every line of {@code acknowledged} is stored for {@code tenant}'s series matching
+     * {@code matcher} and that no stored line is there twice.
+     */
+    void assertStoredOnce(String tenant, LabelMatcher matcher, java.util.Collection<String> acknowledged)
+            throws IOException {
+        Map<String, Integer> counts = new java.util.HashMap<>();
+        for (List<LogEntry> entries : stored(tenant, matcher).values()) {
+            for (LogEntry e : entries) {
+                counts.merge(e.line(), 1, Integer::sum);
+            }
+        }
+        // set differences, not containsAll: AssertJ's contains is linear per element, too slow for 10^5 lines
+        java.util.Set<String> missing = new java.util.HashSet<>(acknowledged);
+        missing.removeAll(counts.keySet());
+        org.assertj.core.api.Assertions.assertThat(missing).as("acknowledged lines not stored").isEmpty();
+        Map<String, Integer> duplicated = new java.util.HashMap<>(counts);
+        duplicated.values().removeIf(count -> count == 1);
+        org.assertj.core.api.Assertions.assertThat(duplicated).as("lines stored more than once").isEmpty();
+    }
+
     static byte[] snappyProtobuf(PushProto.PushRequest request) throws IOException {
         return Snappy.compress(request.toByteArray());
     }

@@ -20,7 +20,11 @@ import org.jclouds.blobstore.BlobStoreContext;
  * }
  * }</pre>
  *
- * Thread-safe once started (s3proxy serves requests concurrently).
+ * {@link #stop()} and {@link #restart()} take the server off the network and back on the same port
+ * with the same objects, as an object store outage looks to a client.
+ *
+ * <p>Thread-safe once started (s3proxy serves requests concurrently); {@code stop}, {@code restart}
+ * and {@code close} are called from one test thread.
  */
 public final class S3TestServer implements AutoCloseable {
     /** The access key the server accepts. */
@@ -32,7 +36,7 @@ public final class S3TestServer implements AutoCloseable {
     /** How long to wait for Jetty to start before giving up. */
     private static final long START_TIMEOUT_MILLIS = 30_000;
 
-    private final S3Proxy proxy;
+    private S3Proxy proxy;
     private final BlobStoreContext context;
     private final URI endpoint;
     private final String bucket;
@@ -51,22 +55,14 @@ public final class S3TestServer implements AutoCloseable {
                 .credentials(ACCESS_KEY, SECRET_KEY)
                 .overrides(properties)
                 .build(BlobStoreContext.class);
-        S3Proxy proxy = S3Proxy.builder()
-                .blobStore(context.getBlobStore())
-                .endpoint(URI.create("http://127.0.0.1:0"))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
-                .jettyMaxThreads(16)
-                .build();
+        S3Proxy proxy;
         try {
-            proxy.start();
-            long deadline = System.currentTimeMillis() + START_TIMEOUT_MILLIS;
-            while (!AbstractLifeCycle.STARTED.equals(proxy.getState())) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw new IllegalStateException("s3proxy did not start within " + START_TIMEOUT_MILLIS + " ms: "
-                            + proxy.getState());
-                }
-                Thread.sleep(10);
-            }
+            proxy = startProxy(context, URI.create("http://127.0.0.1:0"));
+        } catch (Exception | Error e) {
+            context.close();
+            throw e;
+        }
+        try {
             String bucket = "logbloom-" + UUID.randomUUID().toString().substring(0, 8);
             context.getBlobStore().createContainerInLocation(null, bucket);
             return new S3TestServer(proxy, context, URI.create("http://127.0.0.1:" + proxy.getPort()), bucket);
@@ -75,6 +71,40 @@ public final class S3TestServer implements AutoCloseable {
             context.close();
             throw e;
         }
+    }
+
+    private static S3Proxy startProxy(BlobStoreContext context, URI endpoint) throws Exception {
+        S3Proxy proxy = S3Proxy.builder()
+                .blobStore(context.getBlobStore())
+                .endpoint(endpoint)
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .jettyMaxThreads(16)
+                .build();
+        try {
+            proxy.start();
+            long deadline = System.currentTimeMillis() + START_TIMEOUT_MILLIS;
+            while (!AbstractLifeCycle.STARTED.equals(proxy.getState())) {
+                if (System.currentTimeMillis() > deadline || AbstractLifeCycle.FAILED.equals(proxy.getState())) {
+                    throw new IllegalStateException("s3proxy did not start on " + endpoint + " within "
+                            + START_TIMEOUT_MILLIS + " ms: " + proxy.getState());
+                }
+                Thread.sleep(10);
+            }
+            return proxy;
+        } catch (Exception | Error e) {
+            proxy.stop();
+            throw e;
+        }
+    }
+
+    /** Stops serving (clients get connection refused); the objects stay for {@link #restart()}. */
+    public void stop() throws Exception {
+        proxy.stop();
+    }
+
+    /** Serves again on the same port with the same objects, after {@link #stop()}. */
+    public void restart() throws Exception {
+        proxy = startProxy(context, endpoint);
     }
 
     /** The server's URI, e.g. {@code http://127.0.0.1:40123}. */

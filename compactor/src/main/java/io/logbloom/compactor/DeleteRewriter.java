@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbloom.chunks.Chunk;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarBlock;
-import io.logbloom.chunks.ColumnarBlockInfo;
 import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarLines;
@@ -22,6 +21,7 @@ import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.ObjectNotFoundException;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.RangeSource;
+import io.logbloom.index.ColumnarRefs;
 import io.logbloom.index.IndexCompactor;
 import io.logbloom.index.IndexConfig;
 import io.logbloom.index.SeriesChunks;
@@ -40,7 +40,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.zip.CRC32C;
 
 /**
  * The "delete" half of Loki's {@code filter-and-delete}: rewrites every stored object of a tenant that holds
@@ -283,20 +282,11 @@ final class DeleteRewriter {
         return false;
     }
 
-    /** One ref per series of a columnar object, as the ingester's merger indexes them. */
+    /** One ref per series of a columnar object, as the ingester's merger indexes them ({@link ColumnarRefs}). */
     private static Map<Labels, ChunkRef> refsOf(String tenant, String key, byte[] bytes, ColumnarDirectory directory) {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, bytes.length);
-        int checksum = (int) crc.getValue();
         Map<Labels, ChunkRef> refs = new LinkedHashMap<>();
-        for (ColumnarStreamInfo s : directory.streams()) {
-            long storedBytes = 0;
-            for (ColumnarBlockInfo block : directory.blocksOf(directory.indexOf(s.labels()))) {
-                storedBytes += block.length();
-            }
-            refs.put(s.labels(), new ChunkRef(tenant, s.labels().fingerprint(), s.minTimeNanos(), s.maxTimeNanos(),
-                    checksum, (int) Math.min(Integer.MAX_VALUE, storedBytes), (int) Math.min(Integer.MAX_VALUE, s.rows()),
-                    key));
+        for (SeriesChunks s : ColumnarRefs.of(tenant, key, bytes, directory)) {
+            refs.put(s.labels(), s.chunks().get(0));
         }
         return refs;
     }

@@ -44,10 +44,42 @@ public final class QueryTimeFilter {
     public EntrySource wrap(String tenant, EntrySource source) throws IOException {
         Objects.requireNonNull(source, "source is null");
         long nowNanos = clock.millis() * 1_000_000L;
+        boolean applyRetention = appliesRetention(tenant);
+        List<Deletion> active = activeDeletions(tenant);
+        if (!applyRetention && active.isEmpty()) {
+            return source;
+        }
+        return new Filtered(tenant, source, applyRetention, nowNanos, List.copyOf(active));
+    }
+
+    /**
+     * Whether {@link #wrap} may hide entries of {@code tenant} in [fromNanos, throughNanos) now: some
+     * stream's retention cutoff lies after {@code fromNanos}, or a pending delete request overlaps the range.
+     */
+    public boolean mayHide(String tenant, long fromNanos, long throughNanos) throws IOException {
+        if (appliesRetention(tenant)) {
+            long latest = retention.latestCutoffNanos(tenant, clock.millis() * 1_000_000L);
+            if (latest != RetentionPolicy.KEEP_ALL && latest > fromNanos) {
+                return true;
+            }
+        }
+        for (Deletion d : activeDeletions(tenant)) {
+            if (d.startNanos() < throughNanos && d.endNanos() >= fromNanos) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean appliesRetention(String tenant) {
         RetentionLimits limits = retention.limits().forTenant(tenant);
-        boolean applyRetention = retentionEnabled && (!limits.retentionPeriod().isZero() || !limits.streams().isEmpty());
+        return retentionEnabled && (!limits.retentionPeriod().isZero() || !limits.streams().isEmpty());
+    }
+
+    /** The tenant's requests still hiding lines at query time (received, not yet processed). */
+    private List<Deletion> activeDeletions(String tenant) throws IOException {
         List<Deletion> active = new ArrayList<>();
-        if (limits.deletionMode().deleteEnabled()) {
+        if (retention.limits().forTenant(tenant).deletionMode().deleteEnabled()) {
             for (DeleteRequest r : deletes.cached(tenant)) {
                 if (!r.received()) {
                     continue; // processed: its lines are physically gone
@@ -55,10 +87,7 @@ public final class QueryTimeFilter {
                 active.add(new Deletion(r.startNanos(), r.endNanos(), LogSelection.parse(r.query())));
             }
         }
-        if (!applyRetention && active.isEmpty()) {
-            return source;
-        }
-        return new Filtered(tenant, source, applyRetention, nowNanos, List.copyOf(active));
+        return active;
     }
 
     private record Deletion(long startNanos, long endNanos, LogSelection selection) {}

@@ -100,5 +100,21 @@ public final class RetentionPolicy {
         return nowNanos - longest;
     }
 
+    /**
+     * The latest cutoff any stream of {@code tenant} can have at {@code nowNanos} (the shortest retention
+     * among its period and stream rules); {@link #KEEP_ALL} when nothing of the tenant ever expires.
+     */
+    public long latestCutoffNanos(String tenant, long nowNanos) {
+        RetentionLimits l = limits.forTenant(tenant);
+        long shortest = l.retentionPeriod().toNanos();
+        for (StreamRetention s : l.streams()) {
+            long period = s.period().toNanos();
+            if (period > 0 && (shortest == 0 || period < shortest)) {
+                shortest = period;
+            }
+        }
+        return shortest == 0 ? KEEP_ALL : nowNanos - shortest;
+    }
+
     private record CompiledRule(Predicate<Map<String, String>> selector, long periodNanos, int priority) {}
 }

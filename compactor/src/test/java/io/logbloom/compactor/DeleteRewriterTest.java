@@ -281,12 +281,11 @@ final class DeleteRewriterTest {
     }
 
     /** A store whose puts under a prefix fail while armed: a crash at that step. */
-    private static final class FailingStore implements ObjectStore {
-        private final ObjectStore inner;
+    private static final class FailingStore extends io.logbloom.chunks.ForwardingObjectStore {
         volatile String failPutsUnder;
 
         FailingStore(ObjectStore inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         @Override
@@ -295,37 +294,7 @@ final class DeleteRewriterTest {
             if (prefix != null && key.startsWith(prefix)) {
                 throw new IOException("injected failure putting " + key + " " + Arrays.hashCode(data));
             }
-            inner.put(key, data);
-        }
-
-        @Override
-        public byte[] get(String key) throws IOException {
-            return inner.get(key);
-        }
-
-        @Override
-        public byte[] getRange(String key, long offset, int length) throws IOException {
-            return inner.getRange(key, offset, length);
-        }
-
-        @Override
-        public long size(String key) throws IOException {
-            return inner.size(key);
-        }
-
-        @Override
-        public boolean exists(String key) throws IOException {
-            return inner.exists(key);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return inner.list(prefix);
-        }
-
-        @Override
-        public void delete(String key) throws IOException {
-            inner.delete(key);
+            super.put(key, data);
         }
     }
 }

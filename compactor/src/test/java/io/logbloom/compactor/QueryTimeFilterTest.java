@@ -109,4 +109,32 @@ final class QueryTimeFilterTest {
         FakeSource source = new FakeSource();
         assertThat(filter(RetentionLimits.defaults(), false).wrap("t", source)).isSameAs(source);
     }
+
+    @Test
+    void mayHide_onlyWhenACutoffOrAPendingRequestFallsInTheRange() throws IOException {
+        RetentionLimits limits = new RetentionLimits(Duration.ofDays(7),
+                List.of(new StreamRetention("{app=\"debug\"}", Duration.ofDays(3), 1)), DeletionMode.FILTER_AND_DELETE);
+        QueryTimeFilter filter = filter(limits, true);
+        assertThat(filter.mayHide("t", 8 * DAY, 11 * DAY)).as("after the latest cutoff (day 7)").isFalse();
+        assertThat(filter.mayHide("t", 6 * DAY, 11 * DAY)).as("debug's 3-day cutoff at day 7").isTrue();
+        assertThat(filter(limits, false).mayHide("t", 0, 11 * DAY)).as("retention disabled").isFalse();
+        assertThat(filter(RetentionLimits.defaults(), true).mayHide("t", 0, 11 * DAY)).isFalse();
+
+        deletes.add("t", "{app=\"web\"}", 9 * 86_400_000L, 9 * 86_400_000L + 1000);
+        assertThat(filter.mayHide("t", 8 * DAY, 10 * DAY)).as("a pending request overlaps").isTrue();
+        assertThat(filter.mayHide("t", 9 * DAY + 2_000_000_000L, 11 * DAY)).as("after the request").isFalse();
+        assertThat(filter.mayHide("other", 0, 11 * DAY)).as("no request, but the same retention").isTrue();
+    }
+
+    @Test
+    void latestCutoff_isTheShortestRetention() {
+        RetentionPolicy policy = new RetentionPolicy(TenantLimits.uniform(new RetentionLimits(Duration.ofDays(7),
+                List.of(new StreamRetention("{app=\"debug\"}", Duration.ofDays(2), 1)), DeletionMode.FILTER_AND_DELETE)));
+        assertThat(policy.latestCutoffNanos("t", 10 * DAY)).isEqualTo(8 * DAY);
+        assertThat(new RetentionPolicy(TenantLimits.uniform(RetentionLimits.defaults())).latestCutoffNanos("t", DAY))
+                .isEqualTo(RetentionPolicy.KEEP_ALL);
+        RetentionPolicy rulesOnly = new RetentionPolicy(TenantLimits.uniform(new RetentionLimits(Duration.ZERO,
+                List.of(new StreamRetention("{app=\"debug\"}", Duration.ofDays(1), 1)), DeletionMode.FILTER_AND_DELETE)));
+        assertThat(rulesOnly.latestCutoffNanos("t", 10 * DAY)).isEqualTo(9 * DAY);
+    }
 }

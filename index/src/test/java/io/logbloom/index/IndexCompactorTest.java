@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.ForwardingObjectStore;
 import io.logbloom.chunks.ObjectStore;
 import java.io.IOException;
 import java.time.Instant;
@@ -102,43 +103,6 @@ final class IndexCompactorTest {
     }
 
     /** Delegates every call; subclasses override what they fake. */
-    private static class ForwardingObjectStore implements ObjectStore {
-        private final ObjectStore delegate;
-
-        ForwardingObjectStore(ObjectStore delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public void put(String key, byte[] data) throws IOException {
-            delegate.put(key, data);
-        }
-
-        @Override
-        public byte[] get(String key) throws IOException {
-            return delegate.get(key);
-        }
-
-        @Override
-        public byte[] getRange(String key, long offset, int length) throws IOException {
-            return delegate.getRange(key, offset, length);
-        }
-
-        @Override
-        public boolean exists(String key) throws IOException {
-            return delegate.exists(key);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return delegate.list(prefix);
-        }
-
-        @Override
-        public void delete(String key) throws IOException {
-            delegate.delete(key);
-        }
-    }
 
     @Test
     void rewrite_dropsRefs_keepsTheRest_andListsTenantsAndPeriods() throws IOException {

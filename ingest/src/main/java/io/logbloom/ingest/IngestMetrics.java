@@ -18,6 +18,8 @@ final class IngestMetrics {
     private final Counter chunksFlushed;
     private final Histogram flushDuration;
     private final Counter memoryRefusals;
+    private final Counter backlogRefusals;
+    private final Counter mergeFailures;
 
     /** Live values the gauges read. */
     interface Gauges {
@@ -36,6 +38,9 @@ final class IngestMetrics {
 
         /** Bytes the ingester holds for unflushed data, as the memory budget counts them. */
         double memoryBytes();
+
+        /** Bytes waiting to be written to the object store (parts on local disk and buffered rows). */
+        double unmergedBytes();
 
         /** 1 while a fatal failure of {@code reason} is recorded, else 0. */
         double fatal(FatalReason reason);
@@ -64,6 +69,13 @@ final class IngestMetrics {
                 }).register(registry);
         memoryRefusals = Counter.builder().name("logbloom_ingest_memory_limited_pushes_total")
                 .help("Pushes refused with 429 because unflushed data was over ingester.max_memory.").register(registry);
+        backlogRefusals = Counter.builder().name("logbloom_ingest_unmerged_limited_pushes_total")
+                .help("Pushes refused with 429 because unmerged parts on disk were over ingester.max_unmerged_bytes.")
+                .register(registry);
+        mergeFailures = Counter.builder().name("logbloom_ingest_merge_failures_total")
+                .help("Merges of local parts into the object store that failed and will be retried.").register(registry);
+        gauge(registry, "logbloom_ingest_unmerged_bytes",
+                "Bytes waiting to be written to the object store: sealed parts on local disk and buffered rows.", gauges::unmergedBytes);
         counter(registry, "logbloom_ingest_wal_corruptions_total",
                 "Damaged WAL records or segment tails skipped by replay (their entries are lost).", gauges::walCorruptions);
         counter(registry, "logbloom_ingest_wal_write_failures_total",
@@ -98,6 +110,14 @@ final class IngestMetrics {
 
     void memoryLimited() {
         memoryRefusals.inc();
+    }
+
+    void backlogLimited() {
+        backlogRefusals.inc();
+    }
+
+    void mergeFailed() {
+        mergeFailures.inc();
     }
 
     void flushed(FlushReason reason, double seconds) {

@@ -172,6 +172,11 @@ public final class Ingester implements AutoCloseable {
                 }
 
                 @Override
+                public double unmergedBytes() {
+                    return Ingester.this.unmergedBytes();
+                }
+
+                @Override
                 public double fatal(FatalReason reason) {
                     return health.has(reason) ? 1 : 0;
                 }
@@ -224,6 +229,8 @@ public final class Ingester implements AutoCloseable {
      * Validates, limits, logs (WAL) and stores the streams of one push; see the class comment.
      *
      * @throws MemoryBudgetExceededException when unflushed data is over {@code ingester.max_memory} (nothing stored)
+     * @throws UnmergedBacklogExceededException when parts waiting for the object store are over
+     *     {@code ingester.max_unmerged_bytes} (nothing stored)
      * @throws IngesterFailedException after a fatal failure, or when this push's WAL write fails (nothing acknowledged)
      */
     public PushResult push(String tenant, List<PushStream> pushStreams) throws IOException {
@@ -259,6 +266,16 @@ public final class Ingester implements AutoCloseable {
                     + "ingester.max_memory) while holding %d bytes of unflushed data; it is being written to disk, "
                     + "retry after %d s, reduce the push rate or contact your Loki administrator to see if "
                     + "the limit can be increased", maxMemoryBytes, held, retryAfter), retryAfter);
+        }
+        long unmerged = unmergedBytes();
+        long maxUnmerged = config.budget().maxUnmergedBytes();
+        if (unmerged > maxUnmerged) {
+            metrics.backlogLimited();
+            long retryAfter = Math.max(1, config.flush().flushCheckPeriod().toSeconds());
+            throw new UnmergedBacklogExceededException(String.format("Ingester backlog limit exceeded (limit: %d "
+                    + "bytes, ingester.max_unmerged_bytes) while %d bytes wait to be written to the object store, "
+                    + "which is unavailable or slower than the push rate; retry after %d s",
+                    maxUnmerged, unmerged, retryAfter), retryAfter);
         }
         try {
             PushResult result = store(tenant, pushStreams, gate);
@@ -321,6 +338,21 @@ public final class Ingester implements AutoCloseable {
      */
     public long memoryBytes() {
         return buffers.retainedBytes() + sealer.pendingBytes() + writer.memoryBytes() + bloomWriter.memoryBytes();
+    }
+
+    /**
+     * Bytes waiting to be written to the object store, as {@code ingester.max_unmerged_bytes} counts
+     * them: sealed parts on local disk plus the rows in memory that the next seals turn into parts
+     * (counted raw, more than they take compressed), so the parts on disk stay within the bound plus
+     * the pushes admitted at the same moment.
+     */
+    public long unmergedBytes() {
+        return sealer.unmergedBytes();
+    }
+
+    /** Bytes of the sealed parts on local disk not yet merged into the object store (the disk share of {@link #unmergedBytes}). */
+    public long unmergedPartBytes() {
+        return parts.sizeBytes();
     }
 
     /**
@@ -558,6 +590,7 @@ public final class Ingester implements AutoCloseable {
                         }
                     } catch (IOException e) {
                         failure = failure == null ? e : failure;
+                        metrics.mergeFailed();
                         LOG.warn("merging parts of tenant {} failed, will retry: {}", tenant, e.toString());
                     }
                 }

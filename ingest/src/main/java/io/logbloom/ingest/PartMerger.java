@@ -3,7 +3,6 @@ package io.logbloom.ingest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarBlock;
-import io.logbloom.chunks.ColumnarBlockInfo;
 import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarLines;
@@ -13,6 +12,7 @@ import io.logbloom.chunks.ColumnarStreamInfo;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.ObjectNotFoundException;
 import io.logbloom.chunks.ObjectStore;
+import io.logbloom.index.ColumnarRefs;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.IndexWriter;
 import io.logbloom.index.SeriesChunks;
@@ -31,7 +31,6 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 import java.util.function.LongSupplier;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +51,13 @@ import org.slf4j.LoggerFactory;
  * {@link #recover} finishes what a crash interrupted: when the persisted index already holds refs
  * to the manifest's object, the parts are deleted; otherwise the object is deleted and the parts
  * stay, to be merged again.
+ *
+ * <p><b>Failed merges.</b> A merge that fails after its manifest was written may or may not have
+ * written its index file (a store can fail a put it stored, e.g. on a timeout), so its manifest is
+ * kept as undecided and the tenant's next merge first reads the index, as {@link #recover} does: an
+ * indexed object's parts are retired, an unindexed object is deleted and its parts merged again.
+ * While the store does not answer, that check fails and so does the merge; the parts stay on disk,
+ * where {@code ingester.max_unmerged_bytes} bounds them (the {@link Ingester} refuses pushes beyond).
  *
  * <p>Memory: one stream's rows at a time (the object is written stream by stream), plus the encoded
  * object until it is uploaded. Not thread-safe: one merger thread per ingester.
@@ -90,6 +96,12 @@ final class PartMerger {
     /** Parts merged into an object and out of the readers' view, with their manifest, to delete after {@code dueNanos}. */
     private record Retired(List<LocalParts.Part> parts, Path manifest, long dueNanos) {}
 
+    /** Merges that failed after their manifest was written; resolved before the tenant's next merge. */
+    private final List<Undecided> undecided = new ArrayList<>();
+
+    /** A failed merge's manifest: whether its object got indexed is known only once the store answers. */
+    private record Undecided(Path file, Manifest manifest) {}
+
     PartMerger(LocalParts parts, Path manifestDir, ObjectStore store, IndexWriter indexWriter,
             IndexReader persistedIndex, ColumnarConfig format, LongSupplier releasedThroughSegment, Lock visibility,
             String writerId, SeriesBloomWriter blooms, java.time.Duration retireGrace) {
@@ -123,6 +135,7 @@ final class PartMerger {
      * returns null when there is none.
      */
     Outcome merge(String tenant, long maxBytes) throws IOException {
+        resolveUndecided(tenant);
         List<LocalParts.Part> taken = new ArrayList<>();
         long bytes = 0;
         for (LocalParts.Part p : mergeable(tenant)) {
@@ -146,7 +159,19 @@ final class PartMerger {
         Manifest manifest = new Manifest(tenant, objectKey, min, max,
                 taken.stream().map(p -> p.file().toString()).toList());
         Path manifestFile = writeManifest(manifest);
+        try {
+            return mergeInto(manifest, manifestFile, taken);
+        } catch (IOException | RuntimeException e) {
+            // the index file may or may not have been written (a store can fail after it stored a put):
+            // decided by reading the index before the next merge of this tenant, when the store answers
+            undecided.add(new Undecided(manifestFile, manifest));
+            throw e;
+        }
+    }
 
+    private Outcome mergeInto(Manifest manifest, Path manifestFile, List<LocalParts.Part> taken) throws IOException {
+        String tenant = manifest.tenant();
+        String objectKey = manifest.objectKey();
         byte[] object;
         ColumnarDirectory directory;
         long rows = 0;
@@ -170,19 +195,7 @@ final class PartMerger {
         object = out.toByteArray();
         store.put(objectKey, object);
 
-        CRC32C crc = new CRC32C();
-        crc.update(object, 0, object.length);
-        int checksum = (int) crc.getValue();
-        List<SeriesChunks> series = new ArrayList<>();
-        for (ColumnarStreamInfo s : directory.streams()) {
-            long storedBytes = 0;
-            for (ColumnarBlockInfo block : directory.blocks().subList(s.firstBlock(), s.firstBlock() + s.blockCount())) {
-                storedBytes += block.length();
-            }
-            series.add(new SeriesChunks(s.labels(), List.of(new ChunkRef(tenant, s.labels().fingerprint(),
-                    s.minTimeNanos(), s.maxTimeNanos(), checksum, (int) Math.min(Integer.MAX_VALUE, storedBytes),
-                    (int) Math.min(Integer.MAX_VALUE, s.rows()), objectKey))));
-        }
+        List<SeriesChunks> series = ColumnarRefs.of(tenant, objectKey, object, directory);
         blooms.persist();
         visibility.lock();
         try {
@@ -269,6 +282,59 @@ final class PartMerger {
     }
 
     /**
+     * Decides the failed merges of {@code tenant} (see {@link #merge}): an indexed object's parts leave the
+     * readers' view and are retired like a successful merge's; an unindexed object is deleted and its
+     * parts stay to be merged again. Throws while the store cannot answer, so no merge runs before.
+     */
+    private void resolveUndecided(String tenant) throws IOException {
+        java.util.Iterator<Undecided> it = undecided.iterator();
+        while (it.hasNext()) {
+            Undecided u = it.next();
+            if (!u.manifest().tenant().equals(tenant)) {
+                continue;
+            }
+            List<LocalParts.Part> listed = listedParts(u.manifest());
+            if (isIndexed(u.manifest())) {
+                visibility.lock();
+                try {
+                    parts.forget(listed);
+                } finally {
+                    visibility.unlock();
+                }
+                retired.add(new Retired(listed, u.file(), System.nanoTime() + retireGraceNanos));
+                LOG.info("failed merge into {} had been indexed: its {} parts are retired", u.manifest().objectKey(),
+                        listed.size());
+            } else {
+                deleteUnindexedObject(u.manifest());
+                Files.deleteIfExists(u.file());
+            }
+            it.remove();
+        }
+    }
+
+    private boolean isIndexed(Manifest m) throws IOException {
+        return persistedIndex.chunks(m.tenant(), List.of(), m.minTimeNanos(), m.maxTimeNanos() + 1).stream()
+                .flatMap(s -> s.chunks().stream()).anyMatch(r -> m.objectKey().equals(r.objectKey()));
+    }
+
+    /** The manifest's parts still known to {@link LocalParts}. */
+    private List<LocalParts.Part> listedParts(Manifest m) {
+        Map<String, LocalParts.Part> byFile = new HashMap<>();
+        for (LocalParts.Part p : parts.parts(m.tenant())) {
+            byFile.put(p.file().toString(), p);
+        }
+        return m.partFiles().stream().map(byFile::get).filter(Objects::nonNull).toList();
+    }
+
+    private void deleteUnindexedObject(Manifest m) throws IOException {
+        try {
+            store.delete(m.objectKey());
+        } catch (ObjectNotFoundException e) {
+            // never uploaded
+        }
+    }
+
+    /**
      * Finishes merges a crash interrupted (see the class comment); returns how many manifests it
      * resolved. Call once at start, before the first merge and before parts are read by queries.
      */
@@ -287,23 +353,13 @@ final class PartMerger {
                 continue;
             }
             Manifest m = JSON.readValue(file.toFile(), Manifest.class);
-            boolean indexed = persistedIndex.chunks(m.tenant(), List.of(), m.minTimeNanos(), m.maxTimeNanos() + 1)
-                    .stream().flatMap(s -> s.chunks().stream()).anyMatch(r -> m.objectKey().equals(r.objectKey()));
-            Map<String, LocalParts.Part> byFile = new HashMap<>();
-            for (LocalParts.Part p : parts.parts(m.tenant())) {
-                byFile.put(p.file().toString(), p);
-            }
-            List<LocalParts.Part> listed = m.partFiles().stream().map(byFile::get).filter(Objects::nonNull).toList();
-            if (indexed) {
+            List<LocalParts.Part> listed = listedParts(m);
+            if (isIndexed(m)) {
                 parts.forget(listed);
                 parts.remove(listed);
                 LOG.info("merge into {} was indexed before a crash: removed its {} parts", m.objectKey(), listed.size());
             } else {
-                try {
-                    store.delete(m.objectKey());
-                } catch (ObjectNotFoundException e) {
-                    // never uploaded
-                }
+                deleteUnindexedObject(m);
                 LOG.info("merge into {} was not indexed before a crash: its parts stay to be merged again",
                         m.objectKey());
             }

@@ -138,6 +138,16 @@ final class PartSealer {
         }
     }
 
+    /**
+     * Bytes not yet in the object store: the buffers' and pending seals' rows (heap bytes) and the
+     * parts on disk, taken under the lock seals move rows with, so no row is counted twice or missed.
+     */
+    long unmergedBytes() {
+        synchronized (pending) {
+            return pendingBytes() + buffers.retainedBytes() + parts.sizeBytes();
+        }
+    }
+
     /** Seals taken but not yet fully written. */
     int pendingSeals() {
         synchronized (pending) {

@@ -182,4 +182,76 @@ final class PartMergerTest {
         assertThat(part.file()).doesNotExist();
         assertThat(stored("t")).hasSize(10);
     }
+
+    @Test
+    void merge_indexWrittenButPutAnswersAnError_nextMergeRetiresTheParts_rowsStoredOnce() throws IOException {
+        AmbiguousPutStore ambiguous = new AmbiguousPutStore(memory);
+        PersistedIndex ambiguousIndex = new PersistedIndex(ambiguous, IndexConfig.defaults(),
+                new IndexFileCache(ambiguous, IndexConfig.defaults()));
+        LocalParts parts = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
+        add(parts, "t", 1, rows(A, 0, 40));
+        add(parts, "t", 2, rows(B, 0, 20));
+        PartMerger merger = new PartMerger(parts, dir.resolve("parts"), ambiguous,
+                new IndexWriter(ambiguous, IndexConfig.defaults(), Clock.systemUTC(), "test"), ambiguousIndex,
+                ColumnarConfig.defaults(), () -> 5, new ReentrantLock(), "w1",
+                new SeriesBloomWriter(new io.logbloom.tokens.BloomTokenizer(io.logbloom.tokens.BloomTokenizerConfig.defaults()),
+                        io.logbloom.bloom.BloomConfig.defaults(), new SeriesBloomStore(ambiguous), 1 << 20),
+                Duration.ZERO);
+
+        ambiguous.failAfterPutPrefix = "index/";
+        assertThatThrownBy(() -> merger.merge("t")).hasMessageContaining("timed out after storing index/");
+        assertThat(stored("t")).as("the index file was written").hasSize(60);
+        assertThat(parts.parts("t")).as("the merger cannot know yet").hasSize(2);
+
+        ambiguous.failAfterPutPrefix = null;
+        assertThat(merger.merge("t")).as("nothing left to merge once the failed merge is decided").isNull();
+        assertThat(parts.parts("t")).isEmpty();
+        assertThat(merger.deleteRetired(true)).isEqualTo(2);
+        assertThat(memory.list("t/objects/")).hasSize(1);
+        assertThat(stored("t")).hasSize(60).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void merge_objectPutFails_nextMergeDeletesTheFailedObject_andMergesThePartsAgain() throws IOException {
+        LocalParts parts = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
+        add(parts, "t", 1, rows(A, 0, 40));
+        PartMerger merger = merger(parts, 5);
+        store.failPutPrefix = "blooms/";
+        assertThatThrownBy(() -> merger.merge("t")).hasMessageContaining("put refused for blooms/");
+        assertThat(memory.list("t/objects/")).as("uploaded before the bloom put failed").hasSize(1);
+        String failed = memory.list("t/objects/").get(0);
+
+        store.down = true;
+        assertThatThrownBy(() -> merger.merge("t")).as("undecided until the store answers")
+                .hasMessageContaining("object store down");
+        store.down = false;
+        store.failPutPrefix = null;
+        add(parts, "t", 2, rows(A, 40, 10));
+        PartMerger.Outcome outcome = merger.merge("t");
+
+        assertThat(outcome.partsMerged()).isEqualTo(2);
+        assertThat(memory.list("t/objects/")).containsExactly(outcome.objectKey());
+        assertThat(outcome.objectKey()).isEqualTo(failed).as("same first part and time: same key, rewritten");
+        assertThat(stored("t")).hasSize(50).doesNotHaveDuplicates();
+        assertThat(Files.list(dir.resolve("parts")).filter(f -> f.getFileName().toString().startsWith("merge-")))
+                .hasSize(1);
+    }
+
+    /** Stores every put, but answers a put of a key with {@code failAfterPutPrefix} with an error, as a timed-out request may. */
+    private static final class AmbiguousPutStore extends io.logbloom.chunks.ForwardingObjectStore {
+        volatile String failAfterPutPrefix;
+
+        AmbiguousPutStore(io.logbloom.chunks.ObjectStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public void put(String key, byte[] data) throws IOException {
+            super.put(key, data);
+            String prefix = failAfterPutPrefix;
+            if (prefix != null && key.startsWith(prefix)) {
+                throw new IOException("timed out after storing " + key);
+            }
+        }
+    }
 }

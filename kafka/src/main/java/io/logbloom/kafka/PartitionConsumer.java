@@ -1,7 +1,7 @@
 package io.logbloom.kafka;
 
 import io.logbloom.ingest.IngesterFailedException;
-import io.logbloom.ingest.MemoryBudgetExceededException;
+import io.logbloom.ingest.PushBackpressureException;
 import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
 import java.io.IOException;
@@ -161,7 +161,7 @@ public final class PartitionConsumer implements AutoCloseable {
                 metrics.recordConsumed(r.partition(), record.entries().size());
                 consumedSinceCommit = true;
                 return true;
-            } catch (MemoryBudgetExceededException | IngesterFailedException e) {
+            } catch (PushBackpressureException | IngesterFailedException e) {
                 metrics.recordRetried();
                 Thread.sleep(RETRY_DELAY.toMillis());
             } catch (IOException e) {

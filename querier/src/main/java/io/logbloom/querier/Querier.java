@@ -176,7 +176,11 @@ public final class Querier implements AutoCloseable {
      */
     public IndexStats indexStats(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
             throws IOException {
-        Map<Labels, long[]> perSeries = perSeriesTotals(tenant, matchers, fromNanos, throughNanos);
+        return indexStats(perSeriesTotals(tenant, matchers, fromNanos, throughNanos));
+    }
+
+    /** {@link #indexStats} over per-series totals ({chunks, entries, bytes} by series). */
+    static IndexStats indexStats(Map<Labels, long[]> perSeries) {
         long chunks = 0;
         long entries = 0;
         long bytes = 0;
@@ -195,11 +199,18 @@ public final class Querier implements AutoCloseable {
      */
     public List<SeriesVolume> volume(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos,
             List<String> targetLabels, boolean aggregateBySeries, int limit) throws IOException {
+        return volume(perSeriesTotals(tenant, matchers, fromNanos, throughNanos), matchers, targetLabels,
+                aggregateBySeries, limit);
+    }
+
+    /** {@link #volume} over per-series totals ({chunks, entries, bytes} by series). */
+    static List<SeriesVolume> volume(Map<Labels, long[]> totals, List<LabelMatcher> matchers,
+            List<String> targetLabels, boolean aggregateBySeries, int limit) {
         List<String> groupBy = targetLabels.isEmpty()
                 ? matchers.stream().map(LabelMatcher::name).distinct().toList()
                 : targetLabels;
         Map<Map<String, String>, Long> groups = new HashMap<>();
-        for (Map.Entry<Labels, long[]> e : perSeriesTotals(tenant, matchers, fromNanos, throughNanos).entrySet()) {
+        for (Map.Entry<Labels, long[]> e : totals.entrySet()) {
             Map<String, String> key = new TreeMap<>();
             if (aggregateBySeries && targetLabels.isEmpty()) {
                 for (Label l : e.getKey().list()) {
@@ -222,7 +233,8 @@ public final class Querier implements AutoCloseable {
         return out.size() > limit ? List.copyOf(out.subList(0, limit)) : List.copyOf(out);
     }
 
-    private Map<Labels, long[]> perSeriesTotals(String tenant, List<LabelMatcher> matchers, long fromNanos,
+    /** {chunks, entries, bytes} per matching series in the range, flushed and unflushed. */
+    Map<Labels, long[]> perSeriesTotals(String tenant, List<LabelMatcher> matchers, long fromNanos,
             long throughNanos) throws IOException {
         Map<Labels, long[]> perSeries = new LinkedHashMap<>();
         for (SeriesChunks sc : index.chunks(tenant, matchers, fromNanos, throughNanos)) {
