@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  * snappy-protobuf batches, a unique 128-bit {@code trace_id} per line in structured metadata, exactly
  * {@code --lines} lines, every body generated before the timed phase so the generator's speed does not
  * cap the rate), flushes, and measures: push MB/s of raw log, stored bytes (the data
- * directory without the WAL), the server's RSS after the load and after the queries, needle latency
+ * directory without the WAL; blooms and index apart), the server's RSS after the load and after the
+ * queries (each at once and again after {@link #IDLE_SETTLE} idle), needle latency
  * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}), and instant count
  * queries over the whole range (p50 of 3). Every result is checked (needles found, counts equal to
  * the lines pushed) so a fast wrong answer cannot pass. Several jars run one after the other in one
@@ -62,6 +63,11 @@ public final class ServerBarReport {
     private static final int DEFAULT_LINE_LENGTH = 160;
     /** USER_HZ of Linux on every common architecture; {@code /proc/PID/stat} counts CPU time in these ticks. */
     private static final int CLOCK_TICKS_PER_SECOND = 100;
+    /**
+     * Idle time before the second RSS reading of each pair: the server's G1 periodic cycle (HeapTuning,
+     * 15 s without a GC) gives free heap back within it; the first reading shows the high-water mark.
+     */
+    private static final Duration IDLE_SETTLE = Duration.ofSeconds(25);
     /** Repetitions of each count query; the median is reported. */
     private static final int COUNT_RUNS = 3;
 
@@ -189,8 +195,12 @@ public final class ServerBarReport {
                     HttpResponse.BodyHandlers.ofString());
             r.put("flush_s", (System.nanoTime() - flushStart) / 1e9);
             r.put("flush_status", (double) flush.statusCode());
-            r.put("stored_MB", storedBytes(data) / 1e6);
+            r.put("stored_MB", storedBytes(data, p -> true) / 1e6);
+            r.put("stored_blooms_MB", storedBytes(data, p -> p.toString().endsWith(".bloom")) / 1e6);
+            r.put("stored_index_MB", storedBytes(data, p -> p.toString().contains("/index/")) / 1e6);
             r.put("rss_after_load_MB", rssBytes(server) / 1e6);
+            TimeUnit.MILLISECONDS.sleep(IDLE_SETTLE.toMillis());
+            r.put("rss_after_load_idle_MB", rssBytes(server) / 1e6);
 
             JsonNode m = JSON.readTree(manifest.toFile());
             long start = m.path("startNanos").asLong();
@@ -230,6 +240,8 @@ public final class ServerBarReport {
             r.put("count_logfmt_bytes_ms", timedCount(base, "sum(count_over_time(" + selector
                     + " | logfmt | bytes > 99000 " + range + "))", at, -1, r, "count_logfmt_bytes_value"));
             r.put("rss_after_queries_MB", rssBytes(server) / 1e6);
+            TimeUnit.MILLISECONDS.sleep(IDLE_SETTLE.toMillis());
+            r.put("rss_after_queries_idle_MB", rssBytes(server) / 1e6);
             r.put("server_log_oom", Files.readString(serverLog).contains("OutOfMemoryError") ? 1.0 : 0.0);
         } finally {
             server.destroy();
@@ -290,10 +302,11 @@ public final class ServerBarReport {
         throw new IllegalStateException("server not ready after " + START_TIMEOUT);
     }
 
-    private static long storedBytes(Path data) throws IOException {
+    /** Bytes of the files under {@code data} (the WAL and its local parts left out) that {@code which} selects. */
+    private static long storedBytes(Path data, java.util.function.Predicate<Path> which) throws IOException {
         Path wal = data.resolve("wal");
         try (Stream<Path> files = Files.walk(data)) {
-            return files.filter(Files::isRegularFile).filter(p -> !p.startsWith(wal)).mapToLong(p -> {
+            return files.filter(Files::isRegularFile).filter(p -> !p.startsWith(wal)).filter(which).mapToLong(p -> {
                 try {
                     return Files.size(p);
                 } catch (IOException e) {
