@@ -30,20 +30,26 @@ import java.util.stream.Stream;
  * each server jar given, starts it as a child JVM on a fresh data directory, pushes a fixed data set
  * with the load-test harness jar (a child JVM on the same box, 100 streams, 1000-line
  * snappy-protobuf batches, a unique 128-bit {@code trace_id} per line in structured metadata, exactly
- * {@code --lines} lines), flushes, and measures: push MB/s of raw log, stored bytes (the data
- * directory without the WAL), the server's RSS after the load and after the queries, needle latency
+ * {@code --lines} lines, every body generated before the timed phase so the generator's speed does not
+ * cap the rate), flushes, and measures: push MB/s of raw log, stored bytes (the data
+ * directory without the WAL; blooms and index apart), the server's RSS after the load and after the
+ * queries (each at once and again after {@link #IDLE_SETTLE} idle), needle latency
  * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}), and instant count
  * queries over the whole range (p50 of 3). Every result is checked (needles found, counts equal to
  * the lines pushed) so a fast wrong answer cannot pass. Several jars run one after the other in one
  * report, printed side by side with ratios to the first: that is how "against the previous engine in
- * one run" is measured.
+ * one run" is measured. The label {@code sink} with the path {@code sink} runs {@link PushSinkServer}
+ * instead of a jar: a server that drops every body, so its push MB/s is what the harness alone can send
+ * on this box (the ceiling of every other column); only the push figures are measured for it.
  *
  * <p>Run (after {@code mvn -q -DskipTests package}; copy the previous engine's jar aside first):
  * {@code java -cp bench/target/benchmarks.jar io.logbloom.bench.ServerBarReport
  * --server old=/tmp/logbloom-old.jar --server new=api/target/logbloom.jar
  * --loadtest-jar loadtest/target/logbloom-loadtest.jar --lines 3000000 [--jvm-opts "-Xmx512m"]
- * [--needles 15] [--config server.yaml] [--out bar.json]}; {@code --config} replaces the default config
- * (limits raised), e.g. to measure with a feature turned off.
+ * [--needles 15] [--line-length 85] [--config server.yaml] [--out bar.json] [--server sink=sink]};
+ * {@code --config} replaces the default config (limits raised), e.g. to measure with a feature turned
+ * off; {@code --line-length 85} gives the storage issue's shape (3 M lines = 430 MB, ~143 bytes a line),
+ * the default 160 gives ~206 bytes a line.
  *
  * <p>Not thread-safe: one run per process.
  */
@@ -51,6 +57,18 @@ public final class ServerBarReport {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** Waiting longer than this for a starting server means it failed to start. */
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    /** The {@code --server} path that selects {@link PushSinkServer} instead of a jar. */
+    private static final String SINK = "sink";
+    /** Median line length the harness generates unless {@code --line-length} says otherwise (its default). */
+    private static final int DEFAULT_LINE_LENGTH = 160;
+    /** USER_HZ of Linux on every common architecture; {@code /proc/PID/stat} counts CPU time in these ticks. */
+    private static final int CLOCK_TICKS_PER_SECOND = 100;
+    /**
+     * Idle time before the second RSS reading of each pair: the server's G1 periodic cycle (HeapTuning:
+     * after 15 s without a GC, checked every 15 s, so up to 30 s) gives free heap back within it; the first
+     * reading shows the high-water mark.
+     */
+    private static final Duration IDLE_SETTLE = Duration.ofSeconds(35);
     /** Repetitions of each count query; the median is reported. */
     private static final int COUNT_RUNS = 3;
 
@@ -77,6 +95,7 @@ public final class ServerBarReport {
         Path loadtestJar = Path.of("loadtest/target/logbloom-loadtest.jar");
         long lines = 3_000_000;
         int needles = 15;
+        int lineLength = DEFAULT_LINE_LENGTH;
         List<String> jvmOpts = List.of();
         Path out = null;
         Path configFile = null;
@@ -92,11 +111,12 @@ public final class ServerBarReport {
                 case "--loadtest-jar" -> loadtestJar = Path.of(args[++i]);
                 case "--lines" -> lines = Long.parseLong(args[++i]);
                 case "--needles" -> needles = Integer.parseInt(args[++i]);
+                case "--line-length" -> lineLength = Integer.parseInt(args[++i]);
                 case "--jvm-opts" -> jvmOpts = Arrays.stream(args[++i].trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
                 case "--out" -> out = Path.of(args[++i]);
                 case "--config" -> configFile = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --server label=JAR "
-                        + "(repeatable), --loadtest-jar JAR, --lines N, --needles N, --jvm-opts \"...\", --config YAML, --out FILE)");
+                        + "(repeatable; sink=sink for the harness alone), --loadtest-jar JAR, --lines N, --needles N, --line-length N, --jvm-opts \"...\", --config YAML, --out FILE)");
             }
         }
         if (servers.isEmpty()) {
@@ -107,9 +127,11 @@ public final class ServerBarReport {
         ObjectNode json = JSON.createObjectNode();
         json.put("lines", lines);
         json.put("jvmOpts", String.join(" ", jvmOpts));
+        json.put("lineLength", lineLength);
         for (Map.Entry<String, Path> server : servers.entrySet()) {
             System.err.printf("== %s: %s%n", server.getKey(), server.getValue());
-            Map<String, Double> r = report.measure(server.getValue(), loadtestJar, lines, needles, jvmOpts);
+            Map<String, Double> r = report.measure(server.getValue(), loadtestJar, lines, needles, lineLength,
+                    jvmOpts);
             results.put(server.getKey(), r);
             json.set(server.getKey(), JSON.valueToTree(r));
         }
@@ -120,8 +142,9 @@ public final class ServerBarReport {
         }
     }
 
-    private Map<String, Double> measure(Path serverJar, Path loadtestJar, long lines, int needles, List<String> jvmOpts)
-            throws Exception {
+    private Map<String, Double> measure(Path serverJar, Path loadtestJar, long lines, int needles, int lineLength,
+            List<String> jvmOpts) throws Exception {
+        boolean sink = serverJar.toString().equals(SINK);
         Path dir = Files.createTempDirectory("logbloom-bar");
         Path data = dir.resolve("data");
         Path config = dir.resolve("config.yaml");
@@ -130,8 +153,10 @@ public final class ServerBarReport {
         String base = "http://127.0.0.1:" + port;
         List<String> command = new ArrayList<>(List.of(javaBin()));
         command.addAll(jvmOpts);
-        command.addAll(List.of("-jar", serverJar.toString(), "--config", config.toString(), "--port",
-                Integer.toString(port), "--data", data.toString()));
+        command.addAll(sink ? List.of("-cp", System.getProperty("java.class.path"), PushSinkServer.class.getName())
+                : List.of("-jar", serverJar.toString()));
+        command.addAll(List.of("--config", config.toString(), "--port", Integer.toString(port), "--data",
+                data.toString()));
         Path serverLog = dir.resolve("server.log");
         Process server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(serverLog.toFile()).start();
         Map<String, Double> r = new LinkedHashMap<>();
@@ -140,9 +165,11 @@ public final class ServerBarReport {
             Path manifest = dir.resolve("manifest.json");
             Path pushReport = dir.resolve("push.json");
             String runId = "bar-" + Long.toHexString(System.nanoTime());
+            double serverCpuBefore = cpuSeconds(server);
             Process push = new ProcessBuilder(javaBin(), "-jar", loadtestJar.toString(), "push", "--url", base,
                     "--lines", Long.toString(lines), "--duration", "60m", "--streams", "100", "--batch-size", "1000",
-                    "--connections", "4", "--run-id", runId, "--manifest", manifest.toString(), "--report",
+                    "--connections", "4", "--producers", "2", "--pregenerate", "--line-length", Integer.toString(lineLength),
+                    "--run-id", runId, "--manifest", manifest.toString(), "--report",
                     pushReport.toString()).redirectErrorStream(true).redirectOutput(dir.resolve("push.log").toFile()).start();
             if (push.waitFor() != 0) {
                 throw new IllegalStateException("push failed, see " + dir.resolve("push.log"));
@@ -155,6 +182,13 @@ public final class ServerBarReport {
             op.path("errorsByStatus").fields().forEachRemaining(e -> r.put("push_failed_" + e.getKey(),
                     e.getValue().asDouble()));
             r.put("push_p99_ms", op.path("latencyMillis").path("p99").asDouble());
+            r.put("push_server_cpu_s", cpuSeconds(server) - serverCpuBefore);
+            JsonNode client = JSON.readTree(pushReport.toFile()).path("client");
+            r.put("push_client_cores_used", client.path("cpuCoresUsed").asDouble(Double.NaN));
+            r.put("push_client_wait_s", client.path("producerWaitSeconds").asDouble(Double.NaN));
+            if (sink) {
+                return r;
+            }
 
             long flushStart = System.nanoTime();
             HttpResponse<String> flush = http.send(HttpRequest.newBuilder(URI.create(base + "/flush"))
@@ -162,8 +196,12 @@ public final class ServerBarReport {
                     HttpResponse.BodyHandlers.ofString());
             r.put("flush_s", (System.nanoTime() - flushStart) / 1e9);
             r.put("flush_status", (double) flush.statusCode());
-            r.put("stored_MB", storedBytes(data) / 1e6);
+            r.put("stored_MB", storedBytes(data, p -> true) / 1e6);
+            r.put("stored_blooms_MB", storedBytes(data, p -> p.toString().endsWith(".bloom")) / 1e6);
+            r.put("stored_index_MB", storedBytes(data, p -> p.toString().contains("/index/")) / 1e6);
             r.put("rss_after_load_MB", rssBytes(server) / 1e6);
+            TimeUnit.MILLISECONDS.sleep(IDLE_SETTLE.toMillis());
+            r.put("rss_after_load_idle_MB", rssBytes(server) / 1e6);
 
             JsonNode m = JSON.readTree(manifest.toFile());
             long start = m.path("startNanos").asLong();
@@ -203,6 +241,8 @@ public final class ServerBarReport {
             r.put("count_logfmt_bytes_ms", timedCount(base, "sum(count_over_time(" + selector
                     + " | logfmt | bytes > 99000 " + range + "))", at, -1, r, "count_logfmt_bytes_value"));
             r.put("rss_after_queries_MB", rssBytes(server) / 1e6);
+            TimeUnit.MILLISECONDS.sleep(IDLE_SETTLE.toMillis());
+            r.put("rss_after_queries_idle_MB", rssBytes(server) / 1e6);
             r.put("server_log_oom", Files.readString(serverLog).contains("OutOfMemoryError") ? 1.0 : 0.0);
         } finally {
             server.destroy();
@@ -263,10 +303,11 @@ public final class ServerBarReport {
         throw new IllegalStateException("server not ready after " + START_TIMEOUT);
     }
 
-    private static long storedBytes(Path data) throws IOException {
+    /** Bytes of the files under {@code data} (the WAL and its local parts left out) that {@code which} selects. */
+    private static long storedBytes(Path data, java.util.function.Predicate<Path> which) throws IOException {
         Path wal = data.resolve("wal");
         try (Stream<Path> files = Files.walk(data)) {
-            return files.filter(Files::isRegularFile).filter(p -> !p.startsWith(wal)).mapToLong(p -> {
+            return files.filter(Files::isRegularFile).filter(p -> !p.startsWith(wal)).filter(which).mapToLong(p -> {
                 try {
                     return Files.size(p);
                 } catch (IOException e) {
@@ -285,6 +326,14 @@ public final class ServerBarReport {
         throw new IOException("no VmRSS in /proc/" + process.pid() + "/status");
     }
 
+    /** Returns the user + system CPU seconds the process has used (Linux {@code /proc/PID/stat}, 100 ticks/s). */
+    private static double cpuSeconds(Process process) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
+        // fields after the parenthesised command name: state is field 3, utime 14, stime 15
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) CLOCK_TICKS_PER_SECOND;
+    }
+
     private static String table(Map<String, Map<String, Double>> results) {
         StringBuilder sb = new StringBuilder();
         List<String> labels = new ArrayList<>(results.keySet());
@@ -298,7 +347,9 @@ public final class ServerBarReport {
             }
         }
         sb.append('\n');
-        for (String metric : results.get(labels.get(0)).keySet()) {
+        java.util.Set<String> metrics = new java.util.LinkedHashSet<>();
+        results.values().forEach(r -> metrics.addAll(r.keySet()));
+        for (String metric : metrics) {
             sb.append(String.format(Locale.ROOT, "%-28s", metric));
             for (String label : labels) {
                 sb.append(String.format(Locale.ROOT, " %14.2f", results.get(label).getOrDefault(metric, Double.NaN)));

@@ -168,7 +168,11 @@ final class StreamWriter {
                     StreamState stream = e.getKey();
                     List<LogEntry> entries = new ArrayList<>(e.getValue().size());
                     for (PushCandidate.Prepared p : e.getValue()) {
-                        append(tenant, stream, p.entry, p.key, now);
+                        // the line's UTF-8 bytes are already in the WAL encoding: copy them, do not encode again
+                        buffers.append(tenant, stream.labels, p.entry.timestampNanos(), encoded.array(),
+                                WalCodec.entryLineOffset(p.walStart), WalCodec.entryLineLength(encoded.array(), p.walStart),
+                                p.entry.metadata());
+                        remember(tenant, stream, p.entry, p.key, now);
                         entries.add(p.entry);
                     }
                     accepted.put(stream.labels, entries);
@@ -214,6 +218,11 @@ final class StreamWriter {
 
     private void append(String tenant, StreamState stream, LogEntry entry, EntryKey key, long now) {
         buffers.append(tenant, stream.labels, entry);
+        remember(tenant, stream, entry, key, now);
+    }
+
+    /** Records an appended entry: its identity for duplicate detection and the stream's admission state. */
+    private void remember(String tenant, StreamState stream, LogEntry entry, EntryKey key, long now) {
         recent.add(tenant, stream.labels.fingerprint(), key.timestampNanos(), key.lineHash(), now);
         stream.newestNanos = Math.max(stream.newestNanos, entry.timestampNanos());
         stream.lastAppendNanos = now;

@@ -58,6 +58,8 @@ final class WalCodec {
      * record with {@link Buffer#writeBytes}: the result is byte-identical to {@link #encode}.
      */
     static void writeEntry(Buffer out, LogEntry entry) {
+        // entryLineOffset and entryLineLength below read this layout back: keep them in step
+
         out.writeLong(entry.timestampNanos());
         out.writeString(entry.line());
         out.writeInt(entry.metadata().size());
@@ -65,6 +67,17 @@ final class WalCodec {
             out.writeString(l.name());
             out.writeString(l.value());
         }
+    }
+
+    /** Where the line's UTF-8 bytes start in an entry written by {@link #writeEntry} at {@code entryStart}. */
+    static int entryLineOffset(int entryStart) {
+        return entryStart + Long.BYTES + Integer.BYTES;
+    }
+
+    /** The line's UTF-8 length in an entry written by {@link #writeEntry} at {@code entryStart} of {@code bytes}. */
+    static int entryLineLength(byte[] bytes, int entryStart) {
+        int at = entryStart + Long.BYTES;
+        return (bytes[at] & 0xFF) << 24 | (bytes[at + 1] & 0xFF) << 16 | (bytes[at + 2] & 0xFF) << 8 | bytes[at + 3] & 0xFF;
     }
 
     /**

@@ -9,6 +9,7 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +60,11 @@ final class WalTest {
         spliced.writeString("{a=\"b\"}");
         spliced.writeInt(entries.size());
         for (LogEntry e : entries) {
+            int start = spliced.size();
             WalCodec.writeEntry(spliced, e);
+            // the buffers copy the line's UTF-8 bytes straight out of the encoded entry
+            assertThat(new String(spliced.array(), WalCodec.entryLineOffset(start),
+                    WalCodec.entryLineLength(spliced.array(), start), StandardCharsets.UTF_8)).isEqualTo(e.line());
         }
         assertThat(spliced.toByteArray()).isEqualTo(WalCodec.encode(record));
         try (Wal wal = Wal.open(config(), r -> {})) {

@@ -61,7 +61,7 @@ final class PushCommand implements Callable<Integer> {
             NeedleReservoir reservoir = new NeedleReservoir(NEEDLE_SAMPLE, common.seed);
             PushRunner runner = new PushRunner(new LogGenerator(config),
                     new PushSettings(common.connections, common.rate, push.producerCount(), push.encoding,
-                            push.maxLines),
+                            push.maxLines, push.pregenerate),
                     client, stats, control, watch, reservoir, environment.clock());
             RunSession session = new RunSession(environment, stats, control, watch, common.url, common.duration);
             return new PushRun(config, runner, stats, control, watch, reservoir, client, session);
@@ -71,7 +71,8 @@ final class PushCommand implements Callable<Integer> {
             return new RunSession.Workload() {
                 @Override
                 public void prepare() throws InterruptedException {
-                    runner.prepare(java.time.Duration.ofSeconds(10));
+                    // pregenerated bodies of millions of lines take a while; live generation only fills its queues
+                    runner.prepare(runner.pregenerates() ? java.time.Duration.ofHours(1) : java.time.Duration.ofSeconds(10));
                 }
 
                 @Override

@@ -35,6 +35,11 @@ final class PushOptions {
                     + "0 = until --duration ends (default: ${DEFAULT-VALUE}).")
     long maxLines;
 
+    @Option(names = "--pregenerate",
+            description = "Generate and encode every body of --lines before the timed phase, so the timed phase measures "
+                    + "the server, not the generator (the bodies are held in memory).")
+    boolean pregenerate;
+
     @Option(names = "--producers", description = "Threads that generate and encode bodies (default: half the cores, at least 1).")
     Integer producers;
 
@@ -55,6 +60,7 @@ final class PushOptions {
         settings.put("medianLineLength", medianLineLength);
         settings.put("producers", producerCount());
         settings.put("maxLines", maxLines);
+        settings.put("pregenerate", pregenerate);
     }
 
     /** Converts {@code --encoding} values. */

@@ -20,7 +20,10 @@ import java.util.concurrent.atomic.LongAdder;
  * starts with bodies ready. Sender thread {@code c} owns lane {@code c} and sends its bodies in
  * order, which keeps timestamps increasing per stream on the wire. Time a sender spends waiting
  * for an empty queue is reported as producer wait: if it is not near zero the client, not the
- * server, was the bottleneck. Producer CPU time is measured per thread.
+ * server, was the bottleneck. Producer CPU time is measured per thread. With
+ * {@link PushSettings#pregenerate()} each lane's queue holds its whole share of the run (one batch
+ * more than the line bound needs, so the bound surely stops the run) and is filled before the timed
+ * phase: a generator slower than the server cannot cap the measured rate.
  *
  * <p>Thread-safe for its lifecycle: {@code prepare}, {@code start}, {@code awaitStopped} are called
  * once each from the run's main thread; workers share only thread-safe collaborators.
@@ -74,8 +77,15 @@ final class PushRunner {
         int lanes = settings.connections();
         List<GeneratorLane> allLanes = new ArrayList<>();
         for (int lane = 0; lane < lanes; lane++) {
-            queues.add(new ArrayBlockingQueue<>(QUEUE_DEPTH_PER_LANE));
-            allLanes.add(new GeneratorLane(generator.lane(lane, lanes, clock), queues.get(lane)));
+            long quota = Long.MAX_VALUE;
+            int depth = QUEUE_DEPTH_PER_LANE;
+            if (settings.pregenerate()) {
+                long batches = (settings.maxLines() + generator.config().batchSize() - 1) / generator.config().batchSize();
+                quota = (batches + lanes - 1) / lanes + 1;
+                depth = Math.toIntExact(quota);
+            }
+            queues.add(new ArrayBlockingQueue<>(depth));
+            allLanes.add(new GeneratorLane(generator.lane(lane, lanes, clock), queues.get(lane), quota));
         }
         int producerCount = Math.min(settings.producers(), lanes);
         for (int p = 0; p < producerCount; p++) {
@@ -93,6 +103,11 @@ final class PushRunner {
                 && queues.stream().anyMatch(q -> q.remainingCapacity() > 0)) {
             TimeUnit.MILLISECONDS.sleep(5);
         }
+    }
+
+    /** Returns whether every body is generated before the timed phase. */
+    boolean pregenerates() {
+        return settings.pregenerate();
     }
 
     /** Starts one sender per connection. */
@@ -130,14 +145,15 @@ final class PushRunner {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuStart = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
         try {
-            while (!control.stopped()) {
+            while (!control.stopped() && lanes.stream().anyMatch(lane -> lane.remaining > 0)) {
                 // Refill whichever lanes have room; never block on one full lane while another starves.
                 boolean produced = false;
                 for (GeneratorLane lane : lanes) {
-                    if (lane.queue().remainingCapacity() > 0) {
-                        if (!lane.queue().offer(settings.encoding().encode(lane.lane().next()))) {
+                    if (lane.remaining > 0 && lane.queue.remainingCapacity() > 0) {
+                        if (!lane.queue.offer(settings.encoding().encode(lane.lane.next()))) {
                             throw new IllegalStateException("BUG: lane queue filled by someone other than its producer");
                         }
+                        lane.remaining--;
                         produced = true;
                     }
                 }
@@ -196,5 +212,16 @@ final class PushRunner {
         }
     }
 
-    private record GeneratorLane(LogGenerator.Lane lane, BlockingQueue<EncodedPush> queue) {}
+    /** A lane, its queue and the batches it may still produce. Not thread-safe: owned by one producer thread. */
+    private static final class GeneratorLane {
+        private final LogGenerator.Lane lane;
+        private final BlockingQueue<EncodedPush> queue;
+        private long remaining;
+
+        GeneratorLane(LogGenerator.Lane lane, BlockingQueue<EncodedPush> queue, long quota) {
+            this.lane = lane;
+            this.queue = queue;
+            this.remaining = quota;
+        }
+    }
 }

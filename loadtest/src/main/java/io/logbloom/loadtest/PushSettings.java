@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param producers threads that generate and encode bodies ahead of the senders
  * @param encoding body format
  * @param maxLines lines to send at most (the run stops once they are sent), or 0 for no bound
+ * @param pregenerate whether every body is generated and encoded before the timed phase (needs
+ *     {@code maxLines}), so the client spends the timed phase only on sending
  */
 public record PushSettings(int connections, double linesPerSecond, int producers, PushEncoding encoding,
-        long maxLines) {
+        long maxLines, boolean pregenerate) {
     /** Validates the values and names the offending one. */
     public PushSettings {
         if (connections < 1) {
@@ -29,6 +31,9 @@ public record PushSettings(int connections, double linesPerSecond, int producers
         Objects.requireNonNull(encoding, "encoding is null");
         if (maxLines < 0) {
             throw new IllegalArgumentException("lines must be >= 0 (0 = no bound), got " + maxLines);
+        }
+        if (pregenerate && maxLines == 0) {
+            throw new IllegalArgumentException("pregenerate needs a bound on the lines (--lines N) to know what to generate");
         }
     }
 }

@@ -144,6 +144,29 @@ final class HarnessEndToEndTest {
     }
 
     @Test
+    void push_pregenerate_sendsExactlyTheLinesGeneratedBeforeTheTimedPhase(@TempDir Path dir) throws Exception {
+        try (LokiTestDouble server = new LokiTestDouble(0)) {
+            int exit = run("push", "--url", server.url(), "--duration", "30s", "--lines", "3000", "--batch-size", "250",
+                    "--streams", "6", "--connections", "3", "--pregenerate", "--line-length", "85", "--manifest",
+                    dir.resolve("m.json").toString());
+            assertThat(exit).as(err.toString()).isZero();
+            JsonNode report = json.readTree(out.toString(StandardCharsets.UTF_8));
+            JsonNode op = report.path("operations").path("push");
+            assertThat(op.path("lines").asLong()).isEqualTo(3000L);
+            assertThat(server.storedLines()).isEqualTo(3000L);
+            assertThat(report.path("settings").path("pregenerate").asBoolean()).isTrue();
+            // the shape: a median of 85 gives ~143 bytes a line
+            assertThat(op.path("bytes").asDouble() / 3000).isBetween(120.0, 170.0);
+        }
+    }
+
+    @Test
+    void push_pregenerateWithoutLines_refusedNamingWhatIsMissing() {
+        assertThat(run("push", "--pregenerate")).isNotZero();
+        assertThat(err.toString()).contains("pregenerate").contains("--lines");
+    }
+
+    @Test
     void badOption_rejectedNamingTheValue() {
         assertThat(run("push", "--duration", "soon")).isEqualTo(ReportOutput.USAGE);
         assertThat(err.toString()).contains("'soon'");

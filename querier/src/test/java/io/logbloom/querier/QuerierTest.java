@@ -184,16 +184,17 @@ final class QuerierTest {
             List<LogEntry> entries = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
                 int n = c * 10 + i;
-                entries.add(entry(n, "request " + n + " done", "trace_id", "t" + n));
+                entries.add(entry(n, "request r" + n + " " + n + " done", "trace_id", "t" + n));
             }
             s.flush(TENANT, APP, entries);
         }
         try (Querier q = querier(s); QueryContext ctx = q.newContext(TENANT, true)) {
-            List<String> lines = drain(q.select(ctx, List.of(), 0, 1000 * SEC, true, new BloomQuery.LineContains("request 57 ")));
+            List<String> lines = drain(q.select(ctx, List.of(), 0, 1000 * SEC, true, new BloomQuery.LineContains("request r57 ")));
             assertThat(ctx.statistics(0).chunksSkipped()).isEqualTo(9);
-            assertThat(lines).anyMatch(l -> l.contains("request 57 done"));
+            assertThat(lines).anyMatch(l -> l.contains("request r57 57 done"));
         }
-        for (String unbounded : List.of("request 57", "57 done", "equest 5")) {
+        // digit-only words are not indexed (WordTokens), so a bare number proves nothing
+        for (String unbounded : List.of("request r57", "57 done", "equest r5", " 57 ")) {
             try (Querier q = querier(s); QueryContext ctx = q.newContext(TENANT, true)) {
                 q.select(ctx, List.of(), 0, 1000 * SEC, true, new BloomQuery.LineContains(unbounded));
                 assertThat(ctx.statistics(0).chunksSkipped()).as(unbounded).isZero();

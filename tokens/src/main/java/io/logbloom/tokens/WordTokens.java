@@ -23,6 +23,12 @@ import java.util.List;
  * the literal may continue in the line, so it proves nothing; a literal holding an unpaired surrogate proves
  * nothing (the line's UTF-8 encoding replaces it by {@code ?}, so the words would not line up).
  *
+ * <p><b>Digits are not indexed.</b> A word of ASCII digits only ({@code 200}, {@code 48213}) is neither added
+ * on the write side nor proven on the query side. Numbers are most of a log line's distinct words (ids,
+ * durations, sizes, line numbers), so they were most of the bloom bytes, and a needle rarely hinges on a bare
+ * number. Leaving them out is sound because both sides apply the rule: a query never requires a word the
+ * writer did not add. Blooms written before the rule still hold digit words; they are simply never asked.
+ *
  * <p><b>Hashing.</b> A word token is {@code combine(combine(chunkScope, WORD_DOMAIN), hash(utf8 word))}: the
  * domain constant keeps a word apart from a metadata key or an n-gram with the same text, which would otherwise
  * share its bloom bits and weaken both.
@@ -59,27 +65,35 @@ public final class WordTokens {
         return c >= 128 || ASCII_TOKEN[c];
     }
 
-    /** Feeds every word of {@code length} UTF-8 bytes of {@code utf8} from {@code offset} to {@code sink}. */
+    /**
+     * Feeds every indexed word (not all ASCII digits) of {@code length} UTF-8 bytes of {@code utf8} from
+     * {@code offset} to {@code sink}.
+     */
     public static void forEachWord(byte[] utf8, int offset, int length, WordSink sink) {
         int end = offset + length;
         int start = -1;
+        boolean digitsOnly = true;
         for (int i = offset; i < end; i++) {
             byte b = utf8[i];
             if (b < 0 || ASCII_TOKEN[b]) {
                 if (start < 0) {
                     start = i;
+                    digitsOnly = true;
                 }
+                digitsOnly &= b >= '0' && b <= '9';
             } else if (start >= 0) {
-                sink.word(utf8, start, i - start);
+                if (!digitsOnly) {
+                    sink.word(utf8, start, i - start);
+                }
                 start = -1;
             }
         }
-        if (start >= 0) {
+        if (start >= 0 && !digitsOnly) {
             sink.word(utf8, start, end - start);
         }
     }
 
-    /** The words of a line, as strings (tests and tools; the ingest path uses {@link #forEachWord}). */
+    /** The indexed words of a line, as strings (tests and tools; the ingest path uses {@link #forEachWord}). */
     public static List<String> words(String line) {
         List<String> out = new ArrayList<>();
         int start = -1;
@@ -89,19 +103,37 @@ public final class WordTokens {
                     start = i;
                 }
             } else if (start >= 0) {
-                out.add(line.substring(start, i));
+                addIndexed(out, line.substring(start, i));
                 start = -1;
             }
         }
         if (start >= 0) {
-            out.add(line.substring(start));
+            addIndexed(out, line.substring(start));
         }
         return out;
     }
 
+    /** Whether {@code word} is indexed: not made of ASCII digits only. */
+    public static boolean indexed(String word) {
+        for (int i = 0; i < word.length(); i++) {
+            char c = word.charAt(i);
+            if (c < '0' || c > '9') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void addIndexed(List<String> out, String word) {
+        if (indexed(word)) {
+            out.add(word);
+        }
+    }
+
     /**
-     * The words every line containing {@code literal} holds: the runs of token characters bounded on both sides
-     * by a non-token character inside the literal. Empty when the literal holds an unpaired surrogate.
+     * The indexed words every line containing {@code literal} holds: the runs of token characters bounded on both
+     * sides by a non-token character inside the literal, except runs of digits only. Empty when the literal holds
+     * an unpaired surrogate.
      */
     public static List<String> provenWords(String literal) {
         List<String> out = new ArrayList<>();
@@ -118,7 +150,7 @@ public final class WordTokens {
                 }
             } else {
                 if (start >= 0 && sawBoundary) {
-                    out.add(literal.substring(start, i));
+                    addIndexed(out, literal.substring(start, i));
                 }
                 start = -1;
                 sawBoundary = true;

@@ -16,7 +16,7 @@ final class WordTokensTest {
 
     @Test
     void words_asciiRunsAndNonAsciiJoin() {
-        assertThat(WordTokens.words("user=bob  id:42 a_b-c ok")).containsExactly("user", "bob", "id", "42", "a_b", "c", "ok");
+        assertThat(WordTokens.words("user=bob  id:42 a_b-c ok")).containsExactly("user", "bob", "id", "a_b", "c", "ok");
         assertThat(WordTokens.words("héllo wörld 😀x, 日本語")).containsExactly("héllo", "wörld", "😀x", "日本語");
         assertThat(WordTokens.words("")).isEmpty();
         assertThat(WordTokens.words(" ,; ")).isEmpty();
@@ -31,6 +31,16 @@ final class WordTokensTest {
         assertThat(seen).isEqualTo(WordTokens.words(line));
     }
 
+    @Test
+    void forEachWord_digitsOnlyWords_notIndexed() {
+        byte[] utf8 = "status=200 took 12ms v2 0x1f 123".getBytes(StandardCharsets.UTF_8);
+        List<String> seen = new ArrayList<>();
+        WordTokens.forEachWord(utf8, 0, utf8.length, (b, off, len) -> seen.add(new String(b, off, len, StandardCharsets.UTF_8)));
+        assertThat(seen).containsExactly("status", "took", "12ms", "v2", "0x1f");
+        assertThat(WordTokens.indexed("123")).isFalse();
+        assertThat(WordTokens.indexed("١٢٣")).as("non-ASCII digits are token characters of a word").isTrue();
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "'user=bob '|bob",
@@ -41,6 +51,8 @@ final class WordTokensTest {
         "'x héllo y'|héllo",
         "'(😀)'|😀",
         "'a.b.c'|b",
+        "' id 42 x42 4_2 '|id,x42,4_2",
+        "' 200 '|''",
     })
     void provenWords_onlyWordsBoundedInsideTheLiteral(String literal, String expected) {
         List<String> want = expected.isEmpty() ? List.of() : List.of(expected.split(","));
