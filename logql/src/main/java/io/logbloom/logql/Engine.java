@@ -12,6 +12,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 
@@ -37,10 +39,19 @@ public final class Engine {
     private static final Comparator<Map<String, String>> LABEL_ORDER = Engine::compareLabels;
 
     private final boolean pushDownGrouping;
+    private final boolean sourceCounts;
 
     /** Creates an engine with every optimization on. */
     public Engine() {
-        this(true);
+        this(true, true);
+    }
+
+    /**
+     * The engine as it was before sources counted lines from their columns: every range aggregation reads
+     * entries one at a time (the reference of property tests and the baseline of benchmarks).
+     */
+    public static Engine rowAtATime() {
+        return new Engine(true, false);
     }
 
     /**
@@ -48,7 +59,16 @@ public final class Engine {
      * series by series (the reference path of tests and the baseline of benchmarks).
      */
     public Engine(boolean pushDownGrouping) {
+        this(pushDownGrouping, true);
+    }
+
+    /**
+     * Creates an engine; {@code sourceCounts} lets a source answer count and byte range aggregations over line
+     * filters from its columns ({@link EntrySource#countLines}); false always reads entries.
+     */
+    public Engine(boolean pushDownGrouping, boolean sourceCounts) {
         this.pushDownGrouping = pushDownGrouping;
+        this.sourceCounts = sourceCounts;
     }
 
     // ------------------------------------------------------------------ log queries
@@ -424,7 +444,13 @@ public final class Engine {
         if (pushed) {
             chain.add(outer);
         }
-        Map<Map<String, String>, SeriesBuffer> series = collect(r, ctx.source, from, through, chain.isEmpty() ? null : LabelGrouping.of(chain));
+        LabelGrouping grouping = chain.isEmpty() ? null : LabelGrouping.of(chain);
+        Map<Map<String, String>, SeriesBuffer> series = counted(r, ctx.source, from, through, steps, grouping);
+        // a counted sample stands for several lines: a window's count is the sum of its samples
+        RangeOp windowOp = series != null && r.op() == RangeOp.COUNT_OVER_TIME ? RangeOp.SUM_OVER_TIME : r.op();
+        if (series == null) {
+            series = collect(r, ctx.source, from, through, grouping);
+        }
         List<Map<Map<String, String>, Double>> out = new ArrayList<>(steps.length);
         double rangeSeconds = rangeNanos / 1e9;
         if (r.op() == RangeOp.ABSENT_OVER_TIME) {
@@ -464,12 +490,60 @@ public final class Engine {
                 if (a >= z) {
                     continue;
                 }
-                double value = RangeFunctions.apply(r.op(), r.parameter(), b.ts, b.values, a, z, rangeSeconds);
+                double value = RangeFunctions.apply(windowOp, r.parameter(), b.ts, b.values, a, z, rangeSeconds);
                 m.put(e.getKey(), value);
             }
             out.add(m);
         }
         return new VectorValue(out);
+    }
+
+    /**
+     * The samples of a count or byte range aggregation over line filters only, as the source counts them from
+     * its columns, grouped as {@link #collect} would; null when the query has another shape or the source
+     * declines. Sums of rows sharing their windows are integers, so every range function sees the same values.
+     */
+    private Map<Map<String, String>, SeriesBuffer> counted(RangeAggregation r, EntrySource source, long from,
+            long through, long[] steps, LabelGrouping grouping) throws IOException {
+        LogRange lr = r.range();
+        boolean lineBytes = r.op() == RangeOp.BYTES_OVER_TIME || r.op() == RangeOp.BYTES_RATE;
+        if (!sourceCounts || lr.unwrap() != null || !(lineBytes || r.op() == RangeOp.COUNT_OVER_TIME
+                || r.op() == RangeOp.RATE)) {
+            return null;
+        }
+        LineFilterBytes filter = LineFilterBytes.compile(lr.log().stages());
+        if (filter == null) {
+            return null;
+        }
+        long offsetNanos = lr.offset().toNanos();
+        long rangeNanos = lr.range().toNanos();
+        long[] boundaries = new long[steps.length * 2];
+        for (int i = 0; i < steps.length; i++) {
+            boundaries[2 * i] = steps[i] - offsetNanos - rangeNanos;
+            boundaries[2 * i + 1] = steps[i] - offsetNanos;
+        }
+        Arrays.sort(boundaries);
+        Set<String> grouped = grouping == null ? null : grouping.keptNames();
+        Optional<List<StreamSamples>> answer = source.countLines(new LineCountQuery(lr.log().selector(), filter,
+                lineBytes, from, through, boundaries, grouped));
+        if (answer.isEmpty()) {
+            return null;
+        }
+        Map<Map<String, String>, SeriesBuffer> series = new HashMap<>();
+        for (StreamSamples s : answer.get()) {
+            if (s.size() == 0) {
+                continue;
+            }
+            LabelSet key = grouping == null ? LabelSet.of(s.labels()) : grouping.key(s.labels());
+            SeriesBuffer b = series.computeIfAbsent(key, k -> new SeriesBuffer());
+            for (int i = 0; i < s.size(); i++) {
+                b.add(s.timestamps()[i], s.values()[i]);
+            }
+        }
+        for (SeriesBuffer b : series.values()) {
+            b.sort();
+        }
+        return series;
     }
 
     private Map<Map<String, String>, SeriesBuffer> collect(RangeAggregation r, EntrySource source, long from,
