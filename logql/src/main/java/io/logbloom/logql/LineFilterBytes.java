@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 
 /**
@@ -22,8 +23,20 @@ import java.util.function.Predicate;
  * <p>Immutable and thread-safe (the compiled regexes are).
  */
 public final class LineFilterBytes {
-    /** One compiled filter stage: any term passing makes the line pass, inverted for a negated operator. */
-    private record Filter(Term[] terms, boolean negated) {
+    /**
+     * One compiled filter stage: any term passing makes the line pass, inverted for a negated operator;
+     * {@code literals[i]} is term i's index into {@link #literals()}, or -1 when it is not a plain literal.
+     */
+    private record Filter(Term[] terms, int[] literals, boolean negated) {
+        boolean test(IntPredicate containsLiteral) {
+            for (int literal : literals) {
+                if (containsLiteral.test(literal)) {
+                    return !negated;
+                }
+            }
+            return negated;
+        }
+
         boolean test(byte[] bytes, int offset, int length) {
             for (Term t : terms) {
                 if (t.test(bytes, offset, length)) {
@@ -40,9 +53,12 @@ public final class LineFilterBytes {
     }
 
     private final Filter[] filters;
+    /** The distinct literals of the chain when every term is a plain literal, else null. */
+    private final List<byte[]> literals;
 
-    private LineFilterBytes(Filter[] filters) {
+    private LineFilterBytes(Filter[] filters, List<byte[]> literals) {
         this.filters = filters;
+        this.literals = literals;
     }
 
     /**
@@ -53,17 +69,34 @@ public final class LineFilterBytes {
      */
     public static LineFilterBytes compile(List<Stage> stages) {
         List<Filter> out = new ArrayList<>(stages.size());
+        List<String> literals = new ArrayList<>();
+        boolean allLiterals = true;
         for (Stage s : stages) {
             if (!(s instanceof Stage.LineFilter f)) {
                 return null;
             }
             List<Term> terms = new ArrayList<>(f.terms().size());
+            int[] indexes = new int[f.terms().size()];
             for (Stage.FilterTerm t : f.terms()) {
+                boolean literal = !t.ip() && (f.op() == Stage.LineFilterOp.CONTAINS
+                        || f.op() == Stage.LineFilterOp.NOT_CONTAINS);
+                allLiterals &= literal;
+                if (literal && !literals.contains(t.value())) {
+                    literals.add(t.value());
+                }
+                indexes[terms.size()] = literal ? literals.indexOf(t.value()) : -1;
                 terms.add(term(f.op(), t));
             }
-            out.add(new Filter(terms.toArray(new Term[0]), f.op().negated()));
+            out.add(new Filter(terms.toArray(new Term[0]), indexes, f.op().negated()));
         }
-        return new LineFilterBytes(out.toArray(new Filter[0]));
+        List<byte[]> bytes = null;
+        if (allLiterals) {
+            bytes = new ArrayList<>(literals.size());
+            for (String l : literals) {
+                bytes.add(l.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return new LineFilterBytes(out.toArray(new Filter[0]), bytes == null ? null : List.copyOf(bytes));
     }
 
     /** True when the chain has no filter: every line passes. */
@@ -75,6 +108,31 @@ public final class LineFilterBytes {
     public boolean test(byte[] bytes, int offset, int length) {
         for (Filter f : filters) {
             if (!f.test(bytes, offset, length)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The distinct literals of the chain when every term is a plain literal ({@code |=}, {@code !=}, with
+     * {@code or}), so a reader may find the rows containing each (for example on a column's tokens) and call
+     * {@link #test(IntPredicate)}; null when a term needs the line itself. Do not modify the arrays.
+     */
+    public List<byte[]> literals() {
+        return literals;
+    }
+
+    /**
+     * Whether a line passes every filter, given which of {@link #literals()} it contains ({@code containsLiteral}
+     * answers by index); only for chains whose {@link #literals()} is not null.
+     */
+    public boolean test(IntPredicate containsLiteral) {
+        if (literals == null) {
+            throw new IllegalStateException("BUG: the filter chain has terms that are not literals");
+        }
+        for (Filter f : filters) {
+            if (!f.test(containsLiteral)) {
                 return false;
             }
         }

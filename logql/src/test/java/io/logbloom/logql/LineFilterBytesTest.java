@@ -48,6 +48,11 @@ final class LineFilterBytesTest {
             int length = line.getBytes(StandardCharsets.UTF_8).length;
             assertThat(bytes.test(padded, 2, length)).as("%s on %s", filters, line).isEqualTo(expected);
             assertThat(bytes.test(line)).isEqualTo(expected);
+            if (bytes.literals() != null) {
+                List<byte[]> literals = bytes.literals();
+                assertThat(bytes.test(k -> line.contains(new String(literals.get(k), StandardCharsets.UTF_8))))
+                        .as("%s on literal hits of %s", filters, line).isEqualTo(expected);
+            }
             passed += expected ? 1 : 0;
         }
         assertThat(passed).as("the filter must pass some lines").isPositive();
@@ -60,6 +65,9 @@ final class LineFilterBytesTest {
         assertThat(LineFilterBytes.compile(stages("| line_format \"{{.a}}\""))).isNull();
         assertThat(LineFilterBytes.compile(List.of()).acceptsAll()).isTrue();
         assertThat(LineFilterBytes.compile(stages("|= \"a\"")).acceptsAll()).isFalse();
+        assertThat(LineFilterBytes.compile(stages("|= \"a\" or \"b\" != \"a\"")).literals()).hasSize(2);
+        assertThat(LineFilterBytes.compile(stages("|= \"a\" |~ \"b\"")).literals()).isNull();
+        assertThat(LineFilterBytes.compile(stages("|= ip(\"10.0.0.1\")")).literals()).isNull();
     }
 
     @Test

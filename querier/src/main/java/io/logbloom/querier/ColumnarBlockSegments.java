@@ -133,13 +133,16 @@ final class ColumnarBlockSegments {
     }
 
     /**
-     * Block {@code block} of an object or part named {@code name}, decoded from its fetched {@code bytes}; null when
+     * Block {@code block} of an object or part named {@code name}, decoded from its fetched {@code bytes} (its
+     * metadata columns only when {@code metadata}); null when
      * its checksums show it damaged (logged and counted: the query answers from the intact blocks, as a read does).
      */
-    ColumnarBlock decodeBlock(String name, ColumnarDirectory directory, int block, byte[] bytes) throws IOException {
+    ColumnarBlock decodeBlock(String name, ColumnarDirectory directory, int block, byte[] bytes, boolean metadata)
+            throws IOException {
         ColumnarBlockInfo info = directory.blocks().get(block);
         try {
-            return new ColumnarObjectReader(new BlockWindow(name, info.offset(), bytes), directory).readBlock(block);
+            ColumnarObjectReader reader = new ColumnarObjectReader(new BlockWindow(name, info.offset(), bytes), directory);
+            return metadata ? reader.readBlock(block) : reader.readTimestampsAndLines(block);
         } catch (ChunkFormatException e) {
             damaged(name, block, e.getMessage());
             return null;

@@ -308,7 +308,7 @@ final class ColumnarLineCounter {
 
     private ColumnarBlock decode(String name, ColumnarDirectory directory, int block, byte[] bytes) {
         try {
-            return columnar.decodeBlock(name, directory, block, bytes);
+            return columnar.decodeBlock(name, directory, block, bytes, false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -317,12 +317,19 @@ final class ColumnarLineCounter {
     /** Scans one decoded block: time bounds, repeats within equal timestamps, filter on line bytes, region sums. */
     private Sums countBlock(QueryContext ctx, String name, int index, ColumnarBlock block, LineCountQuery query,
             boolean stored) {
-        boolean needLines = !query.filter().acceptsAll() || query.lineBytes();
+        List<byte[]> literals = query.lineBytes() ? null : query.filter().literals();
+        boolean onTokens = literals != null && !literals.isEmpty();
+        boolean needLines = !onTokens && (!query.filter().acceptsAll() || query.lineBytes());
         Sums sums = new Sums();
         RegionSum acc = new RegionSum(query, sums);
         long inRange = 0;
         boolean strict = true;
         try {
+            // literal filters are answered on the line column's tokens, without rebuilding the lines
+            boolean[][] hits = onTokens ? new boolean[literals.size()][] : null;
+            for (int i = 0; onTokens && i < hits.length; i++) {
+                hits[i] = block.rowsContaining(literals.get(i));
+            }
             ColumnarLines lines = needLines ? block.lines() : null;
             long previous = Long.MIN_VALUE;
             int runStart = 0;
@@ -347,7 +354,12 @@ final class ColumnarLineCounter {
                     continue;
                 }
                 inRange++;
-                if (needLines) {
+                if (onTokens) {
+                    int r = row;
+                    if (query.filter().test(k -> hits[k][r])) {
+                        acc.add(ts, 1);
+                    }
+                } else if (needLines) {
                     int offset = lines.offset(row);
                     int length = lines.length(row);
                     if (!query.filter().test(lines.bytes(), offset, length)) {
