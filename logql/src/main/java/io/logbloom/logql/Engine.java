@@ -38,8 +38,17 @@ public final class Engine {
 
     private static final Comparator<Map<String, String>> LABEL_ORDER = Engine::compareLabels;
 
+    /**
+     * Heap a query may fill with range-aggregation samples by default: a quarter of the JVM's maximum heap, so a
+     * few wide queries at once fail with a clear error before the process runs out of memory.
+     */
+    static final double DEFAULT_HEAP_SHARE = 0.25;
+    /** Heap per buffered sample: a long and a double, times two for the growth headroom of the arrays. */
+    static final int BYTES_PER_SAMPLE = 32;
+
     private final boolean pushDownGrouping;
     private final boolean sourceCounts;
+    private final long maxSamplesPerQuery;
 
     /** Creates an engine with every optimization on. */
     public Engine() {
@@ -52,6 +61,11 @@ public final class Engine {
      */
     public static Engine rowAtATime() {
         return new Engine(true, false);
+    }
+
+    /** The default per-query sample budget: {@link #DEFAULT_HEAP_SHARE} of the maximum heap. */
+    static long defaultMaxSamples() {
+        return Math.max(1, (long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_SHARE) / BYTES_PER_SAMPLE);
     }
 
     /**
@@ -67,8 +81,20 @@ public final class Engine {
      * filters from its columns ({@link EntrySource#countLines}); false always reads entries.
      */
     public Engine(boolean pushDownGrouping, boolean sourceCounts) {
+        this(pushDownGrouping, sourceCounts, defaultMaxSamples());
+    }
+
+    /**
+     * As {@link #Engine(boolean, boolean)}, with a query failing ({@link QueryMemoryBudgetException}) once its range
+     * aggregations hold more than {@code maxSamplesPerQuery} samples in memory.
+     */
+    public Engine(boolean pushDownGrouping, boolean sourceCounts, long maxSamplesPerQuery) {
+        if (maxSamplesPerQuery < 1) {
+            throw new IllegalArgumentException("maxSamplesPerQuery must be >= 1: " + maxSamplesPerQuery);
+        }
         this.pushDownGrouping = pushDownGrouping;
         this.sourceCounts = sourceCounts;
+        this.maxSamplesPerQuery = maxSamplesPerQuery;
     }
 
     // ------------------------------------------------------------------ log queries
@@ -215,7 +241,7 @@ public final class Engine {
         for (int i = 0; i < n; i++) {
             steps[i] = startNanos + i * stepNanos;
         }
-        Value v = eval(expr, new Context(source, steps));
+        Value v = eval(expr, new Context(source, steps, new SampleBudget(maxSamplesPerQuery)));
         Map<Map<String, String>, List<MetricResult.Point>> series = new HashMap<>();
         if (v instanceof ScalarValue s) {
             List<MetricResult.Point> pts = new ArrayList<>();
@@ -241,7 +267,7 @@ public final class Engine {
 
     /** Evaluates a metric query at one instant; returns a vector, or a scalar for scalar expressions. */
     public MetricResult evalInstant(SampleExpr expr, EntrySource source, long timeNanos) throws IOException {
-        Value v = eval(expr, new Context(source, new long[] {timeNanos}));
+        Value v = eval(expr, new Context(source, new long[] {timeNanos}, new SampleBudget(maxSamplesPerQuery)));
         if (v instanceof ScalarValue s) {
             return new MetricResult.Scalar(timeNanos, s.values[0]);
         }
@@ -264,7 +290,27 @@ public final class Engine {
         return e instanceof VectorAggregation v && (v.op() == VectorOp.SORT || v.op() == VectorOp.SORT_DESC);
     }
 
-    private record Context(EntrySource source, long[] steps) {
+    private record Context(EntrySource source, long[] steps, SampleBudget budget) {
+    }
+
+    /** Samples one query may still buffer. Not thread-safe: one query, one thread. */
+    private static final class SampleBudget {
+        private final long max;
+        private long used;
+
+        SampleBudget(long max) {
+            this.max = max;
+        }
+
+        void take(long samples) {
+            used += samples;
+            if (used > max) {
+                throw new QueryMemoryBudgetException(String.format(java.util.Locale.ROOT,
+                        "the query needs more memory than its budget: over %d samples (%d MB) buffered for its range"
+                                + " aggregations; narrow the time range, add line filters, or group by fewer labels",
+                        max, max * BYTES_PER_SAMPLE >> 20));
+            }
+        }
     }
 
     private sealed interface Value permits ScalarValue, VectorValue {
@@ -445,11 +491,12 @@ public final class Engine {
             chain.add(outer);
         }
         LabelGrouping grouping = chain.isEmpty() ? null : LabelGrouping.of(chain);
-        Map<Map<String, String>, SeriesBuffer> series = counted(r, ctx.source, from, through, steps, grouping);
+        Map<Map<String, String>, SeriesBuffer> series =
+                counted(r, ctx.source, from, through, steps, grouping, ctx.budget);
         // a counted sample stands for several lines: a window's count is the sum of its samples
         RangeOp windowOp = series != null && r.op() == RangeOp.COUNT_OVER_TIME ? RangeOp.SUM_OVER_TIME : r.op();
         if (series == null) {
-            series = collect(r, ctx.source, from, through, grouping);
+            series = collect(r, ctx.source, from, through, grouping, ctx.budget);
         }
         List<Map<Map<String, String>, Double>> out = new ArrayList<>(steps.length);
         double rangeSeconds = rangeNanos / 1e9;
@@ -504,7 +551,7 @@ public final class Engine {
      * declines. Sums of rows sharing their windows are integers, so every range function sees the same values.
      */
     private Map<Map<String, String>, SeriesBuffer> counted(RangeAggregation r, EntrySource source, long from,
-            long through, long[] steps, LabelGrouping grouping) throws IOException {
+            long through, long[] steps, LabelGrouping grouping, SampleBudget budget) throws IOException {
         LogRange lr = r.range();
         boolean lineBytes = r.op() == RangeOp.BYTES_OVER_TIME || r.op() == RangeOp.BYTES_RATE;
         if (!sourceCounts || lr.unwrap() != null || !(lineBytes || r.op() == RangeOp.COUNT_OVER_TIME
@@ -536,6 +583,7 @@ public final class Engine {
             }
             LabelSet key = grouping == null ? LabelSet.of(s.labels()) : grouping.key(s.labels());
             SeriesBuffer b = series.computeIfAbsent(key, k -> new SeriesBuffer());
+            budget.take(s.size());
             for (int i = 0; i < s.size(); i++) {
                 b.add(s.timestamps()[i], s.values()[i]);
             }
@@ -547,7 +595,7 @@ public final class Engine {
     }
 
     private Map<Map<String, String>, SeriesBuffer> collect(RangeAggregation r, EntrySource source, long from,
-            long through, LabelGrouping grouping) throws IOException {
+            long through, LabelGrouping grouping, SampleBudget budget) throws IOException {
         LogRange lr = r.range();
         Pipeline pipeline = Pipeline.compile(lr.log().stages());
         Unwrap unwrap = lr.unwrap();
@@ -608,6 +656,7 @@ public final class Engine {
                     b = new SeriesBuffer();
                     series.put(key, b);
                 }
+                budget.take(1);
                 b.add(e.timestampNanos(), value);
             }
         }

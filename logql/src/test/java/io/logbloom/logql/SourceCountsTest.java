@@ -123,4 +123,18 @@ final class SourceCountsTest {
         assertThat(answered).as("queries answered from counts").isGreaterThan(100);
         assertThat(declined).as("queries declined for metadata labels").isPositive();
     }
+
+    @Test
+    void sampleBudget_exceeded_clearErrorInsteadOfOutOfMemory() throws IOException {
+        MemorySource rows = new MemorySource();
+        for (int i = 0; i < 1000; i++) {
+            rows.add(Map.of("app", "gen"), i * S, "line " + i);
+        }
+        SampleExpr expr = (SampleExpr) LogQL.parse("sum(count_over_time({app=\"gen\"}[1h]))");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Engine(true, false, 999).evalInstant(expr, rows,
+                2000 * S)).isInstanceOf(QueryMemoryBudgetException.class)
+                .hasMessageContaining("needs more memory than its budget: over 999 samples");
+        assertThat(new Engine(true, false, 1000).evalInstant(expr, rows, 2000 * S))
+                .isEqualTo(new MetricResult.Vector(List.of(new MetricResult.Sample(Map.of(), 2000 * S, 1000))));
+    }
 }

@@ -196,4 +196,27 @@ final class ColumnarCountPropertyTest {
         assertThat(declined).as("aggregations declined (metadata labels, overlapping objects)").isPositive();
         assertThat(fromDirectory).as("blocks answered from their row count").isPositive();
     }
+
+    @Test
+    void wideQuery_overItsMemoryBudget_badRequestWithTheReason() throws Exception {
+        QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+        List<LogEntry> rows = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            rows.add(new LogEntry(BASE + i * SEC, "level=info status=200 n=" + i, List.of()));
+        }
+        s.flushColumnar(TENANT, Map.of(Labels.of("app", "api", "env", "prod"), rows), 50);
+        try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
+                QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
+            QueryRunner runner = new QueryRunner(querier, new Engine(true, true, 100), LogqlBloomQueries::extract);
+            QueryRequest parsed = new QueryRequest(TENANT, "sum(count_over_time({app=\"api\"} | logfmt [1h]))",
+                    BASE + 600 * SEC, BASE + 600 * SEC, 0, 100, false, true, true);
+            Throwable error = catchThrowable(() -> runner.run(parsed));
+            assertThat(error).isInstanceOf(QuerierException.class).hasMessageContaining("budget");
+            assertThat(((QuerierException) error).code()).isEqualTo(QuerierErrorCode.BAD_REQUEST);
+            // counted from columns, the same query shape without a parser holds one sample per block, within budget
+            QueryOutcome counted = runner.run(new QueryRequest(TENANT, "sum(count_over_time({app=\"api\"} [1h]))",
+                    BASE + 600 * SEC, BASE + 600 * SEC, 0, 100, false, true, true));
+            assertThat(counted.toString()).contains("value=500.0");
+        }
+    }
 }
