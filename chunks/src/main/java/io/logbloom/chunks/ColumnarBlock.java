@@ -16,16 +16,24 @@ public final class ColumnarBlock {
         ColumnarLines decode() throws ChunkFormatException;
     }
 
+    /** Finds the rows of a verified line column containing a literal. */
+    @FunctionalInterface
+    interface LineSearch {
+        boolean[] rowsContaining(byte[] literal) throws ChunkFormatException;
+    }
+
     private final ColumnarBlockInfo info;
+    private final LineSearch search;
     private final long[] timestamps;
     private final LineDecoder lineDecoder;
     private ColumnarLines lines;
     private final List<String> keys;
     private final List<ColumnarValues> values;
 
-    ColumnarBlock(ColumnarBlockInfo info, long[] timestamps, LineDecoder lines, List<String> keys,
+    ColumnarBlock(ColumnarBlockInfo info, long[] timestamps, LineDecoder lines, LineSearch search, List<String> keys,
             List<ColumnarValues> values) {
         this.info = info;
+        this.search = search;
         this.timestamps = timestamps;
         this.lineDecoder = lines;
         this.keys = List.copyOf(keys);
@@ -61,6 +69,33 @@ public final class ColumnarBlock {
             }
         }
         return lines;
+    }
+
+    /**
+     * Which rows' lines contain {@code literal} (UTF-8 bytes): searched in the decoded lines when they are
+     * decoded, else on the line column's tokens without decoding it (see {@code ColumnarLineTokens}), which
+     * is several times cheaper than {@link #lines()} for a filter that needs nothing else of the line.
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
+     */
+    public boolean[] rowsContaining(byte[] literal) {
+        ColumnarLines decoded;
+        synchronized (this) {
+            decoded = lines;
+        }
+        if (decoded == null) {
+            try {
+                return search.rowsContaining(literal);
+            } catch (ChunkFormatException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        boolean[] out = new boolean[rows()];
+        for (int row = 0; row < out.length; row++) {
+            out[row] = ColumnarLineTokens.indexOf(decoded.bytes(), decoded.offset(row), decoded.length(row), literal)
+                    >= 0;
+        }
+        return out;
     }
 
     /** The metadata keys with a column in this block, sorted. */

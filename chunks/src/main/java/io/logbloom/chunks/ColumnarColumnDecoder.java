@@ -19,11 +19,7 @@ final class ColumnarColumnDecoder {
      */
     static byte[] payload(byte[] data, int offset, ColumnarColumnInfo column, String where)
             throws ChunkFormatException {
-        int crc = ColumnarLayout.crc32c(data, offset, column.length());
-        if (crc != column.crc32c()) {
-            throw new ChunkFormatException(String.format("%s: checksum mismatch: stored %08x, computed %08x", where,
-                    column.crc32c(), crc));
-        }
+        verify(data, offset, column, where);
         if (!column.zstd()) {
             if (column.decodedSize() != column.length()) {
                 throw new ChunkFormatException(where + ": plain column of " + column.length()
@@ -34,6 +30,15 @@ final class ColumnarColumnDecoder {
             return payload;
         }
         return inflate(data, offset, column.length(), column.decodedSize(), where);
+    }
+
+    /** Checks a stored column's CRC32C. */
+    static void verify(byte[] data, int offset, ColumnarColumnInfo column, String where) throws ChunkFormatException {
+        int crc = ColumnarLayout.crc32c(data, offset, column.length());
+        if (crc != column.crc32c()) {
+            throw new ChunkFormatException(String.format("%s: checksum mismatch: stored %08x, computed %08x", where,
+                    column.crc32c(), crc));
+        }
     }
 
     /** Inflates one zstd frame that must yield exactly {@code size} bytes. */
@@ -100,6 +105,20 @@ final class ColumnarColumnDecoder {
             offsets[i] += start;
         }
         return new ColumnarLines(payload, offsets, rows);
+    }
+
+    /** Which rows of a line column contain {@code literal}; a tokenized column is searched on its tokens. */
+    static boolean[] rowsContaining(byte[] payload, ColumnarColumnInfo column, int rows, String where, byte[] literal)
+            throws ChunkFormatException {
+        if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
+            return ColumnarLineTokens.rowsContaining(payload, rows, where, literal);
+        }
+        ColumnarLines lines = lines(payload, column, rows, where);
+        boolean[] out = new boolean[rows];
+        for (int row = 0; row < rows; row++) {
+            out[row] = ColumnarLineTokens.indexOf(lines.bytes(), lines.offset(row), lines.length(row), literal) >= 0;
+        }
+        return out;
     }
 
     static ColumnarValues metadata(byte[] payload, ColumnarColumnInfo column, int rows, String where)

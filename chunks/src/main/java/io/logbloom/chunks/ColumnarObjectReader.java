@@ -120,26 +120,49 @@ public final class ColumnarObjectReader {
 
     /** Every column of block {@code block}, fetched with one ranged read and decoded. */
     public ColumnarBlock readBlock(int block) throws IOException {
+        return read(block, true);
+    }
+
+    /**
+     * Block {@code block} with only its timestamp and line columns decoded, for readers that need nothing of the
+     * structured metadata (counting lines): every column's checksum is still verified, so a damaged block is
+     * refused exactly as by {@link #readBlock}, but metadata columns are not inflated, and the returned block's
+     * metadata accessors see no keys.
+     */
+    public ColumnarBlock readTimestampsAndLines(int block) throws IOException {
+        return read(block, false);
+    }
+
+    private ColumnarBlock read(int block, boolean withMetadata) throws IOException {
         ColumnarBlockInfo info = block(block);
         long start = info.offset();
         byte[] stored = source.read(start, Math.toIntExact(info.length()));
         long[] timestamps = null;
         ColumnarBlock.LineDecoder lines = null;
+        ColumnarBlock.LineSearch search = null;
         List<String> keys = new ArrayList<>();
         List<ColumnarValues> values = new ArrayList<>();
         for (ColumnarColumnInfo column : info.columns()) {
             String where = where(block, column);
+            if (!withMetadata && column.kind() == ColumnarColumnInfo.Kind.METADATA) {
+                ColumnarColumnDecoder.verify(stored, (int) (column.offset() - start), column, where);
+                continue;
+            }
             byte[] payload = ColumnarColumnDecoder.payload(stored, (int) (column.offset() - start), column, where);
             switch (column.kind()) {
                 case TIMESTAMPS -> timestamps = ColumnarColumnDecoder.timestamps(payload, column, info.rows(), where);
-                case LINES -> lines = () -> ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
+                case LINES -> {
+                    lines = () -> ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
+                    search = literal -> ColumnarColumnDecoder.rowsContaining(payload, column, info.rows(), where,
+                            literal);
+                }
                 case METADATA -> {
                     keys.add(column.key());
                     values.add(ColumnarColumnDecoder.metadata(payload, column, info.rows(), where));
                 }
             }
         }
-        return new ColumnarBlock(info, timestamps, lines, keys, values);
+        return new ColumnarBlock(info, timestamps, lines, search, keys, values);
     }
 
     /** The rows of block {@code block} as log entries, in time order. */

@@ -2,7 +2,6 @@ package io.logbloom.logql;
 
 import io.logbloom.logql.SampleExpr.*;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -12,6 +11,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 
@@ -21,9 +21,9 @@ import java.util.TreeMap;
  * <p>Log queries merge the selected streams by timestamp (a k-way merge over the lazy per-stream iterators, so
  * a limit stops reading early), run the pipeline per line and group the surviving lines by their final label
  * set. Metric queries are evaluated step by step like Loki/Prometheus: steps at start, start+step, ..., ≤ end;
- * at step t a range function sees the samples with timestamps in (t - offset - range, t - offset]. Every range
- * aggregation reads its selector once for the whole query span, sorts each series' samples and slides a window
- * over them. Vector aggregation, binary operators (PromQL vector matching), label_replace and vector()
+ * at step t a range function sees the samples with timestamps in (t - offset - range, t - offset]. Range
+ * aggregations are the {@link RangeAggregator}'s role (counts from a source's columns, or entries through the
+ * pipeline, within a per-query {@link SampleBudget}). Vector aggregation, binary operators (PromQL vector matching), label_replace and vector()
  * are computed per step.
  *
  * <p>Stateless apart from its configuration, so one instance may serve concurrent queries; each call compiles
@@ -36,11 +36,34 @@ public final class Engine {
 
     private static final Comparator<Map<String, String>> LABEL_ORDER = Engine::compareLabels;
 
+    /**
+     * Heap a query may fill with range-aggregation samples by default: a quarter of the JVM's maximum heap, so a
+     * few wide queries at once fail with a clear error before the process runs out of memory.
+     */
+    static final double DEFAULT_HEAP_SHARE = 0.25;
+    /** Heap per buffered sample: a long and a double, times two for the growth headroom of the arrays. */
+    static final int BYTES_PER_SAMPLE = 32;
+
     private final boolean pushDownGrouping;
+    private final long maxSamplesPerQuery;
+    private final RangeAggregator ranges;
 
     /** Creates an engine with every optimization on. */
     public Engine() {
-        this(true);
+        this(true, true);
+    }
+
+    /**
+     * The engine as it was before sources counted lines from their columns: every range aggregation reads
+     * entries one at a time (the reference of property tests and the baseline of benchmarks).
+     */
+    public static Engine rowAtATime() {
+        return new Engine(true, false);
+    }
+
+    /** The default per-query sample budget: {@link #DEFAULT_HEAP_SHARE} of the maximum heap. */
+    static long defaultMaxSamples() {
+        return Math.max(1, (long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_SHARE) / BYTES_PER_SAMPLE);
     }
 
     /**
@@ -48,7 +71,28 @@ public final class Engine {
      * series by series (the reference path of tests and the baseline of benchmarks).
      */
     public Engine(boolean pushDownGrouping) {
+        this(pushDownGrouping, true);
+    }
+
+    /**
+     * Creates an engine; {@code sourceCounts} lets a source answer count and byte range aggregations over line
+     * filters from its columns ({@link EntrySource#countLines}); false always reads entries.
+     */
+    public Engine(boolean pushDownGrouping, boolean sourceCounts) {
+        this(pushDownGrouping, sourceCounts, defaultMaxSamples());
+    }
+
+    /**
+     * As {@link #Engine(boolean, boolean)}, with a query failing ({@link QueryMemoryBudgetException}) once its range
+     * aggregations hold more than {@code maxSamplesPerQuery} samples in memory.
+     */
+    public Engine(boolean pushDownGrouping, boolean sourceCounts, long maxSamplesPerQuery) {
+        if (maxSamplesPerQuery < 1) {
+            throw new IllegalArgumentException("maxSamplesPerQuery must be >= 1: " + maxSamplesPerQuery);
+        }
         this.pushDownGrouping = pushDownGrouping;
+        this.ranges = new RangeAggregator(sourceCounts);
+        this.maxSamplesPerQuery = maxSamplesPerQuery;
     }
 
     // ------------------------------------------------------------------ log queries
@@ -195,7 +239,7 @@ public final class Engine {
         for (int i = 0; i < n; i++) {
             steps[i] = startNanos + i * stepNanos;
         }
-        Value v = eval(expr, new Context(source, steps));
+        Value v = eval(expr, new Context(source, steps, new SampleBudget(maxSamplesPerQuery)));
         Map<Map<String, String>, List<MetricResult.Point>> series = new HashMap<>();
         if (v instanceof ScalarValue s) {
             List<MetricResult.Point> pts = new ArrayList<>();
@@ -221,7 +265,7 @@ public final class Engine {
 
     /** Evaluates a metric query at one instant; returns a vector, or a scalar for scalar expressions. */
     public MetricResult evalInstant(SampleExpr expr, EntrySource source, long timeNanos) throws IOException {
-        Value v = eval(expr, new Context(source, new long[] {timeNanos}));
+        Value v = eval(expr, new Context(source, new long[] {timeNanos}, new SampleBudget(maxSamplesPerQuery)));
         if (v instanceof ScalarValue s) {
             return new MetricResult.Scalar(timeNanos, s.values[0]);
         }
@@ -244,7 +288,7 @@ public final class Engine {
         return e instanceof VectorAggregation v && (v.op() == VectorOp.SORT || v.op() == VectorOp.SORT_DESC);
     }
 
-    private record Context(EntrySource source, long[] steps) {
+    private record Context(EntrySource source, long[] steps, SampleBudget budget) {
     }
 
     private sealed interface Value permits ScalarValue, VectorValue {
@@ -273,12 +317,13 @@ public final class Engine {
             return new VectorValue(steps);
         }
         if (e instanceof RangeAggregation r) {
-            return rangeAggregation(r, ctx, false, null);
+            return new VectorValue(ranges.evaluate(r, ctx.source, ctx.steps, ctx.budget, false, null));
         }
         if (e instanceof VectorAggregation v) {
             if (pushDownGrouping && v.inner() instanceof RangeAggregation r && groupsBeforeRange(v.op(), r.op())) {
                 // sum by (g) (rate(...)): one series per group already; the aggregation below just relabels it
-                return vectorAggregation(v, (VectorValue) rangeAggregation(r, ctx, true, v.grouping()));
+                return vectorAggregation(v, new VectorValue(ranges.evaluate(r, ctx.source, ctx.steps, ctx.budget, true,
+                        v.grouping())));
             }
             return vectorAggregation(v, (VectorValue) eval(v.inner(), ctx));
         }
@@ -307,320 +352,6 @@ public final class Engine {
             case MAX -> rangeOp == RangeOp.MAX_OVER_TIME;
             default -> false;
         };
-    }
-
-    /** Sorted samples of one series. */
-    static final class SeriesBuffer {
-        long[] ts = new long[16];
-        double[] values = new double[16];
-        int size;
-
-        void add(long t, double v) {
-            if (size == ts.length) {
-                ts = Arrays.copyOf(ts, size * 2);
-                values = Arrays.copyOf(values, size * 2);
-            }
-            ts[size] = t;
-            values[size] = v;
-            size++;
-        }
-
-        /**
-         * Sorts by time, stably (equal times keep arrival order, which first/last_over_time and float sums see).
-         * A bottom-up merge sort over the parallel primitive arrays that starts from the natural ascending runs:
-         * a series merged from k sorted streams costs about n log k moves and no boxing.
-         */
-        void sort() {
-            int runs = 1;
-            for (int i = 1; i < size; i++) {
-                if (ts[i - 1] > ts[i]) {
-                    runs++;
-                }
-            }
-            if (runs == 1) {
-                return;
-            }
-            int[] bounds = new int[runs + 1];
-            int r = 1;
-            for (int i = 1; i < size; i++) {
-                if (ts[i - 1] > ts[i]) {
-                    bounds[r++] = i;
-                }
-            }
-            bounds[runs] = size;
-            long[] t = ts;
-            double[] v = values;
-            long[] t2 = new long[size];
-            double[] v2 = new double[size];
-            while (runs > 1) {
-                int merged = 0;
-                for (int k = 0; k < runs; k += 2) {
-                    int lo = bounds[k];
-                    int mid = bounds[Math.min(k + 1, runs)];
-                    int hi = bounds[Math.min(k + 2, runs)];
-                    int i = lo;
-                    int j = mid;
-                    int o = lo;
-                    while (i < mid && j < hi) {
-                        if (t[j] < t[i]) {
-                            t2[o] = t[j];
-                            v2[o++] = v[j++];
-                        } else {
-                            t2[o] = t[i];
-                            v2[o++] = v[i++];
-                        }
-                    }
-                    System.arraycopy(t, i, t2, o, mid - i);
-                    System.arraycopy(v, i, v2, o, mid - i);
-                    o += mid - i;
-                    System.arraycopy(t, j, t2, o, hi - j);
-                    System.arraycopy(v, j, v2, o, hi - j);
-                    bounds[merged++] = lo;
-                }
-                bounds[merged] = size;
-                runs = merged;
-                long[] swapT = t;
-                t = t2;
-                t2 = swapT;
-                double[] swapV = v;
-                v = v2;
-                v2 = swapV;
-            }
-            ts = t;
-            values = v;
-        }
-
-        /** First index with ts > bound. */
-        int firstAfter(long bound) {
-            int lo = 0;
-            int hi = size;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (ts[mid] <= bound) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
-        }
-    }
-
-    /**
-     * Evaluates a range aggregation; when {@code pushed}, the samples of each group of {@code outer} (null: one
-     * group) are merged into one series.
-     */
-    private Value rangeAggregation(RangeAggregation r, Context ctx, boolean pushed, Grouping outer) throws IOException {
-        LogRange lr = r.range();
-        long rangeNanos = lr.range().toNanos();
-        long offsetNanos = lr.offset().toNanos();
-        long[] steps = ctx.steps;
-        long from = steps[0] - offsetNanos - rangeNanos;
-        long through = steps[steps.length - 1] - offsetNanos + 1;
-        List<Grouping> chain = new ArrayList<>(2);
-        if (r.grouping() != null) {
-            chain.add(r.grouping());
-        }
-        if (pushed) {
-            chain.add(outer);
-        }
-        Map<Map<String, String>, SeriesBuffer> series = collect(r, ctx.source, from, through, chain.isEmpty() ? null : LabelGrouping.of(chain));
-        List<Map<Map<String, String>, Double>> out = new ArrayList<>(steps.length);
-        double rangeSeconds = rangeNanos / 1e9;
-        if (r.op() == RangeOp.ABSENT_OVER_TIME) {
-            Map<String, String> absentLabels = new TreeMap<>();
-            for (Matcher m : lr.log().selector()) {
-                if (m.type() == MatchType.EQUAL) {
-                    absentLabels.put(m.name(), m.value());
-                }
-            }
-            Map<String, String> key = LabelSet.of(absentLabels);
-            for (long t : steps) {
-                long hi = t - offsetNanos;
-                long lo = hi - rangeNanos;
-                boolean any = false;
-                for (SeriesBuffer b : series.values()) {
-                    if (b.firstAfter(lo) < b.firstAfter(hi)) {
-                        any = true;
-                        break;
-                    }
-                }
-                Map<Map<String, String>, Double> m = new HashMap<>();
-                if (!any) {
-                    m.put(key, 1.0);
-                }
-                out.add(m);
-            }
-            return new VectorValue(out);
-        }
-        for (long t : steps) {
-            long hi = t - offsetNanos;
-            long lo = hi - rangeNanos;
-            Map<Map<String, String>, Double> m = new HashMap<>();
-            for (Map.Entry<Map<String, String>, SeriesBuffer> e : series.entrySet()) {
-                SeriesBuffer b = e.getValue();
-                int a = b.firstAfter(lo);
-                int z = b.firstAfter(hi);
-                if (a >= z) {
-                    continue;
-                }
-                double value = RangeFunctions.apply(r.op(), r.parameter(), b.ts, b.values, a, z, rangeSeconds);
-                m.put(e.getKey(), value);
-            }
-            out.add(m);
-        }
-        return new VectorValue(out);
-    }
-
-    private Map<Map<String, String>, SeriesBuffer> collect(RangeAggregation r, EntrySource source, long from,
-            long through, LabelGrouping grouping) throws IOException {
-        LogRange lr = r.range();
-        Pipeline pipeline = Pipeline.compile(lr.log().stages());
-        Unwrap unwrap = lr.unwrap();
-        List<java.util.function.Predicate<LineLabels>> post = new ArrayList<>();
-        if (unwrap != null) {
-            for (LabelFilter f : unwrap.postFilters()) {
-                post.add(Pipeline.labelFilter(f));
-            }
-        }
-        // as Loki, the unwrapped label stays a label only when a by() grouping names it
-        boolean keepsUnwrapLabel = grouping != null && grouping.keepsOnly();
-        // as Loki's parser hints: a query that filters on __error__ asked for its errors, so they are no failure
-        boolean preserveErrors = filtersOnError(lr);
-        Map<Map<String, String>, SeriesBuffer> series = new HashMap<>();
-        for (SourceStream s : source.select(lr.log().selector(), from, through, Direction.FORWARD)) {
-            Iterator<StreamEntry> it = s.entries();
-            while (it.hasNext()) {
-                StreamEntry e = it.next();
-                if (e.timestampNanos() <= from || e.timestampNanos() >= through) {
-                    continue;
-                }
-                String line = pipeline.process(e.timestampNanos(), e.line(), s.labels(), e.structuredMetadata());
-                if (line == null) {
-                    continue;
-                }
-                LineLabels labels = pipeline.labels();
-                double value;
-                if (unwrap != null) {
-                    String raw = labels.get(unwrap.label());
-                    if (raw == null || raw.isEmpty()) {
-                        continue; // Loki: a line without the unwrapped label yields no sample and no error
-                    }
-                    if (!keepsUnwrapLabel) {
-                        labels.delete(unwrap.label());
-                    }
-                    value = unwrapValue(unwrap, raw, labels);
-                    boolean keep = true;
-                    for (java.util.function.Predicate<LineLabels> p : post) {
-                        if (!p.test(labels)) {
-                            keep = false;
-                            break;
-                        }
-                    }
-                    if (!keep) {
-                        continue;
-                    }
-                } else if (r.op() == RangeOp.BYTES_OVER_TIME || r.op() == RangeOp.BYTES_RATE) {
-                    value = line.getBytes(StandardCharsets.UTF_8).length;
-                } else {
-                    value = 1;
-                }
-                if (labels.hasError() && !preserveErrors) {
-                    throw pipelineError(labels);
-                }
-                LabelSet key = grouping == null ? LabelSet.of(labels.view()) : grouping.key(labels);
-                SeriesBuffer b = series.get(key);
-                if (b == null) {
-                    b = new SeriesBuffer();
-                    series.put(key, b);
-                }
-                b.add(e.timestampNanos(), value);
-            }
-        }
-        for (SeriesBuffer b : series.values()) {
-            b.sort();
-        }
-        if (pipeline.labels().referencedMetadata()) {
-            source.structuredMetadataReferenced();
-        }
-        return series;
-    }
-
-    private static boolean filtersOnError(LogRange lr) {
-        for (Stage s : lr.log().stages()) {
-            if (s instanceof Stage.LabelFilterStage f && namesError(f.filter())) {
-                return true;
-            }
-        }
-        if (lr.unwrap() != null) {
-            for (LabelFilter f : lr.unwrap().postFilters()) {
-                if (namesError(f)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static boolean namesError(LabelFilter f) {
-        if (f instanceof LabelFilter.And a) {
-            return namesError(a.left()) || namesError(a.right());
-        }
-        if (f instanceof LabelFilter.Or o) {
-            return namesError(o.left()) || namesError(o.right());
-        }
-        String name;
-        if (f instanceof LabelFilter.StringFilter s) {
-            name = s.matcher().name();
-        } else if (f instanceof LabelFilter.NumberFilter n) {
-            name = n.name();
-        } else if (f instanceof LabelFilter.DurationFilter d) {
-            name = d.name();
-        } else if (f instanceof LabelFilter.BytesFilter b) {
-            name = b.name();
-        } else {
-            name = ((LabelFilter.IpFilter) f).name();
-        }
-        return name.equals(LineLabels.ERROR);
-    }
-
-    private static LogQLValidationException pipelineError(LineLabels labels) {
-        String err = labels.get(LineLabels.ERROR);
-        return new LogQLValidationException("pipeline error: '" + err + "' for series: '" + formatLabels(labels.all())
-                + "'.\nUse a label filter to intentionally skip this error. (e.g | __error__!=\"" + err + "\").\n"
-                + "To skip all potential errors you can match empty errors.(e.g __error__=\"\")\n"
-                + "The label filter can also be specified after unwrap. (e.g | unwrap latency | __error__=\"\" )\n");
-    }
-
-    static String formatLabels(Map<String, String> labels) {
-        StringBuilder sb = new StringBuilder("{");
-        boolean first = true;
-        for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
-            sb.append(first ? "" : ", ").append(e.getKey()).append('=').append(GoStrings.quote(e.getValue()));
-            first = false;
-        }
-        return sb.append('}').toString();
-    }
-
-    private static double unwrapValue(Unwrap u, String v, LineLabels labels) {
-        try {
-            return switch (u.conversion()) {
-                case NONE -> parseFloat(v);
-                case DURATION, DURATION_SECONDS -> Units.parseDurationNanos(v) / 1e9;
-                case BYTES -> Units.parseBytes(v);
-            };
-        } catch (IllegalArgumentException e) {
-            labels.replaceError(Pipeline.SAMPLE_ERROR, e.getMessage()); // Loki overwrites an earlier parser error
-            return 0;
-        }
-    }
-
-    private static double parseFloat(String v) {
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("strconv.ParseFloat: parsing " + GoStrings.quote(v) + ": invalid syntax", e);
-        }
     }
 
     // ---- vector aggregation
@@ -994,7 +725,7 @@ public final class Engine {
         for (Map.Entry<Map<String, String>, Double> e : one.entrySet()) {
             Map<String, String> sig = signature(e.getKey(), vm);
             if (oneBySig.put(sig, e) != null) {
-                throw new LogQLValidationException("found duplicate series for the match group " + formatLabels(sig)
+                throw new LogQLValidationException("found duplicate series for the match group " + RangeAggregator.formatLabels(sig)
                         + " on the " + (swapped ? "left" : "right")
                         + " hand-side of the operation; many-to-many matching not allowed: matching labels must be "
                         + "unique on one side");

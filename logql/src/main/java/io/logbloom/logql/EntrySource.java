@@ -16,6 +16,15 @@ public interface EntrySource {
     List<SourceStream> select(List<Matcher> selector, long fromNanos, long throughNanos, Direction direction)
             throws IOException;
 
+    /**
+     * Per stream, the samples of a line-counting range aggregation answered from the source's columns (see
+     * {@link LineCountQuery}), or empty when this source cannot answer it exactly; the engine then reads the
+     * entries through {@link #select}. Empty by default.
+     */
+    default java.util.Optional<List<StreamSamples>> countLines(LineCountQuery query) throws IOException {
+        return java.util.Optional.empty();
+    }
+
     /** Told once per log expression whose pipeline looked up a structured metadata label; counts nothing by default. */
     default void structuredMetadataReferenced() {
     }

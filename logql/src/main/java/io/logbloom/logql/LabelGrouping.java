@@ -58,6 +58,11 @@ final class LabelGrouping {
         return kept != null;
     }
 
+    /** The names a {@code by} keeps, or null when the chain holds no {@code by}. */
+    Set<String> keptNames() {
+        return kept == null ? null : Set.of(kept);
+    }
+
     /** The group key of a line's labels, reading only the kept labels when the names are fixed. */
     LabelSet key(LineLabels labels) {
         return kept != null ? kept(labels::get) : key(labels.view());

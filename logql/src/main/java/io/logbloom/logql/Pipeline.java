@@ -219,7 +219,8 @@ final class Pipeline {
         };
     }
 
-    private static Predicate<String> term(Stage.LineFilterOp op, Stage.FilterTerm t) {
+    /** The row-at-a-time test of one line-filter term (also used by {@link LineFilterBytes} after a byte prefilter). */
+    static Predicate<String> term(Stage.LineFilterOp op, Stage.FilterTerm t) {
         if (t.ip()) {
             IpMatcher m = IpMatcher.parse(t.value());
             return m::matchesAnyIn;

@@ -16,7 +16,7 @@ final class SeriesBufferTest {
         for (int round = 0; round < 300; round++) {
             int n = r.nextInt(200);
             int bound = 1 + r.nextInt(round % 3 == 0 ? 5 : 1000);
-            Engine.SeriesBuffer b = new Engine.SeriesBuffer();
+            RangeAggregator.SeriesBuffer b = new RangeAggregator.SeriesBuffer();
             long[] ts = new long[n];
             for (int i = 0; i < n; i++) {
                 ts[i] = r.nextInt(10) == 0 && i > 0 ? ts[i - 1] + r.nextInt(3) : r.nextInt(bound);

@@ -113,7 +113,7 @@ final class ColumnarBlockSegments {
         return segments;
     }
 
-    private static byte[] readFile(ColumnarFileStream part, ColumnarBlockInfo block) throws IOException {
+    static byte[] readFile(ColumnarFileStream part, ColumnarBlockInfo block) throws IOException {
         try (FileRangeSource source = RangeSource.ofFile(part.file())) {
             return source.read(block.offset(), Math.toIntExact(block.length()));
         }
@@ -127,7 +127,37 @@ final class ColumnarBlockSegments {
         return rows;
     }
 
-    private CompletableFuture<byte[]> fetch(QueryContext ctx, String objectKey, ColumnarBlockInfo block) {
+    /** The (cached) directory of the columnar object {@code objectKey}. */
+    ColumnarDirectory directory(String objectKey) throws IOException {
+        return directories.get(objectKey);
+    }
+
+    /**
+     * Block {@code block} of an object or part named {@code name}, decoded from its fetched {@code bytes} (its
+     * metadata columns only when {@code metadata}); null when
+     * its checksums show it damaged (logged and counted: the query answers from the intact blocks, as a read does).
+     */
+    ColumnarBlock decodeBlock(String name, ColumnarDirectory directory, int block, byte[] bytes, boolean metadata)
+            throws IOException {
+        ColumnarBlockInfo info = directory.blocks().get(block);
+        try {
+            ColumnarObjectReader reader = new ColumnarObjectReader(new BlockWindow(name, info.offset(), bytes), directory);
+            return metadata ? reader.readBlock(block) : reader.readTimestampsAndLines(block);
+        } catch (ChunkFormatException e) {
+            damaged(name, block, e.getMessage());
+            return null;
+        }
+    }
+
+    /** Logs and counts a damaged block left out of a query. */
+    void damaged(String name, int block, String reason) {
+        LOG.error("object {} block {} is damaged, left out: {}; the query answers from the intact blocks",
+                name, block, reason);
+        metrics.corruptObjects("chunk_block", 1);
+    }
+
+    /** Starts the ranged read of one block of a stored object on the fetch pool (through the block cache). */
+    CompletableFuture<byte[]> fetch(QueryContext ctx, String objectKey, ColumnarBlockInfo block) {
         CompletableFuture<byte[]> future = CompletableFuture.supplyAsync(() -> {
             try {
                 return read(ctx, objectKey, block);

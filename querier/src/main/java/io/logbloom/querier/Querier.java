@@ -45,6 +45,8 @@ public final class Querier implements AutoCloseable {
     private final Clock clock;
     private final QuerierMetrics metrics;
     private final ExecutorService fetchPool;
+    /** Decodes and evaluates blocks: CPU work, so one thread per core. */
+    private final ExecutorService evalPool;
     private final StoreReader reader;
 
     /** Wires the read path; starts the fetch pool of {@code config.maxConcurrentFetches()} threads. */
@@ -56,10 +58,12 @@ public final class Querier implements AutoCloseable {
         this.unflushed = Objects.requireNonNull(unflushed, "unflushed is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.metrics = new QuerierMetrics(Objects.requireNonNull(registry, "registry is null"));
-        this.fetchPool = Executors.newFixedThreadPool(config.maxConcurrentFetches(), daemonThreads());
+        this.fetchPool = Executors.newFixedThreadPool(config.maxConcurrentFetches(), daemonThreads("chunk-fetch"));
+        this.evalPool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
+                daemonThreads("block-eval"));
         this.reader = new StoreReader(config, store, index, unflushed,
                 new BloomCache(blooms, config.bloomCacheBytes()), new ChunkBloomTester(tokenScheme),
-                new ChunkCache(config.chunkCacheBytes()), decoder, fetchPool, metrics);
+                new ChunkCache(config.chunkCacheBytes()), decoder, fetchPool, evalPool, metrics);
     }
 
     /**
@@ -85,10 +89,10 @@ public final class Querier implements AutoCloseable {
                 new TokenizerBloomScheme(), new StoredChunkDecoder(), unflushed, clock, registry);
     }
 
-    private static ThreadFactory daemonThreads() {
+    private static ThreadFactory daemonThreads(String role) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
-            Thread t = new Thread(r, "logbloom-chunk-fetch-" + n.incrementAndGet());
+            Thread t = new Thread(r, "logbloom-" + role + "-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         };
@@ -112,6 +116,16 @@ public final class Querier implements AutoCloseable {
     /** Records a finished query's chunk counts in the metrics. */
     public void finish(QueryStatistics stats) {
         metrics.record(stats);
+    }
+
+    /**
+     * Per stream, the samples of a line-counting range aggregation counted from block columns, or empty when the
+     * data cannot be counted exactly that way (the caller then reads entries through {@link #select}).
+     */
+    public java.util.Optional<List<io.logbloom.logql.StreamSamples>> countLines(QueryContext ctx,
+            List<LabelMatcher> matchers, io.logbloom.logql.LineCountQuery query, BloomQuery bloomQuery)
+            throws IOException {
+        return reader.countLines(ctx, matchers, query, bloomQuery == null ? BloomQuery.matchAll() : bloomQuery);
     }
 
     /**
@@ -261,12 +275,14 @@ public final class Querier implements AutoCloseable {
         return perSeries;
     }
 
-    /** Stops the fetch pool. */
+    /** Stops the fetch and evaluation pools. */
     @Override
     public void close() {
         fetchPool.shutdownNow();
+        evalPool.shutdownNow();
         try {
             fetchPool.awaitTermination(5, TimeUnit.SECONDS);
+            evalPool.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

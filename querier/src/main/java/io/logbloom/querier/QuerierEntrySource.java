@@ -52,6 +52,13 @@ final class QuerierEntrySource implements EntrySource {
     }
 
     @Override
+    public java.util.Optional<List<io.logbloom.logql.StreamSamples>> countLines(io.logbloom.logql.LineCountQuery query)
+            throws IOException {
+        BloomQuery bloom = bloomBySelector.getOrDefault(query.selector(), BloomQuery.matchAll());
+        return querier.countLines(ctx, matchers(query.selector()), query, bloom);
+    }
+
+    @Override
     public void structuredMetadataReferenced() {
         ctx.stats.referencedStructuredMetadata.set(true);
     }

@@ -14,6 +14,8 @@ public final class QuerierMetrics {
     private final Counter chunksFetched;
     private final Histogram requestDuration;
     private final Counter corruptObjects;
+    private final Counter columnarCounts;
+    private final Counter columnarBlocks;
 
     /** Registers the metrics on {@code registry}. */
     public QuerierMetrics(PrometheusRegistry registry) {
@@ -26,6 +28,13 @@ public final class QuerierMetrics {
         corruptObjects = Counter.builder().name("logbloom_querier_corrupt_objects_total")
                 .help("Damaged objects met by queries, by kind: chunk_block (left out), chunk (left out), bloom (its"
                         + " chunks read without bloom skipping)").labelNames("kind").register(registry);
+        columnarCounts = Counter.builder().name("logbloom_querier_columnar_counts_total")
+                .help("Line-counting range aggregations by outcome: answered (counted from block columns) or declined"
+                        + " (read entry by entry: overlapping blocks, unsorted rows, metadata labels, row chunks)")
+                .labelNames("outcome").register(registry);
+        columnarBlocks = Counter.builder().name("logbloom_querier_columnar_blocks_total")
+                .help("Blocks of answered line-counting aggregations, by how: directory (its row count, never"
+                        + " fetched) or scanned (timestamps and line bytes read)").labelNames("how").register(registry);
         requestDuration = Histogram.builder().name("logbloom_querier_request_duration_seconds")
                 .help("Duration of query API requests").labelNames("route").register(registry);
     }
@@ -40,6 +49,32 @@ public final class QuerierMetrics {
     /** Counts {@code count} damaged objects of {@code kind} met by a query. */
     void corruptObjects(String kind, long count) {
         corruptObjects.labelValues(kind).inc(count);
+    }
+
+    /** Counts one line-counting aggregation answered from columns ({@code answered}) or declined. */
+    void columnarCount(boolean answered) {
+        columnarCounts.labelValues(answered ? "answered" : "declined").inc();
+    }
+
+    /** Counts the blocks of an answered line-counting aggregation: from the directory alone, or scanned. */
+    void columnarBlocks(long fromDirectory, long scanned) {
+        columnarBlocks.labelValues("directory").inc(fromDirectory);
+        columnarBlocks.labelValues("scanned").inc(scanned);
+    }
+
+    /** Answered line-counting aggregations so far (for tests and reports). */
+    public long columnarCountsAnswered() {
+        return (long) columnarCounts.labelValues("answered").get();
+    }
+
+    /** Declined line-counting aggregations so far (for tests and reports). */
+    public long columnarCountsDeclined() {
+        return (long) columnarCounts.labelValues("declined").get();
+    }
+
+    /** Blocks of answered line-counting aggregations counted from their directory row count alone, so far. */
+    public long columnarBlocksFromDirectory() {
+        return (long) columnarBlocks.labelValues("directory").get();
     }
 
     /** Observes the duration of one request on {@code route}. */

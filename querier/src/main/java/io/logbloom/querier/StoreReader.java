@@ -59,10 +59,11 @@ final class StoreReader {
     private final ExecutorService fetchPool;
     private final QuerierMetrics metrics;
     private final ColumnarBlockSegments columnar;
+    private final ColumnarLineCounter counter;
 
     StoreReader(QuerierConfig config, ObjectStore store, IndexReader index, UnflushedSource unflushed,
             BloomCache blooms, ChunkBloomTester tester, ChunkCache chunks, ChunkDecoder decoder,
-            ExecutorService fetchPool, QuerierMetrics metrics) {
+            ExecutorService fetchPool, ExecutorService evalPool, QuerierMetrics metrics) {
         this.metrics = Objects.requireNonNull(metrics, "metrics is null");
         this.config = Objects.requireNonNull(config, "config is null");
         this.store = Objects.requireNonNull(store, "store is null");
@@ -76,11 +77,29 @@ final class StoreReader {
         this.columnar = new ColumnarBlockSegments(store,
                 new ColumnarDirectoryCache(store, Math.max(DIRECTORY_CACHE_MIN_BYTES, config.chunkCacheBytes() / 8)),
                 chunks, fetchPool, metrics);
+        // blocks in flight: enough to keep every fetch thread busy, few enough that their bytes stay small
+        this.counter = new ColumnarLineCounter(columnar, evalPool, 2 * config.maxConcurrentFetches(), metrics);
     }
 
-    /** Opens every matching series over [fromNanos, throughNanos), sorted by labels. */
-    List<SeriesStream> select(QueryContext ctx, List<LabelMatcher> matchers, long fromNanos, long throughNanos,
-            boolean forward, BloomQuery bloomQuery) throws IOException {
+    /**
+     * The per-stream samples of a line-counting range aggregation over the selector's data, counted from block
+     * columns (see {@link ColumnarLineCounter}), or empty when they cannot be counted exactly that way.
+     */
+    Optional<List<io.logbloom.logql.StreamSamples>> countLines(QueryContext ctx, List<LabelMatcher> matchers,
+            io.logbloom.logql.LineCountQuery query, BloomQuery bloomQuery) throws IOException {
+        return counter.count(ctx, plan(ctx, matchers, query.fromNanos(), query.throughNanos(), bloomQuery), query);
+    }
+
+    /**
+     * What a read of one selector covers: per series (sorted by labels) the surviving refs, and of columnar
+     * refs the blocks to read; the unflushed rows in memory and the local parts, per series.
+     */
+    record Plan(Map<Labels, List<ChunkRef>> refs, Map<ChunkRef, int[]> blocks, Map<Labels, List<LogEntry>> memory,
+            Map<Labels, List<ColumnarFileStream>> parts) {}
+
+    /** Plans the read of every matching series over [fromNanos, throughNanos): index, unflushed data, blooms. */
+    Plan plan(QueryContext ctx, List<LabelMatcher> matchers, long fromNanos, long throughNanos, BloomQuery bloomQuery)
+            throws IOException {
         long indexStart = System.nanoTime();
         // index and bloom reads may wait on the object store: they run on the fetch pool, waited for until the deadline
         UnflushedSource.Snapshot snapshot = ctx.await(fetchPool.submit(
@@ -123,6 +142,16 @@ final class StoreReader {
                 throughNanos)));
         Map<Labels, List<ChunkRef>> survivors = filtered.refs();
         checkBytesLimit(survivors);
+        return new Plan(survivors, filtered.blocks(), memoryBySeries, partsBySeries);
+    }
+
+    /** Opens every matching series over [fromNanos, throughNanos), sorted by labels. */
+    List<SeriesStream> select(QueryContext ctx, List<LabelMatcher> matchers, long fromNanos, long throughNanos,
+            boolean forward, BloomQuery bloomQuery) throws IOException {
+        Plan plan = plan(ctx, matchers, fromNanos, throughNanos, bloomQuery);
+        Map<Labels, List<ChunkRef>> survivors = plan.refs();
+        Map<Labels, List<LogEntry>> memoryBySeries = plan.memory();
+        Map<Labels, List<ColumnarFileStream>> partsBySeries = plan.parts();
 
         // blooms on: rows a surviving block holds that fail the bloom query exactly are dropped at decode
         boolean rowTest = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
@@ -134,7 +163,7 @@ final class StoreReader {
             for (ChunkRef ref : e.getValue()) {
                 if (ref.isColumnar()) {
                     Labels series = e.getKey();
-                    segments.addAll(columnar.segments(ctx, series, ref, filtered.blocks().get(ref), fromNanos,
+                    segments.addAll(columnar.segments(ctx, series, ref, plan.blocks().get(ref), fromNanos,
                             throughNanos, rowTest ? (block, row) -> RowBloomTest.mayMatch(bloomQuery, series, block, row) : null));
                     continue;
                 }

@@ -2,6 +2,7 @@ package io.logbloom.querier;
 
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarConfig;
+import io.logbloom.chunks.ColumnarFileStream;
 import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.InMemoryObjectStore;
@@ -155,6 +156,7 @@ final class QuerierFakes {
         final Map<Labels, List<ChunkRef>> chunks = new TreeMap<>();
         final Map<String, SetBloom> blooms = new HashMap<>();
         final Map<Labels, List<LogEntry>> memory = new TreeMap<>();
+        final Map<Labels, List<ColumnarFileStream>> parts = new TreeMap<>();
         final String memoryTenant = "t1";
         final int ngram;
         final boolean words;
@@ -221,6 +223,28 @@ final class QuerierFakes {
             return key;
         }
 
+        /**
+         * Writes {@code streams} as one local part file under {@code dir} (blocks of at most {@code rowsPerBlock}
+         * rows), served as unflushed data like an ingester's sealed part.
+         */
+        void sealPart(java.nio.file.Path dir, Map<Labels, List<LogEntry>> streams, int rowsPerBlock)
+                throws IOException {
+            Map<Labels, ColumnarRows> rows = new HashMap<>();
+            streams.forEach((labels, entries) -> rows.put(labels, ColumnarRows.of(entries)));
+            byte[] bytes = ColumnarObjectWriter.write(new ColumnarConfig(rowsPerBlock,
+                    ColumnarConfig.DEFAULT_MAX_RAW_BYTES_PER_BLOCK, ColumnarConfig.DEFAULT_ZSTD_LEVEL), rows);
+            java.nio.file.Path file = dir.resolve("part-" + Integer.toHexString(Arrays.hashCode(bytes)) + ".lbp");
+            java.nio.file.Files.write(file, bytes);
+            io.logbloom.chunks.ColumnarDirectory directory;
+            try (io.logbloom.chunks.FileRangeSource source = io.logbloom.chunks.RangeSource.ofFile(file)) {
+                directory = new io.logbloom.chunks.ColumnarObjectReader(source).directory();
+            }
+            for (Labels labels : streams.keySet()) {
+                parts.computeIfAbsent(labels, k -> new ArrayList<>())
+                        .add(new ColumnarFileStream(file, directory, directory.indexOf(labels)));
+            }
+        }
+
         @Override
         public Optional<SeriesBloomView> load(String tenant, long fingerprint, long periodNumber) {
             bloomLoads.incrementAndGet();
@@ -274,12 +298,15 @@ final class QuerierFakes {
             if (!tenant.equals(memoryTenant)) {
                 return out;
             }
-            memory.forEach((labels, entries) -> {
+            Set<Labels> streams = new TreeSet<>(memory.keySet());
+            streams.addAll(parts.keySet());
+            for (Labels labels : streams) {
                 if (matches(labels, matchers)) {
-                    out.add(new Stream(labels, entries.stream()
-                            .filter(e -> e.timestampNanos() >= from && e.timestampNanos() < through).toList()));
+                    out.add(new Stream(labels, memory.getOrDefault(labels, List.of()).stream()
+                            .filter(e -> e.timestampNanos() >= from && e.timestampNanos() < through).toList(),
+                            parts.getOrDefault(labels, List.of())));
                 }
-            });
+            }
             return out;
         }
     }

@@ -1,0 +1,199 @@
+package io.logbloom.bench;
+
+import io.logbloom.chunks.ChunkConfig;
+import io.logbloom.chunks.FileSystemObjectStore;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.ingest.IngestConfig;
+import io.logbloom.ingest.Ingester;
+import io.logbloom.ingest.LimitsConfig;
+import io.logbloom.ingest.PushResult;
+import io.logbloom.ingest.PushStream;
+import io.logbloom.ingest.WalConfig;
+import io.logbloom.logql.Engine;
+import io.logbloom.querier.LogqlBloomQueries;
+import io.logbloom.querier.Querier;
+import io.logbloom.querier.QuerierConfig;
+import io.logbloom.querier.QueryOutcome;
+import io.logbloom.querier.QueryRequest;
+import io.logbloom.querier.QueryRunner;
+import io.logbloom.tokens.BloomTokenizerConfig;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The scan-speed issue's measurement, in one process and one run: builds a fixed engine-v2 data set
+ * through the real {@link Ingester} and merge (100 streams over three {@code env} values, logfmt
+ * lines with {@code ts=N}, {@code status}, {@code bytes} and an occasional {@code retrying}, a unique
+ * {@code trace_id} in structured metadata per line, filesystem store), flushes it, then runs the
+ * issue's five instant queries over the whole range plus one dashboard range query, each with the
+ * row-at-a-time reference engine and with the engine that answers from columns, alternating, and
+ * prints the median latency of each and the ratio. Every pair of answers must be equal (else the run
+ * fails), so a fast wrong answer cannot pass. Block and chunk caches are on (a dashboard's steady
+ * state); the first run of each query warms them and is not counted. Not thread-safe (one run per process).
+ *
+ * <p>Run: {@code java -Xmx2g -cp bench/target/benchmarks.jar io.logbloom.bench.QueryScanReport --lines 1000000}
+ * (flags: {@code --lines N}, {@code --streams N}, {@code --runs N}, {@code --dir PATH}).
+ */
+public final class QueryScanReport {
+    private static final long SEC = 1_000_000_000L;
+    /** Lines per push, like a client batch. */
+    private static final int BATCH_LINES = 5000;
+    /** The data spans five hours, so a {@code [6h]} range at the end covers all of it. */
+    private static final long SPAN_NANOS = 5L * 3600 * SEC;
+
+    private QueryScanReport() {}
+
+    /** Builds the data set, runs every query with both engines, prints the table. */
+    public static void main(String[] args) throws Exception {
+        long lines = 1_000_000;
+        int streams = 100;
+        int runs = 5;
+        Path dir = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--lines" -> lines = Long.parseLong(args[++i]);
+                case "--streams" -> streams = Integer.parseInt(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--dir" -> dir = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown flag " + args[i]
+                        + " (flags: --lines N, --streams N, --runs N, --dir PATH)");
+            }
+        }
+        if (dir == null) {
+            dir = Files.createTempDirectory("logbloom-scan");
+        }
+        Clock clock = Clock.systemUTC();
+        IngestConfig d = IngestConfig.defaults(dir.resolve("wal"));
+        LimitsConfig l = d.limits();
+        LimitsConfig unlimited = new LimitsConfig(1_000_000, 1_000_000, l.maxLineSizeBytes(),
+                l.maxLabelNamesPerSeries(), l.maxLabelNameLength(), l.maxLabelValueLength(), false,
+                l.rejectOldSamplesMaxAge(), l.creationGracePeriod(), 100_000, 0, 0, true);
+        IngestConfig config = new IngestConfig(unlimited,
+                new WalConfig(dir.resolve("wal"), WalConfig.FsyncPolicy.INTERVAL, Duration.ofSeconds(1), 64L << 20),
+                d.flush(), ChunkConfig.defaults(), new BloomTokenizerConfig(true, false, 4, 0, true), d.bloom(),
+                d.index());
+        long endNanos = clock.millis() * 1_000_000L;
+        long base = endNanos - SPAN_NANOS - 600 * SEC;
+        long needle = lines / 3;
+        long rawBytes = 0;
+        long ingestStart = System.nanoTime();
+        try (FileSystemObjectStore store = new FileSystemObjectStore(dir.resolve("objects"))) {
+            try (Ingester ingester = new Ingester(config, store, clock, new PrometheusRegistry())) {
+                rawBytes = ingest(ingester, lines, streams, base);
+                ingester.flushAll();
+            }
+            double ingestSeconds = (System.nanoTime() - ingestStart) / 1e9;
+            try (Ingester ingester = new Ingester(config, store, clock, new PrometheusRegistry())) {
+                QuerierConfig qc = new QuerierConfig(true, 8, 512L << 20, 128L << 20, 5000, 100_000,
+                        Duration.ofMinutes(10), 0);
+                try (Querier querier = Querier.overIngester(qc, store, () -> ingester, clock,
+                        new PrometheusRegistry())) {
+                    Map<String, QueryRunner> engines = new LinkedHashMap<>();
+                    engines.put("reference", new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract));
+                    engines.put("columnar", new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract));
+                    String sel = "{env=~\".+\"}";
+                    Map<String, String> queries = new LinkedHashMap<>();
+                    queries.put("needle ts=N", "sum(count_over_time(" + sel + " |= \"ts=" + needle + " \" [6h]))");
+                    queries.put("status=500", "sum(count_over_time(" + sel + " |= \"status=500\" [6h]))");
+                    queries.put("retry by env", "sum by (env) (count_over_time(" + sel + " |= \"retry\" [6h]))");
+                    queries.put("logfmt bytes", "sum(count_over_time(" + sel + " | logfmt | bytes > 99000 [6h]))");
+                    queries.put("plain count", "sum(count_over_time(" + sel + " [6h]))");
+                    queries.put("dashboard rate", "sum by (env) (rate(" + sel + " |= \"status=5\" [1m]))");
+                    System.out.printf(Locale.ROOT, "data: %d lines, %d streams, %.1f MB raw, ingest %.1f s, store %.1f MB%n",
+                            lines, streams, rawBytes / 1e6, ingestSeconds, dirMb(dir.resolve("objects")));
+                    System.out.printf(Locale.ROOT, "%-16s %12s %12s %9s %10s%n", "query", "reference ms", "columnar ms",
+                            "ratio", "col MB/s");
+                    for (Map.Entry<String, String> q : queries.entrySet()) {
+                        boolean range = q.getKey().startsWith("dashboard");
+                        QueryRequest request = range
+                                ? new QueryRequest("bench", q.getValue(), endNanos - SPAN_NANOS, endNanos, 60 * SEC, 100,
+                                        false, false, true)
+                                : new QueryRequest("bench", q.getValue(), endNanos, endNanos, 0, 100, false, true, true);
+                        Map<String, double[]> millis = new LinkedHashMap<>();
+                        Map<String, Object> answers = new LinkedHashMap<>();
+                        for (String engine : engines.keySet()) {
+                            millis.put(engine, new double[runs]);
+                        }
+                        for (int i = 0; i <= runs; i++) {
+                            for (Map.Entry<String, QueryRunner> e : engines.entrySet()) {
+                                long t = System.nanoTime();
+                                QueryOutcome outcome = e.getValue().run(request);
+                                double ms = (System.nanoTime() - t) / 1e6;
+                                if (i > 0) {
+                                    millis.get(e.getKey())[i - 1] = ms;
+                                }
+                                answers.put(e.getKey(), ((QueryOutcome.Metrics) outcome).result());
+                            }
+                            if (!answers.get("reference").equals(answers.get("columnar"))) {
+                                throw new IllegalStateException("BUG: engines differ on " + q.getValue() + ": "
+                                        + answers.get("reference") + " vs " + answers.get("columnar"));
+                            }
+                        }
+                        double ref = median(millis.get("reference"));
+                        double col = median(millis.get("columnar"));
+                        System.out.printf(Locale.ROOT, "%-16s %12.1f %12.1f %9.3f %10.0f   %s%n", q.getKey(), ref, col,
+                                col / ref, rawBytes / 1e6 / (col / 1e3), q.getValue());
+                    }
+                }
+            }
+        }
+    }
+
+    private static long ingest(Ingester ingester, long lines, int streams, long base) throws java.io.IOException {
+        SplittableRandom rnd = new SplittableRandom(42);
+        String[] envs = {"prod", "staging", "dev"};
+        String[] levels = {"info", "info", "info", "warn", "error", "debug"};
+        String[] paths = {"/api/orders", "/api/users", "/healthz", "/api/cart", "/login", "/api/search"};
+        long step = Math.max(1, SPAN_NANOS / Math.max(1, lines));
+        long rawBytes = 0;
+        long n = 0;
+        while (n < lines) {
+            List<PushStream> push = new ArrayList<>(streams);
+            int perStream = Math.max(1, BATCH_LINES / streams);
+            for (int s = 0; s < streams && n < lines; s++) {
+                List<LogEntry> entries = new ArrayList<>(perStream);
+                for (int i = 0; i < perStream && n < lines; i++) {
+                    String traceId = Long.toHexString(rnd.nextLong() | Long.MIN_VALUE) + Long.toHexString(n);
+                    String msg = rnd.nextInt(50) == 0 ? "retrying upstream after backoff" : "request served";
+                    String line = String.format(Locale.ROOT,
+                            "ts=%d level=%s method=GET path=%s status=%d duration=%dms bytes=%d user=u%d msg=\"%s\"",
+                            n, levels[rnd.nextInt(levels.length)], paths[rnd.nextInt(paths.length)],
+                            200 + rnd.nextInt(4) * 100, rnd.nextInt(900), rnd.nextInt(100_000), rnd.nextInt(5000), msg);
+                    entries.add(new LogEntry(base + n * step, line, List.of(new Label("trace_id", traceId))));
+                    rawBytes += line.length() + traceId.length();
+                    n++;
+                }
+                push.add(new PushStream("{app=\"svc-" + s + "\", env=\"" + envs[s % envs.length] + "\"}", entries));
+            }
+            PushResult r = ingester.push("bench", push);
+            if (!r.errors().isEmpty()) {
+                throw new IllegalStateException("push rejected: " + r.errors().get(0));
+            }
+        }
+        return rawBytes;
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static double dirMb(Path root) throws java.io.IOException {
+        try (var files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum() / 1e6;
+        }
+    }
+}

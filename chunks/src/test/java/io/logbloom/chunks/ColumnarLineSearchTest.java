@@ -1,0 +1,111 @@
+package io.logbloom.chunks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.luben.zstd.ZstdCompressCtx;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Literal search on a line column's tokens against a plain substring search of the decoded lines. */
+final class ColumnarLineSearchTest {
+    private static final String[] PIECES = {"status", "=", "500", "5001", "0500", "007", "0", "retry", "retrying",
+        " ", "_", "a_b", "é", "😀", "日本", "\"", "123456789012345678", "1234567890123456789", "x", "-", "ts",
+        "999999999999999999", "1000000000000000000"};
+
+    private static String randomText(Random r, int maxPieces) {
+        StringBuilder sb = new StringBuilder();
+        int n = r.nextInt(maxPieces + 1);
+        for (int i = 0; i < n; i++) {
+            sb.append(PIECES[r.nextInt(PIECES.length)]);
+        }
+        return sb.toString();
+    }
+
+    private static byte[] encode(List<String> lines) {
+        ColumnarRows rows = new ColumnarRows();
+        for (String line : lines) {
+            rows.append(0, line, List.of());
+        }
+        int[] order = new int[rows.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        ByteSink out = new ByteSink(1024);
+        try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
+            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
+        }
+        return out.toByteArray();
+    }
+
+    private static String literal(Random r, List<String> lines) {
+        if (r.nextBoolean() && !lines.isEmpty()) {
+            String line = lines.get(r.nextInt(lines.size()));
+            if (!line.isEmpty()) {
+                int from = r.nextInt(line.length());
+                int to = from + 1 + r.nextInt(Math.min(12, line.length() - from));
+                String sub = line.substring(from, to);
+                if (!Character.isLowSurrogate(sub.charAt(0)) && !Character.isHighSurrogate(sub.charAt(sub.length() - 1))) {
+                    return sub;
+                }
+            }
+        }
+        return randomText(r, 3);
+    }
+
+    @Test
+    void randomLinesAndLiterals_sameRowsAsSubstringSearch() throws ChunkFormatException {
+        Random r = new Random(99);
+        int found = 0;
+        for (int set = 0; set < 300; set++) {
+            List<String> lines = new ArrayList<>();
+            int n = 1 + r.nextInt(40);
+            for (int i = 0; i < n; i++) {
+                lines.add(randomText(r, 10));
+            }
+            byte[] payload = encode(lines);
+            for (int k = 0; k < 10; k++) {
+                String literal = literal(r, lines);
+                boolean[] got = ColumnarLineTokens.rowsContaining(payload, n, "test",
+                        literal.getBytes(StandardCharsets.UTF_8));
+                for (int i = 0; i < n; i++) {
+                    assertThat(got[i]).as("%s in %s", literal, lines.get(i)).isEqualTo(lines.get(i).contains(literal));
+                    found += got[i] ? 1 : 0;
+                }
+            }
+        }
+        assertThat(found).isGreaterThan(1000);
+    }
+
+    @Test
+    void block_rowsContaining_sameBeforeAndAfterTheLinesAreDecoded() throws Exception {
+        List<LogEntry> entries = new ArrayList<>();
+        Random r = new Random(5);
+        for (int i = 0; i < 200; i++) {
+            entries.add(new LogEntry(i, "ts=" + i + " status=" + (200 + r.nextInt(4) * 100) + " msg=retrying", List.of()));
+        }
+        byte[] object = ColumnarObjectWriter.write(new ColumnarConfig(64, ColumnarConfig.DEFAULT_MAX_RAW_BYTES_PER_BLOCK,
+                ColumnarConfig.DEFAULT_ZSTD_LEVEL), Map.of(Labels.of("app", "a"), ColumnarRows.of(entries)));
+        ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes("o", object));
+        int matches = 0;
+        for (int b = 0; b < reader.directory().blocks().size(); b++) {
+            ColumnarBlock block = reader.readBlock(b);
+            byte[] literal = "status=500".getBytes(StandardCharsets.UTF_8);
+            boolean[] onTokens = block.rowsContaining(literal);
+            boolean[] onLines = block.rowsContaining(literal); // still undecoded: tokens again
+            block.lines();
+            boolean[] decoded = block.rowsContaining(literal);
+            for (int row = 0; row < block.rows(); row++) {
+                boolean expected = block.lines().line(row).contains("status=500");
+                assertThat(onTokens[row]).isEqualTo(expected);
+                assertThat(onLines[row]).isEqualTo(expected);
+                assertThat(decoded[row]).isEqualTo(expected);
+                matches += expected ? 1 : 0;
+            }
+        }
+        assertThat(matches).isPositive();
+    }
+}

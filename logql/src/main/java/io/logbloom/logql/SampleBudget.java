@@ -1,0 +1,25 @@
+package io.logbloom.logql;
+
+/**
+ * Samples one query may still buffer for its range aggregations; over it the query fails with a
+ * {@link QueryMemoryBudgetException} instead of running the process out of memory. Not thread-safe: one query,
+ * one thread.
+ */
+final class SampleBudget {
+    private final long max;
+    private long used;
+
+    SampleBudget(long max) {
+        this.max = max;
+    }
+
+    void take(long samples) {
+        used += samples;
+        if (used > max) {
+            throw new QueryMemoryBudgetException(String.format(java.util.Locale.ROOT,
+                    "the query needs more memory than its budget: over %d samples (%d MB) buffered for its range"
+                            + " aggregations; narrow the time range, add line filters, or group by fewer labels",
+                    max, max * Engine.BYTES_PER_SAMPLE >> 20));
+        }
+    }
+}

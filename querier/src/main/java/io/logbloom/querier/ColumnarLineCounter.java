@@ -1,0 +1,476 @@
+package io.logbloom.querier;
+
+import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.ColumnarBlock;
+import io.logbloom.chunks.ColumnarBlockInfo;
+import io.logbloom.chunks.ColumnarColumnInfo;
+import io.logbloom.chunks.ColumnarDirectory;
+import io.logbloom.chunks.ColumnarFileStream;
+import io.logbloom.chunks.ColumnarLines;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.logql.LineCountQuery;
+import io.logbloom.logql.StreamSamples;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Answers a {@link LineCountQuery} from the columns of the blocks a read plan covers, without building a log
+ * entry: a stored block lying wholly inside one window region, with no line filter and no byte weight, is
+ * answered from its directory row count (never fetched) once a scan has shown its timestamps strictly increasing;
+ * any other block is fetched, its timestamp column scanned and, when a filter or the byte weight needs it, its
+ * line column tested as UTF-8 bytes ({@link io.logbloom.logql.LineFilterBytes}); the rows passing are summed per
+ * window region. Decoding runs on a bounded evaluation pool, at most {@code maxBlocksInFlight} blocks at once
+ * (bounded memory), and results merge in plan order.
+ *
+ * <p>Exactness: the row-at-a-time path drops a row repeating the timestamp and line of another row of its
+ * series. A repeat needs equal timestamps, so: a scanned block drops repeats among rows of equal timestamp; a
+ * block is answered from its row count only when its timestamps are known to be strictly increasing
+ * ({@link DistinctTimestampBlocks}); and this counter declines (the engine then reads entries) whenever a
+ * repeat could span two of a series' blocks, parts or in-memory runs, i.e. whenever their time ranges touch. It
+ * also declines when a row's structured metadata would become a label of the result (a {@code by} naming the
+ * key, or no grouping at all), when a series has row chunks of the first engine, and when a block's rows are
+ * not in time order.
+ *
+ * <p>Thread-safe: per-call state only; the pools, caches and collaborators are thread-safe.
+ */
+final class ColumnarLineCounter {
+    private final ColumnarBlockSegments columnar;
+    private final ExecutorService evalPool;
+    private final int maxBlocksInFlight;
+    private final QuerierMetrics metrics;
+    private final DistinctTimestampBlocks distinct = new DistinctTimestampBlocks();
+
+    ColumnarLineCounter(ColumnarBlockSegments columnar, ExecutorService evalPool, int maxBlocksInFlight,
+            QuerierMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics is null");
+        this.columnar = Objects.requireNonNull(columnar, "columnar is null");
+        this.evalPool = Objects.requireNonNull(evalPool, "evalPool is null");
+        if (maxBlocksInFlight < 1) {
+            throw new IllegalArgumentException("maxBlocksInFlight must be >= 1: " + maxBlocksInFlight);
+        }
+        this.maxBlocksInFlight = maxBlocksInFlight;
+    }
+
+    /** One source of rows of a series: a block (of a stored object, or of a local part) or the rows in memory. */
+    private sealed interface Unit permits Block, Memory {
+        long minNanos();
+
+        long maxNanos();
+    }
+
+    /**
+     * Block {@code block} of the object or part {@code name}; {@code part} is null for a stored object (fetched
+     * through the block cache) and the part for a local file (read from disk).
+     */
+    private record Block(String name, ColumnarDirectory directory, int block, ColumnarBlockInfo info,
+            ColumnarFileStream part) implements Unit {
+        @Override
+        public long minNanos() {
+            return info.minTimeNanos();
+        }
+
+        @Override
+        public long maxNanos() {
+            return info.maxTimeNanos();
+        }
+    }
+
+    private record Memory(List<LogEntry> entries, long minNanos, long maxNanos) implements Unit {}
+
+    /** Region sums of one unit; {@code declined} when its rows cannot be counted exactly here. */
+    private static final class Sums {
+        static final Sums DECLINED = new Sums();
+        long[] timestamps = new long[4];
+        double[] values = new double[4];
+        int size;
+        /** Set by a block scan: whether every row's timestamp exceeds the previous one's. */
+        boolean distinctTimestamps;
+        /** Set by a block scan that found the block damaged (it was left out). */
+        boolean damaged;
+
+        void add(long ts, double value) {
+            if (size == timestamps.length) {
+                timestamps = Arrays.copyOf(timestamps, size * 2);
+                values = Arrays.copyOf(values, size * 2);
+            }
+            timestamps[size] = ts;
+            values[size++] = value;
+        }
+    }
+
+    /** The per-stream samples of {@code query} over {@code plan}, or empty when they cannot be counted exactly. */
+    Optional<List<StreamSamples>> count(QueryContext ctx, StoreReader.Plan plan, LineCountQuery query)
+            throws IOException {
+        Optional<List<StreamSamples>> out = tryCount(ctx, plan, query);
+        metrics.columnarCount(out.isPresent());
+        return out;
+    }
+
+    private Optional<List<StreamSamples>> tryCount(QueryContext ctx, StoreReader.Plan plan, LineCountQuery query)
+            throws IOException {
+        Map<Labels, List<Unit>> units = new LinkedHashMap<>();
+        for (Map.Entry<Labels, List<ChunkRef>> e : plan.refs().entrySet()) {
+            List<Unit> list = new ArrayList<>();
+            for (ChunkRef ref : e.getValue()) {
+                if (!ref.isColumnar()) {
+                    return Optional.empty();
+                }
+                ColumnarDirectory directory = columnar.directory(ref.objectKey());
+                int[] blocks = plan.blocks().get(ref);
+                if (blocks == null) {
+                    throw new IllegalStateException("BUG: no block list for columnar ref " + ref.objectKey());
+                }
+                for (int b : blocks) {
+                    list.add(new Block(ref.objectKey(), directory, b, directory.blocks().get(b), null));
+                }
+            }
+            for (ColumnarFileStream part : plan.parts().getOrDefault(e.getKey(), List.of())) {
+                for (int b : part.blocksIn(query.fromNanos(), query.throughNanos())) {
+                    list.add(new Block(part.file().toString(), part.directory(), b, part.directory().blocks().get(b),
+                            part));
+                }
+            }
+            List<LogEntry> memory = plan.memory().get(e.getKey());
+            if (memory != null && !memory.isEmpty()) {
+                long min = Long.MAX_VALUE;
+                long max = Long.MIN_VALUE;
+                for (LogEntry entry : memory) {
+                    min = Math.min(min, entry.timestampNanos());
+                    max = Math.max(max, entry.timestampNanos());
+                    for (Label l : entry.metadata()) {
+                        if (query.labelMatters(l.name())) {
+                            return Optional.empty();
+                        }
+                    }
+                }
+                list.add(new Memory(memory, min, max));
+            }
+            for (Unit u : list) {
+                if (u instanceof Block b && metadataMatters(b.info(), query)) {
+                    return Optional.empty();
+                }
+            }
+            if (overlap(list)) {
+                return Optional.empty();
+            }
+            units.put(e.getKey(), list);
+        }
+        Map<Labels, List<Sums>> sums = evaluate(ctx, units, query);
+        if (sums == null) {
+            return Optional.empty();
+        }
+        List<StreamSamples> out = new ArrayList<>(sums.size());
+        for (Map.Entry<Labels, List<Sums>> e : sums.entrySet()) {
+            int size = 0;
+            for (Sums s : e.getValue()) {
+                size += s.size;
+            }
+            long[] ts = new long[size];
+            double[] values = new double[size];
+            int n = 0;
+            for (Sums s : e.getValue()) {
+                System.arraycopy(s.timestamps, 0, ts, n, s.size);
+                System.arraycopy(s.values, 0, values, n, s.size);
+                n += s.size;
+            }
+            Map<String, String> labels = new LinkedHashMap<>();
+            for (Label l : e.getKey().list()) {
+                labels.put(l.name(), l.value());
+            }
+            out.add(new StreamSamples(labels, ts, values, size));
+        }
+        return Optional.of(out);
+    }
+
+    private static boolean metadataMatters(ColumnarBlockInfo info, LineCountQuery query) {
+        for (ColumnarColumnInfo column : info.columns()) {
+            if (column.kind() == ColumnarColumnInfo.Kind.METADATA && query.labelMatters(column.key())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether two units of one series overlap in time (a repeated row could then span them). */
+    private static boolean overlap(List<Unit> units) {
+        List<Unit> sorted = new ArrayList<>(units);
+        sorted.sort(Comparator.comparingLong(Unit::minNanos));
+        for (int i = 1; i < sorted.size(); i++) {
+            if (sorted.get(i).minNanos() <= sorted.get(i - 1).maxNanos()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every unit's sums, per series in plan order; null when a unit declined. */
+    private Map<Labels, List<Sums>> evaluate(QueryContext ctx, Map<Labels, List<Unit>> units, LineCountQuery query)
+            throws IOException {
+        Map<Labels, List<Sums>> out = new LinkedHashMap<>();
+        long fromDirectoryCount = 0;
+        Deque<CompletableFuture<Sums>> inFlight = new ArrayDeque<>();
+        List<Sums[]> slots = new ArrayList<>();
+        Deque<Runnable> pending = new ArrayDeque<>();
+        for (Map.Entry<Labels, List<Unit>> e : units.entrySet()) {
+            Sums[] results = new Sums[e.getValue().size()];
+            slots.add(results);
+            List<Sums> view = Arrays.asList(results);
+            out.put(e.getKey(), view);
+            for (int i = 0; i < results.length; i++) {
+                Unit unit = e.getValue().get(i);
+                Sums fromDirectory = fromDirectory(ctx, unit, query);
+                if (fromDirectory != null) {
+                    results[i] = fromDirectory;
+                    fromDirectoryCount++;
+                    continue;
+                }
+                int index = i;
+                pending.add(() -> {
+                    CompletableFuture<Sums> f = start(ctx, unit, query);
+                    ctx.track(f);
+                    inFlight.add(f.thenApply(s -> results[index] = s));
+                });
+            }
+        }
+        long scanned = pending.size();
+        while (!pending.isEmpty() || !inFlight.isEmpty()) {
+            while (!pending.isEmpty() && inFlight.size() < maxBlocksInFlight) {
+                pending.poll().run();
+            }
+            Sums done = ctx.await(inFlight.poll());
+            if (done == Sums.DECLINED) {
+                return null;
+            }
+        }
+        metrics.columnarBlocks(fromDirectoryCount, scanned);
+        return out;
+    }
+
+    /** A unit answered from its directory entry alone, or null when its rows must be read. */
+    private Sums fromDirectory(QueryContext ctx, Unit unit, LineCountQuery query) {
+        if (!query.filter().acceptsAll() || query.lineBytes() || !(unit instanceof Block s) || s.part() != null
+                || !distinct.isDistinct(s.name(), s.block())) {
+            return null;
+        }
+        ColumnarBlockInfo info = s.info();
+        if (info.minTimeNanos() <= query.fromNanos() || info.maxTimeNanos() >= query.throughNanos()
+                || query.region(info.minTimeNanos()) != query.region(info.maxTimeNanos())) {
+            return null;
+        }
+        Sums sums = new Sums();
+        sums.add(info.maxTimeNanos(), info.rows());
+        ctx.stats.decompressedLines.add(info.rows());
+        ctx.stats.decompressedBytes.add(info.rawBytes());
+        return sums;
+    }
+
+    private CompletableFuture<Sums> start(QueryContext ctx, Unit unit, LineCountQuery query) {
+        if (unit instanceof Memory m) {
+            return CompletableFuture.completedFuture(countMemory(ctx, m.entries(), query));
+        }
+        Block b = (Block) unit;
+        boolean stored = b.part() == null;
+        CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info())
+                : CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return ColumnarBlockSegments.readFile(b.part(), b.info());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("cannot read part " + b.name() + ": " + e.getMessage(), e);
+                    }
+                }, evalPool);
+        return bytes.thenApplyAsync(fetched -> {
+            ColumnarBlock block = decode(b.name(), b.directory(), b.block(), fetched);
+            if (block == null) {
+                return new Sums();
+            }
+            Sums sums = countBlock(ctx, b.name(), b.block(), block, query, stored);
+            if (stored && sums != Sums.DECLINED && !sums.damaged) {
+                distinct.record(b.name(), b.block(), sums.distinctTimestamps);
+            }
+            return sums;
+        }, evalPool);
+    }
+
+    private ColumnarBlock decode(String name, ColumnarDirectory directory, int block, byte[] bytes) {
+        try {
+            return columnar.decodeBlock(name, directory, block, bytes, false);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Scans one decoded block: time bounds, repeats within equal timestamps, filter on line bytes, region sums. */
+    private Sums countBlock(QueryContext ctx, String name, int index, ColumnarBlock block, LineCountQuery query,
+            boolean stored) {
+        List<byte[]> literals = query.lineBytes() ? null : query.filter().literals();
+        boolean onTokens = literals != null && !literals.isEmpty();
+        boolean needLines = !onTokens && (!query.filter().acceptsAll() || query.lineBytes());
+        Sums sums = new Sums();
+        RegionSum acc = new RegionSum(query, sums);
+        long inRange = 0;
+        boolean strict = true;
+        try {
+            // literal filters are answered on the line column's tokens, without rebuilding the lines
+            boolean[][] hits = onTokens ? new boolean[literals.size()][] : null;
+            for (int i = 0; onTokens && i < hits.length; i++) {
+                hits[i] = block.rowsContaining(literals.get(i));
+            }
+            ColumnarLines lines = needLines ? block.lines() : null;
+            long previous = Long.MIN_VALUE;
+            int runStart = 0;
+            for (int row = 0; row < block.rows(); row++) {
+                long ts = block.timestampNanos(row);
+                if (ts < previous) {
+                    return Sums.DECLINED;
+                }
+                if (ts != previous) {
+                    runStart = row;
+                    previous = ts;
+                } else {
+                    strict = false;
+                    if (lines == null) {
+                        lines = block.lines();
+                    }
+                    if (repeats(lines, runStart, row)) {
+                        continue;
+                    }
+                }
+                if (ts <= query.fromNanos() || ts >= query.throughNanos()) {
+                    continue;
+                }
+                inRange++;
+                if (onTokens) {
+                    int r = row;
+                    if (query.filter().test(k -> hits[k][r])) {
+                        acc.add(ts, 1);
+                    }
+                } else if (needLines) {
+                    int offset = lines.offset(row);
+                    int length = lines.length(row);
+                    if (!query.filter().test(lines.bytes(), offset, length)) {
+                        continue;
+                    }
+                    acc.add(ts, query.lineBytes() ? length : 1);
+                } else {
+                    acc.add(ts, 1);
+                }
+            }
+        } catch (UncheckedIOException e) {
+            columnar.damaged(name, index, e.getCause().getMessage());
+            Sums none = new Sums();
+            none.damaged = true;
+            return none;
+        }
+        acc.flush();
+        sums.distinctTimestamps = strict;
+        ColumnarBlockInfo info = block.info();
+        long bytes = block.rows() == 0 ? 0 : info.rawBytes() * inRange / block.rows();
+        if (stored) {
+            ctx.stats.decompressedLines.add(inRange);
+            ctx.stats.decompressedBytes.add(bytes);
+        } else {
+            ctx.stats.headChunkLines.add(inRange);
+            ctx.stats.headChunkBytes.add(bytes);
+        }
+        return sums;
+    }
+
+    /** Whether row {@code row}'s line equals the line of a row in [runStart, row) (rows of one timestamp). */
+    private static boolean repeats(ColumnarLines lines, int runStart, int row) {
+        byte[] bytes = lines.bytes();
+        int offset = lines.offset(row);
+        int length = lines.length(row);
+        for (int r = runStart; r < row; r++) {
+            if (lines.length(r) == length
+                    && Arrays.equals(bytes, lines.offset(r), lines.offset(r) + length, bytes, offset, offset + length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Sums countMemory(QueryContext ctx, List<LogEntry> entries, LineCountQuery query) {
+        Sums sums = new Sums();
+        RegionSum acc = new RegionSum(query, sums);
+        long previous = Long.MIN_VALUE;
+        int runStart = 0;
+        for (int i = 0; i < entries.size(); i++) {
+            LogEntry e = entries.get(i);
+            long ts = e.timestampNanos();
+            if (ts < previous) {
+                return Sums.DECLINED;
+            }
+            if (ts != previous) {
+                runStart = i;
+                previous = ts;
+            } else {
+                boolean repeat = false;
+                for (int r = runStart; r < i && !repeat; r++) {
+                    repeat = entries.get(r).line().equals(e.line());
+                }
+                if (repeat) {
+                    continue;
+                }
+            }
+            if (ts <= query.fromNanos() || ts >= query.throughNanos()) {
+                continue;
+            }
+            byte[] line = e.line().getBytes(StandardCharsets.UTF_8);
+            if (query.filter().test(line, 0, line.length)) {
+                acc.add(ts, query.lineBytes() ? line.length : 1);
+            }
+        }
+        acc.flush();
+        ctx.stats.headChunkLines.add(entries.size());
+        ctx.stats.headChunkBytes.add(StoreReader.lineBytes(entries));
+        ctx.stats.headChunkStructuredMetadataBytes.add(StoreReader.metadataBytes(entries));
+        return sums;
+    }
+
+    /** Sums consecutive rows of one window region into one sample. Not thread-safe. */
+    private static final class RegionSum {
+        private final LineCountQuery query;
+        private final Sums out;
+        private int region = -1;
+        private long timestamp;
+        private double sum;
+
+        RegionSum(LineCountQuery query, Sums out) {
+            this.query = query;
+            this.out = out;
+        }
+
+        void add(long ts, double value) {
+            int r = query.region(ts);
+            if (r != region) {
+                flush();
+                region = r;
+            }
+            timestamp = ts;
+            sum += value;
+        }
+
+        void flush() {
+            if (region >= 0) {
+                out.add(timestamp, sum);
+            }
+            region = -1;
+            sum = 0;
+        }
+    }
+}
