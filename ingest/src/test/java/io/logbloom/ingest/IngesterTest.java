@@ -354,7 +354,13 @@ final class IngesterTest {
                 }
             }
             assertThat(IngesterFixture.refs(ingester, "t")).hasSize(2);
-            assertThat(fx.scrape()).contains("logbloom_ingest_chunks_flushed_total{reason=\"idle\"} 2.0");
+            // the merge publishes its refs, then counts them: the counter may trail the refs by a moment
+            String flushedIdle = "logbloom_ingest_chunks_flushed_total{reason=\"idle\"} 2.0";
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (!fx.scrape().contains(flushedIdle) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(fx.scrape()).contains(flushedIdle);
         }
     }
 
