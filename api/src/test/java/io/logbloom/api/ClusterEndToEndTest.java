@@ -106,8 +106,20 @@ final class ClusterEndToEndTest {
                 assertThat(pushJson(distributor1, "json", p, 3, 10, acknowledged)).isEqualTo(204);
                 assertThat(pushProtobuf(distributor2, "proto", p, 3, 10, acknowledged)).isEqualTo(204);
             }
-            Map<String, Integer> unflushed = awaitAll(querier1, acknowledged);
+            // strong read consistency: a query issued right after the 204s sees every line, without polling
+            Map<String, Integer> unflushed = readAll(querier1, "{cluster=\"e2e\"}", true);
+            assertThat(unflushed.keySet()).isEqualTo(acknowledged);
             assertThat(unflushed.values()).containsOnly(1);
+            for (int p = 0; p < 20; p++) {
+                Set<String> one = new HashSet<>();
+                TestServer via = p % 2 == 0 ? distributor1 : distributor2;
+                assertThat(pushJson(via, "instant", p, 1, 1, one)).isEqualTo(204);
+                String line = one.iterator().next();
+                assertThat(readAll(p % 2 == 0 ? querier2 : querier1, "{cluster=\"e2e\"} |= \"" + line + "\"", true))
+                        .as("query right after the 204 of " + line).containsOnlyKeys(line);
+                acknowledged.add(line);
+                unflushed.put(line, 1);
+            }
             assertThat(readAll(querier2, "{cluster=\"e2e\"}", true)).isEqualTo(unflushed);
 
             // flush every ingester (the child too): now the bucket holds it all, nothing is committed yet
