@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * and rows it stores a second time (flushed by the dead one after its last commit) are dropped by the
  * ingester's recent-entry check or, at query time, as identical entries of one stream. A record the
  * ingester cannot take now (memory budget, failed store) is retried in place; a record that cannot be
- * decoded is counted and skipped, since no retry can repair it.
+ * decoded is counted and skipped, since no retry can repair it. Entries the ingester refuses for a
+ * limit it applies as the partition's owner (active streams, new series, order) are dropped, logged
+ * and counted by the ingester: the push was acknowledged already, as in Loki.
  *
  * <p>Thread-safe: the Kafka consumer is confined to the consumer thread; {@link #close} and
  * {@link #halt} only set flags and call {@code wakeup}.
