@@ -12,6 +12,7 @@ import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
 import io.logbloom.kafka.ClusterConfig;
 import io.logbloom.kafka.KafkaMetrics;
+import io.logbloom.kafka.KafkaTailFeed;
 import io.logbloom.kafka.KafkaUnavailableException;
 import io.logbloom.kafka.MemberAnnouncer;
 import io.logbloom.kafka.MemberDirectory;
@@ -87,6 +88,8 @@ public final class LogbloomServer implements AutoCloseable {
     private final DistributorPushTarget distributor;
     /** The querier role's view of the announced ingesters (set by {@code start()}), else null. */
     private volatile MemberDirectory members;
+    /** The querier role's live-tail reader of the push topic, else null. */
+    private final KafkaTailFeed tailFeed;
     /** The querier role's reader of last produced offsets (strong read consistency), else null. */
     private final ProducedOffsets producedOffsets;
     /** The ingester role's partition consumer and announcer (set by {@code start()}), else null. */
@@ -146,7 +149,24 @@ public final class LogbloomServer implements AutoCloseable {
             this.queryRoutes = queries
                     ? new QueryRoutes(config, store, this::ingester, clock, registry, operations.sourceFilter()) : null;
         }
-        this.tailRoute = queries ? new TailRoute(queryRoutes, this::ingester, config, clock) : null;
+        if (target == LogbloomConfig.Target.QUERIER) {
+            KafkaTailFeed feed = new KafkaTailFeed(kafka);
+            this.tailFeed = feed;
+            this.tailRoute = new TailRoute(queryRoutes, new TailRoute.TailSource() {
+                @Override
+                public void addTailListener(io.logbloom.ingest.TailListener listener) {
+                    feed.addTailListener(listener);
+                }
+
+                @Override
+                public void removeTailListener(io.logbloom.ingest.TailListener listener) {
+                    feed.removeTailListener(listener);
+                }
+            }, config, clock);
+        } else {
+            this.tailFeed = null;
+            this.tailRoute = queries ? new TailRoute(queryRoutes, this::ingester, config, clock) : null;
+        }
         if (target == LogbloomConfig.Target.DISTRIBUTOR) {
             IngestConfig ingest = ConfigMapping.ingestConfig(config);
             this.distributor = new DistributorPushTarget(ingest.limits(), ingest.flush().maxChunkAge(), kafka,
@@ -449,6 +469,9 @@ public final class LogbloomServer implements AutoCloseable {
         }
         if (producedOffsets != null) {
             producedOffsets.close();
+        }
+        if (tailFeed != null) {
+            tailFeed.close();
         }
         if (distributor != null) {
             distributor.close();
