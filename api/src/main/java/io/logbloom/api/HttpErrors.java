@@ -61,6 +61,9 @@ public final class HttpErrors {
                     : new Classified(503, "push not accepted: the write-ahead log cannot be written; retry later",
                             "wal_unavailable");
         }
+        if (e instanceof io.logbloom.kafka.NotCaughtUpException || e instanceof io.logbloom.kafka.KafkaUnavailableException) {
+            return new Classified(503, e.getMessage(), "not_caught_up");
+        }
         if (e instanceof PushDecodeException) {
             return new Classified(400, e.getMessage(), "bad_request");
         }

@@ -714,7 +714,8 @@ public record LogbloomConfig(
                         n.duration("announce_interval", d.announceInterval()),
                         n.duration("session_timeout", d.sessionTimeout()),
                         n.string("advertise_address", d.advertiseAddress()),
-                        n.integer("distributors", d.distributors()));
+                        n.integer("distributors", d.distributors()),
+                        n.string("read_consistency", d.readConsistency()));
             } catch (IllegalArgumentException e) {
                 throw new ConfigException(e.getMessage(), e);
             }
@@ -739,7 +740,8 @@ public record LogbloomConfig(
                     + "  announce_interval: " + ConfigNode.formatDuration(kafka.announceInterval()) + "\n"
                     + "  session_timeout: " + ConfigNode.formatDuration(kafka.sessionTimeout()) + "\n"
                     + "  advertise_address: " + quote(kafka.advertiseAddress()) + "\n"
-                    + "  distributors: " + kafka.distributors() + "\n";
+                    + "  distributors: " + kafka.distributors() + "\n"
+                    + "  read_consistency: " + kafka.readConsistency() + "\n";
         }
     }
 

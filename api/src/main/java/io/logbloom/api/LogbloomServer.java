@@ -12,11 +12,13 @@ import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
 import io.logbloom.kafka.ClusterConfig;
 import io.logbloom.kafka.KafkaMetrics;
+import io.logbloom.kafka.KafkaTailFeed;
 import io.logbloom.kafka.KafkaUnavailableException;
 import io.logbloom.kafka.MemberAnnouncer;
 import io.logbloom.kafka.MemberDirectory;
 import io.logbloom.kafka.PartitionConsumer;
 import io.logbloom.kafka.PartitionSink;
+import io.logbloom.kafka.ProducedOffsets;
 import io.logbloom.kafka.PushProducer;
 import io.logbloom.kafka.RemoteUnflushedSource;
 import io.logbloom.kafka.TopicSetup;
@@ -86,6 +88,10 @@ public final class LogbloomServer implements AutoCloseable {
     private final DistributorPushTarget distributor;
     /** The querier role's view of the announced ingesters (set by {@code start()}), else null. */
     private volatile MemberDirectory members;
+    /** The querier role's live-tail reader of the push topic, else null. */
+    private final KafkaTailFeed tailFeed;
+    /** The querier role's reader of last produced offsets (strong read consistency), else null. */
+    private final ProducedOffsets producedOffsets;
     /** The ingester role's partition consumer and announcer (set by {@code start()}), else null. */
     private volatile PartitionConsumer consumer;
     private volatile MemberAnnouncer announcer;
@@ -133,14 +139,34 @@ public final class LogbloomServer implements AutoCloseable {
         if (target == LogbloomConfig.Target.QUERIER) {
             IngestConfig layout = ConfigMapping.ingestConfig(config);
             PersistedIndex index = new PersistedIndex(store, layout.index(), new IndexFileCache(store, layout.index()));
-            RemoteUnflushedSource remote = new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout());
+            this.producedOffsets = kafka.strongReads() ? new ProducedOffsets(kafka) : null;
+            RemoteUnflushedSource remote = new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout(),
+                    producedOffsets);
             this.queryRoutes = new QueryRoutes(config, Querier.overStore(QueryRoutes.querierConfig(config), store, index,
                     remote, clock, registry), clock, operations.sourceFilter());
         } else {
+            this.producedOffsets = null;
             this.queryRoutes = queries
                     ? new QueryRoutes(config, store, this::ingester, clock, registry, operations.sourceFilter()) : null;
         }
-        this.tailRoute = queries ? new TailRoute(queryRoutes, this::ingester, config, clock) : null;
+        if (target == LogbloomConfig.Target.QUERIER) {
+            KafkaTailFeed feed = new KafkaTailFeed(kafka);
+            this.tailFeed = feed;
+            this.tailRoute = new TailRoute(queryRoutes, new TailRoute.TailSource() {
+                @Override
+                public void addTailListener(io.logbloom.ingest.TailListener listener) {
+                    feed.addTailListener(listener);
+                }
+
+                @Override
+                public void removeTailListener(io.logbloom.ingest.TailListener listener) {
+                    feed.removeTailListener(listener);
+                }
+            }, config, clock);
+        } else {
+            this.tailFeed = null;
+            this.tailRoute = queries ? new TailRoute(queryRoutes, this::ingester, config, clock) : null;
+        }
         if (target == LogbloomConfig.Target.DISTRIBUTOR) {
             IngestConfig ingest = ConfigMapping.ingestConfig(config);
             this.distributor = new DistributorPushTarget(ingest.limits(), ingest.flush().maxChunkAge(), kafka,
@@ -181,7 +207,7 @@ public final class LogbloomServer implements AutoCloseable {
             app.addHttpHandler(HandlerType.GET, "/flush", this::flush);
         }
         if (target == LogbloomConfig.Target.INGESTER) {
-            UnflushedEndpoint unflushed = new UnflushedEndpoint(this::ingester);
+            UnflushedEndpoint unflushed = new UnflushedEndpoint(this::ingester, this::consumedOffsets);
             app.post(RemoteUnflushedSource.PATH, ctx -> ctx.contentType("application/octet-stream")
                     .result(unflushed.answer(ctx.bodyAsBytes())));
         }
@@ -295,6 +321,15 @@ public final class LogbloomServer implements AutoCloseable {
             }
         }
         return host + ":" + app.port();
+    }
+
+    /** The ingester role's consumer progress; 503 until it joined the group. */
+    private io.logbloom.kafka.ConsumedOffsets consumedOffsets() {
+        PartitionConsumer current = consumer;
+        if (current == null) {
+            throw new HttpException(503, "not_ready", "Ingester not ready: not consuming Kafka yet");
+        }
+        return current;
     }
 
     /** Ingesters the querier role currently sees announced (empty in other roles). */
@@ -431,6 +466,12 @@ public final class LogbloomServer implements AutoCloseable {
         }
         if (members != null) {
             members.close();
+        }
+        if (producedOffsets != null) {
+            producedOffsets.close();
+        }
+        if (tailFeed != null) {
+            tailFeed.close();
         }
         if (distributor != null) {
             distributor.close();

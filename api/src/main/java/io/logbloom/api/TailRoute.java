@@ -58,7 +58,7 @@ public final class TailRoute implements AutoCloseable {
     /** How often the sender looks for due batches. */
     private static final long SEND_PERIOD_MILLIS = 100;
 
-    private final Supplier<Ingester> ingester;
+    private final TailSource source;
     private final QueryRunner runner;
     private final TenantResolver tenants;
     private final java.time.Clock clock;
@@ -66,9 +66,33 @@ public final class TailRoute implements AutoCloseable {
     private final Map<WsContext, Session> sessions = new ConcurrentHashMap<>();
     private final ScheduledExecutorService sender;
 
-    /** Tails through {@code ingester}'s listeners; historical entries come from {@code routes}' query runner. */
+    /** Where accepted pushes come from: the in-process ingester, or the push log (querier role). */
+    public interface TailSource {
+        /** Starts handing accepted pushes to {@code listener}. */
+        void addTailListener(TailListener listener);
+
+        /** Stops handing pushes to {@code listener}. */
+        void removeTailListener(TailListener listener);
+    }
+
+    /** Tails through the ingester's listeners; historical entries come from {@code routes}' query runner. */
     public TailRoute(QueryRoutes routes, Supplier<Ingester> ingester, LogbloomConfig config, java.time.Clock clock) {
-        this.ingester = Objects.requireNonNull(ingester, "ingester is null");
+        this(routes, new TailSource() {
+            @Override
+            public void addTailListener(TailListener listener) {
+                ingester.get().addTailListener(listener);
+            }
+
+            @Override
+            public void removeTailListener(TailListener listener) {
+                ingester.get().removeTailListener(listener);
+            }
+        }, config, clock);
+    }
+
+    /** Tails through {@code source}; historical entries come from {@code routes}' query runner. */
+    public TailRoute(QueryRoutes routes, TailSource source, LogbloomConfig config, java.time.Clock clock) {
+        this.source = Objects.requireNonNull(source, "source is null");
         this.runner = routes.runner();
         this.tenants = new TenantResolver(config.authEnabled());
         this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -166,7 +190,7 @@ public final class TailRoute implements AutoCloseable {
             ctx.session.setIdleTimeout(IDLE_TIMEOUT);
             Session session = new Session(ctx, tenant, log, delay * 1000L, categorize);
             sessions.put(ctx, session);
-            ingester.get().addTailListener(session);
+            source.addTailListener(session);
             QueryOutcome history = runner.run(new QueryRequest(tenant, query, start, now + 1, 0, limit, true, false,
                     true));
             LogQueryResult result = ((QueryOutcome.Logs) history).result();
@@ -199,9 +223,9 @@ public final class TailRoute implements AutoCloseable {
         Session s = sessions.remove(ctx);
         if (s != null) {
             try {
-                ingester.get().removeTailListener(s);
+                source.removeTailListener(s);
             } catch (RuntimeException e) {
-                LOG.debug("ingester gone while closing a tail session", e);
+                LOG.debug("tail source gone while closing a tail session", e);
             }
         }
     }

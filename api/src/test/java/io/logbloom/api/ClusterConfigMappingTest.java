@@ -29,11 +29,12 @@ final class ClusterConfigMappingTest {
                 kafka: { bootstrap_servers: "k1:9092,k2:9092", topic: t, partitions: 32, replication_factor: 3,
                          members_topic: m, consumer_group: g, max_record_size: 2MB, commit_interval: 1m,
                          produce_timeout: 4s, announce_interval: 2s, session_timeout: 20s,
-                         advertise_address: "ingester-1:3100", distributors: 3 }
+                         advertise_address: "ingester-1:3100", distributors: 3, read_consistency: eventual }
                 """, Map.of());
         assertThat(c.cluster()).isEqualTo(new LogbloomConfig.Cluster(LogbloomConfig.Target.INGESTER,
                 new ClusterConfig("k1:9092,k2:9092", "t", 32, (short) 3, "m", "g", 2 << 20, Duration.ofMinutes(1),
-                        Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofSeconds(20), "ingester-1:3100", 3)));
+                        Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofSeconds(20), "ingester-1:3100", 3,
+                        ClusterConfig.EVENTUAL)));
         assertThat(LogbloomConfig.parse(c.toYaml(), Map.of())).isEqualTo(c);
     }
 
@@ -42,6 +43,7 @@ final class ClusterConfigMappingTest {
         "target: router|target: unknown target 'router' (expected all, distributor, ingester or querier)",
         "target: querier|kafka.bootstrap_servers must be set for target querier",
         "kafka: { partitions: 0 }|kafka.partitions must be at least 1: 0",
+        "kafka: { read_consistency: maybe }|kafka.read_consistency must be strong or eventual: maybe",
         "kafka: { max_record_size: 1KB }|kafka.max_record_size must be at least 65536 bytes: 1024",
         "kafka: { commit_interval: 0s }|kafka.commit_interval must be positive",
         "kafka: { brokers: x }|kafka.brokers: unknown key"})

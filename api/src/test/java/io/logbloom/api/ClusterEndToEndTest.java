@@ -106,9 +106,24 @@ final class ClusterEndToEndTest {
                 assertThat(pushJson(distributor1, "json", p, 3, 10, acknowledged)).isEqualTo(204);
                 assertThat(pushProtobuf(distributor2, "proto", p, 3, 10, acknowledged)).isEqualTo(204);
             }
-            Map<String, Integer> unflushed = awaitAll(querier1, acknowledged);
+            // strong read consistency: a query issued right after the 204s sees every line, without polling
+            Map<String, Integer> unflushed = readAll(querier1, "{cluster=\"e2e\"}", true);
+            assertThat(unflushed.keySet()).isEqualTo(acknowledged);
             assertThat(unflushed.values()).containsOnly(1);
+            for (int p = 0; p < 20; p++) {
+                Set<String> one = new HashSet<>();
+                TestServer via = p % 2 == 0 ? distributor1 : distributor2;
+                assertThat(pushJson(via, "instant", p, 1, 1, one)).isEqualTo(204);
+                String line = one.iterator().next();
+                assertThat(readAll(p % 2 == 0 ? querier2 : querier1, "{cluster=\"e2e\"} |= \"" + line + "\"", true))
+                        .as("query right after the 204 of " + line).containsOnlyKeys(line);
+                acknowledged.add(line);
+                unflushed.put(line, 1);
+            }
             assertThat(readAll(querier2, "{cluster=\"e2e\"}", true)).isEqualTo(unflushed);
+
+            // live tail through a querier: it reads the push log, so every push after it is live arrives
+            assertTailThroughQuerier(querier2, distributor1);
 
             // flush every ingester (the child too): now the bucket holds it all, nothing is committed yet
             assertThat(ingester1.flush().statusCode()).isEqualTo(204);
@@ -189,6 +204,70 @@ final class ClusterEndToEndTest {
             broker.close();
             s3.close();
         }
+    }
+
+    /**
+     * Opens {@code /loki/api/v1/tail} on {@code querier}, pushes through {@code distributor} until a
+     * first line arrives (the tail is live), then checks that the next push's matching lines all arrive.
+     */
+    private static void assertTailThroughQuerier(TestServer querier, TestServer distributor) throws Exception {
+        java.util.concurrent.LinkedBlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.net.http.WebSocket.Listener listener = new java.net.http.WebSocket.Listener() {
+            private final StringBuilder partial = new StringBuilder();
+
+            @Override
+            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket ws, CharSequence data,
+                    boolean last) {
+                partial.append(data);
+                if (last) {
+                    try {
+                        for (JsonNode stream : JSON.readTree(partial.toString()).path("streams")) {
+                            for (JsonNode v : stream.path("values")) {
+                                lines.add(v.get(1).asText());
+                            }
+                        }
+                    } catch (IOException e) {
+                        lines.add("unparsable: " + partial);
+                    }
+                    partial.setLength(0);
+                }
+                ws.request(1);
+                return null;
+            }
+        };
+        URI uri = URI.create("ws://127.0.0.1:" + querier.server.port() + "/loki/api/v1/tail?delay_for=0&limit=10&query="
+                + URLEncoder.encode("{cluster=\"tailed\"} |= \"keep\"", StandardCharsets.UTF_8));
+        java.net.http.WebSocket ws = HTTP.newWebSocketBuilder().buildAsync(uri, listener).get(10, TimeUnit.SECONDS);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            for (int p = 0; lines.isEmpty(); p++) {
+                assertThat(System.nanoTime()).as("a first tailed line within 30 s").isLessThan(deadline);
+                tailPush(distributor, "warmup-" + p);
+                Thread.sleep(300);
+            }
+            Thread.sleep(500);
+            lines.clear();
+            tailPush(distributor, "final");
+            List<String> got = new ArrayList<>();
+            while (got.size() < 2 && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(10)) {
+                String line = lines.poll(500, TimeUnit.MILLISECONDS);
+                if (line != null) {
+                    got.add(line);
+                }
+            }
+            assertThat(got).containsExactly("keep final 1", "keep final 2");
+        } finally {
+            ws.abort();
+        }
+    }
+
+    /** One push of stream {@code {cluster="tailed"}} (outside the {@code cluster="e2e"} lines counted): two lines to keep, one the filter drops. */
+    private static void tailPush(TestServer distributor, String tag) throws IOException, InterruptedException {
+        long ts = TestServer.nowNanos();
+        HttpResponse<String> r = distributor.pushJson("{\"streams\":[{\"stream\":{\"cluster\":\"tailed\"},"
+                + "\"values\":[[\"" + ts + "\",\"keep " + tag + " 1\"],[\"" + (ts + 1) + "\",\"drop " + tag + "\"],[\""
+                + (ts + 2) + "\",\"keep " + tag + " 2\"]]}]}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
     }
 
     /** Whether {@code members} are three ingesters (or two, with {@code mustInclude} empty) covering every partition. */

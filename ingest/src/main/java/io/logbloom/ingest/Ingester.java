@@ -108,7 +108,7 @@ public final class Ingester implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock is null");
         Objects.requireNonNull(registry, "registry is null");
         this.admission = new PushAdmission(config.limits(), config.flush().maxChunkAge(), clock);
-        this.admittedAdmission = PushAdmission.alreadyAdmitted(config.limits(), clock);
+        this.admittedAdmission = PushAdmission.partitionOwner(config.limits(), config.flush().maxChunkAge(), clock);
         this.maxMemoryBytes = config.budget().maxMemoryBytes();
         // remembered identities may take an eighth of the budget: sealing cannot relieve them
         this.writer = new StreamWriter(buffers, new RecentEntries((int) Math.max(1024,
@@ -238,10 +238,13 @@ public final class Ingester implements AutoCloseable {
     }
 
     /**
-     * Stores streams a distributor already validated and limited and a log (Kafka) carried here: as
-     * {@link #push}, entries are deduplicated against recent ones, but no rate, stream or
-     * out-of-order limit applies, since the distributor acknowledged them already; entries failing
-     * validation (only possible when the configs differ) are rejected in the result.
+     * Stores streams a distributor already validated and rate-limited and a log (Kafka) carried here,
+     * as the owner of their partition: as {@link #push}, entries are deduplicated against recent ones
+     * (a record read again after a crash is stored once), and the active-stream limit, the new-series
+     * limiters and the out-of-order window apply (Loki's partition ingesters do the same); no rate
+     * limit and no age check. Entries refused are rejected in the result, whole streams for a stream
+     * or series limit, single entries for their order; the caller drops and counts them (the push was
+     * acknowledged already), nothing else of the record is affected.
      *
      * @throws MemoryBudgetExceededException when unflushed data is over {@code ingester.max_memory} (nothing stored)
      * @throws IngesterFailedException after a fatal failure (nothing stored)

@@ -42,15 +42,18 @@ final class PushAdmission {
     }
 
     /**
-     * Admission for entries another process admitted already (a distributor, through Kafka): the same
-     * label and entry validation, but no rate limit, no stream or series limit, no age limit and no
-     * out-of-order window, so nothing acknowledged upstream is refused for a limit here.
+     * Admission for entries a distributor admitted already and Kafka carried to this ingester, the
+     * owner of their partition (Loki's partition ingesters): the same label and entry validation,
+     * the active-stream limit (over this ingester's streams of the tenant), the new-series limiters
+     * and the out-of-order window; no rate limit and no age check, which the distributor applied when
+     * it acknowledged the push (a record re-read after a crash must not be refused for its age).
      */
-    static PushAdmission alreadyAdmitted(LimitsConfig limits, Clock clock) {
-        LimitsConfig unlimited = new LimitsConfig(UNLIMITED_MB, UNLIMITED_MB, limits.maxLineSizeBytes(),
+    static PushAdmission partitionOwner(LimitsConfig limits, Duration maxChunkAge, Clock clock) {
+        LimitsConfig owner = new LimitsConfig(UNLIMITED_MB, UNLIMITED_MB, limits.maxLineSizeBytes(),
                 limits.maxLabelNamesPerSeries(), limits.maxLabelNameLength(), limits.maxLabelValueLength(), false,
-                limits.rejectOldSamplesMaxAge(), UNLIMITED_AGE, 0, 0, 0, true);
-        return new PushAdmission(unlimited, UNLIMITED_AGE, clock);
+                limits.rejectOldSamplesMaxAge(), UNLIMITED_AGE, limits.maxGlobalStreamsPerUser(),
+                limits.maxNewSeriesPerHour(), limits.maxNewSeriesPerDay(), limits.unorderedWrites());
+        return new PushAdmission(owner, maxChunkAge, clock);
     }
 
     /** A rate no push reaches (MiB/s); finite, as the token bucket requires. */

@@ -57,24 +57,46 @@ final class PushGateTest {
     }
 
     @Test
-    void pushAdmitted_noRateStreamOrOrderLimit_retriedRecordStoredOnce() throws Exception {
-        List<PushStream> two = List.of(
-                new PushStream("{app=\"a\"}", List.of(LogEntry.of(fx.ts(5), "late"), LogEntry.of(fx.ts(1), "early"))),
-                new PushStream("{app=\"b\"}", List.of(LogEntry.of(fx.ts(0), "other"))));
-        try (Ingester limited = fx.open(IngesterFixture.config(dir.resolve("a")).withLimits(tight()),
-                new FileSystemObjectStore(dir.resolve("store-a")))) {
-            // through push() the tight limits refuse: one stream only, no out-of-order entry
-            assertThat(limited.push("t", two).ok()).isFalse();
-        }
+    void pushAdmitted_noRateLimit_retriedRecordStoredOnce() throws Exception {
+        // 300 pushes of 15 bytes are far over 1 KiB/s: the rate is the distributor's, not the owner's
+        List<PushStream> one = List.of(new PushStream("{app=\"a\"}",
+                List.of(LogEntry.of(fx.ts(1), "early"), LogEntry.of(fx.ts(5), "late"))));
         try (Ingester consuming = fx.open(IngesterFixture.config(dir.resolve("b")).withLimits(tight()),
                 new FileSystemObjectStore(dir.resolve("store-b")))) {
-            // a record read again (redelivery after a crash) is stored once; no limit refuses it
+            // a record read again (redelivery after a crash) is stored once and reported accepted
             for (int i = 0; i < 300; i++) {
-                assertThat(consuming.pushAdmitted("t", two).ok()).isTrue();
+                PushResult r = consuming.pushAdmitted("t", one);
+                assertThat(r.ok()).as(r.errorMessage()).isTrue();
+                assertThat(r.acceptedEntries()).isEqualTo(2);
             }
             assertThat(IngesterFixture.unflushedRows(consuming, "t")).extracting(LogEntry::line)
-                    .containsExactly("other", "early", "late");
-            assertThat(consuming.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).hasSize(2);
+                    .containsExactly("early", "late");
+        }
+    }
+
+    @Test
+    void pushAdmitted_partitionOwnerAppliesStreamAndOrderLimits_refusedWhollyDroppedAndCounted() throws Exception {
+        try (Ingester consuming = fx.openWithMetrics(IngesterFixture.config(dir.resolve("c")).withLimits(tight()),
+                new FileSystemObjectStore(dir.resolve("store-c")))) {
+            assertThat(consuming.pushAdmitted("t", List.of(new PushStream("{app=\"a\"}",
+                    List.of(LogEntry.of(fx.ts(5), "first"))))).ok()).isTrue();
+            // a second stream is over the tenant's one-stream limit: all its entries refused, none stored
+            PushResult second = consuming.pushAdmitted("t", List.of(new PushStream("{app=\"b\"}",
+                    List.of(LogEntry.of(fx.ts(6), "b1"), LogEntry.of(fx.ts(7), "b2")))));
+            assertThat(second.acceptedEntries()).isZero();
+            assertThat(second.rejectedEntries()).isEqualTo(2);
+            assertThat(second.errorMessage()).contains("Maximum active stream limit exceeded");
+            // ordered writes: the older entry is refused alone, the newer one of the same record stored
+            PushResult mixed = consuming.pushAdmitted("t", List.of(new PushStream("{app=\"a\"}",
+                    List.of(LogEntry.of(fx.ts(1), "older"), LogEntry.of(fx.ts(9), "newer")))));
+            assertThat(mixed.acceptedEntries()).isEqualTo(1);
+            assertThat(mixed.rejectedEntries()).isEqualTo(1);
+            assertThat(mixed.errorMessage()).contains("entry out of order");
+            assertThat(IngesterFixture.unflushedRows(consuming, "t")).extracting(LogEntry::line)
+                    .containsExactly("first", "newer");
+            assertThat(consuming.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).hasSize(1);
+            assertThat(fx.scrape()).contains("logbloom_ingest_rejected_lines_total{reason=\"stream_limit\"} 2.0")
+                    .contains("logbloom_ingest_rejected_lines_total{reason=\"out_of_order\"} 1.0");
         }
     }
 }

@@ -19,6 +19,10 @@ import java.util.Objects;
  * @param sessionTimeout the ingesters' consumer session timeout: how soon a dead ingester's partitions move
  * @param advertiseAddress {@code host:port} queriers use to reach this ingester; empty = the listen address and port
  * @param distributors how many distributors share the per-tenant limits: each applies limit / distributors
+ * @param readConsistency {@code strong} (default): a querier reads the partitions' last produced offsets and
+ *     each ingester answers only once it consumed up to them, so a query sees every line acknowledged before
+ *     it; {@code eventual}: ingesters answer at once with what they consumed so far (Mimir's and Loki's
+ *     ingest-storage names)
  */
 public record ClusterConfig(
         String bootstrapServers,
@@ -33,7 +37,13 @@ public record ClusterConfig(
         Duration announceInterval,
         Duration sessionTimeout,
         String advertiseAddress,
-        int distributors) {
+        int distributors,
+        String readConsistency) {
+
+    /** The {@code read_consistency} value that makes ingesters catch up before answering. */
+    public static final String STRONG = "strong";
+    /** The {@code read_consistency} value that answers with what was consumed so far. */
+    public static final String EVENTUAL = "eventual";
 
     /**
      * Smallest record bound: it must hold one entry of the longest line Loki accepts by default
@@ -61,10 +71,27 @@ public record ClusterConfig(
         if (distributors < 1) {
             throw new IllegalArgumentException("kafka.distributors must be at least 1: " + distributors);
         }
+        if (!STRONG.equals(readConsistency) && !EVENTUAL.equals(readConsistency)) {
+            throw new IllegalArgumentException("kafka.read_consistency must be strong or eventual: " + readConsistency);
+        }
         requirePositive("kafka.commit_interval", commitInterval);
         requirePositive("kafka.produce_timeout", produceTimeout);
         requirePositive("kafka.announce_interval", announceInterval);
         requirePositive("kafka.session_timeout", sessionTimeout);
+    }
+
+    /** A configuration with strong read consistency. */
+    public ClusterConfig(String bootstrapServers, String topic, int partitions, short replicationFactor,
+            String membersTopic, String consumerGroup, int maxRecordBytes, Duration commitInterval,
+            Duration produceTimeout, Duration announceInterval, Duration sessionTimeout, String advertiseAddress,
+            int distributors) {
+        this(bootstrapServers, topic, partitions, replicationFactor, membersTopic, consumerGroup, maxRecordBytes,
+                commitInterval, produceTimeout, announceInterval, sessionTimeout, advertiseAddress, distributors, STRONG);
+    }
+
+    /** Whether queriers make ingesters catch up to the last produced offsets before answering. */
+    public boolean strongReads() {
+        return STRONG.equals(readConsistency);
     }
 
     /** The defaults: no brokers (the {@code all} target needs none), 16 partitions, 1 MiB records, 30 s commits. */
@@ -78,7 +105,7 @@ public record ClusterConfig(
     public ClusterConfig withBootstrapServers(String servers) {
         return new ClusterConfig(servers, topic, partitions, replicationFactor, membersTopic, consumerGroup,
                 maxRecordBytes, commitInterval, produceTimeout, announceInterval, sessionTimeout, advertiseAddress,
-                distributors);
+                distributors, readConsistency);
     }
 
     /** How long an announcement stays valid without a newer one. */

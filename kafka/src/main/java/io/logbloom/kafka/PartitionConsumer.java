@@ -45,12 +45,14 @@ import org.slf4j.LoggerFactory;
  * and rows it stores a second time (flushed by the dead one after its last commit) are dropped by the
  * ingester's recent-entry check or, at query time, as identical entries of one stream. A record the
  * ingester cannot take now (memory budget, failed store) is retried in place; a record that cannot be
- * decoded is counted and skipped, since no retry can repair it.
+ * decoded is counted and skipped, since no retry can repair it. Entries the ingester refuses for a
+ * limit it applies as the partition's owner (active streams, new series, order) are dropped, logged
+ * and counted by the ingester: the push was acknowledged already, as in Loki.
  *
  * <p>Thread-safe: the Kafka consumer is confined to the consumer thread; {@link #close} and
  * {@link #halt} only set flags and call {@code wakeup}.
  */
-public final class PartitionConsumer implements AutoCloseable {
+public final class PartitionConsumer implements AutoCloseable, ConsumedOffsets {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionConsumer.class);
     /** Wait between retries of a record the ingester refused for now. */
     static final Duration RETRY_DELAY = Duration.ofMillis(200);
@@ -62,6 +64,13 @@ public final class PartitionConsumer implements AutoCloseable {
     private final KafkaConsumer<String, byte[]> consumer;
     private final Thread thread;
     private final KafkaMetrics metrics;
+    /**
+     * Owned partitions and the offset up to which each one's records are in the ingester (absent
+     * while the position is not known yet); written by the consumer thread under its own monitor,
+     * which {@link #awaitConsumed} waits on.
+     */
+    private final Map<Integer, Long> consumed = new HashMap<>();
+    private final Set<Integer> owned = new TreeSet<>();
     private volatile boolean running = true;
     /** When set, the thread stops without flushing or committing (a crash). */
     private volatile boolean halted;
@@ -116,6 +125,7 @@ public final class PartitionConsumer implements AutoCloseable {
                     }
                 }
                 notApplied.forEach(consumer::seek);
+                notePositions();
                 if (running && consumedSinceCommit
                         && clock.millis() - lastCommitMillis >= config.commitInterval().toMillis()) {
                     flushAndCommit(consumer.assignment());
@@ -134,6 +144,44 @@ public final class PartitionConsumer implements AutoCloseable {
             LOG.error("partition consumer stopped: {}", e.toString(), e);
         } finally {
             consumer.close(halted ? Duration.ZERO : Duration.ofSeconds(5));
+        }
+    }
+
+    /** Publishes the position of every owned partition (everything before it is in the ingester). */
+    private void notePositions() {
+        Map<Integer, Long> now = new HashMap<>();
+        for (TopicPartition tp : consumer.assignment()) {
+            try {
+                now.put(tp.partition(), consumer.position(tp, Duration.ZERO));
+            } catch (org.apache.kafka.common.errors.TimeoutException | IllegalStateException notKnownYet) {
+                // the committed offset is still being fetched: the partition counts as not caught up
+            }
+        }
+        synchronized (consumed) {
+            consumed.keySet().retainAll(owned);
+            now.keySet().retainAll(owned);
+            consumed.putAll(now);
+            consumed.notifyAll();
+        }
+    }
+
+    @Override
+    public Map<Integer, Long> awaitConsumed(Map<Integer, Long> targets, Duration maxWait) throws InterruptedException {
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        synchronized (consumed) {
+            while (true) {
+                Map<Integer, Long> behind = new java.util.TreeMap<>();
+                for (Map.Entry<Integer, Long> t : targets.entrySet()) {
+                    if (owned.contains(t.getKey()) && consumed.getOrDefault(t.getKey(), -1L) < t.getValue()) {
+                        behind.put(t.getKey(), consumed.getOrDefault(t.getKey(), -1L));
+                    }
+                }
+                long left = deadline - System.nanoTime();
+                if (behind.isEmpty() || left <= 0 || !running) {
+                    return behind;
+                }
+                java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(consumed, left);
+            }
         }
     }
 
@@ -240,6 +288,12 @@ public final class PartitionConsumer implements AutoCloseable {
                 }
             }
             LOG.info("partitions {}: {}; now owning {}", added ? "assigned" : "revoked", changed, owned);
+            synchronized (consumed) {
+                PartitionConsumer.this.owned.clear();
+                PartitionConsumer.this.owned.addAll(owned);
+                consumed.keySet().retainAll(owned);
+                consumed.notifyAll();
+            }
             assignmentListener.accept(new ArrayList<>(owned));
         }
     }

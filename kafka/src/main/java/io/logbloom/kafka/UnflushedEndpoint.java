@@ -13,20 +13,43 @@ import java.util.function.Supplier;
  * The ingester's answer on {@code POST /internal/unflushed}: its unflushed rows (in memory and in
  * local parts) of the streams matching an {@link UnflushedRequest}, as a sequence of frames, each a
  * u32 length followed by a {@link PushRecordCodec} record of one stream. Queriers read it with
- * {@link RemoteUnflushedSource}. Thread-safe (the ingester is).
+ * {@link RemoteUnflushedSource}. A request carrying offsets (strong read consistency) is answered
+ * only once the ingester consumed its owned partitions up to them; when that takes longer than the
+ * request allows, {@link #answer} throws {@link NotCaughtUpException} (the querier fails the query
+ * rather than miss acknowledged lines). Thread-safe (the ingester is).
  */
 public final class UnflushedEndpoint {
     private final Supplier<Ingester> ingester;
+    private final Supplier<ConsumedOffsets> progress;
 
-    /** Answers from the ingester {@code ingester} supplies (it may throw while the ingester starts). */
-    public UnflushedEndpoint(Supplier<Ingester> ingester) {
+    /**
+     * Answers from the ingester {@code ingester} supplies (it may throw while the ingester starts),
+     * after waiting on the consumer {@code progress} supplies.
+     */
+    public UnflushedEndpoint(Supplier<Ingester> ingester, Supplier<ConsumedOffsets> progress) {
         this.ingester = Objects.requireNonNull(ingester, "ingester is null");
+        this.progress = Objects.requireNonNull(progress, "progress is null");
     }
 
     /** The frames answering the JSON request {@code body}; {@link RecordFormatException} for a bad request. */
     public byte[] answer(byte[] body) throws IOException {
         UnflushedRequest request = UnflushedRequest.fromJson(body);
         io.logbloom.chunks.TenantIds.validate(request.tenant());
+        if (!request.offsets().isEmpty()) {
+            java.util.Map<Integer, Long> behind;
+            try {
+                behind = progress.get().awaitConsumed(request.offsets(),
+                        java.time.Duration.ofMillis(request.waitMillis()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while catching up with Kafka");
+            }
+            if (!behind.isEmpty()) {
+                throw new NotCaughtUpException("strong read consistency: after " + request.waitMillis()
+                        + " ms this ingester has consumed partitions " + behind + " (partition=offset reached) but the "
+                        + "query needs " + request.offsets() + "; retry, or set kafka.read_consistency: eventual");
+            }
+        }
         List<StreamSnapshot> streams = ingester.get().unflushed(request.tenant(), request.matchers(),
                 request.fromNanos(), request.throughNanos());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -52,7 +52,7 @@ final class KafkaWritePathTest {
     }
 
     /** An ingester stand-in: keeps what it is given, and what was "durable" at each flush. */
-    static final class RecordingSink implements PartitionSink {
+    static class RecordingSink implements PartitionSink {
         final List<String> stored = new CopyOnWriteArrayList<>();
         volatile int flushes;
 
@@ -133,6 +133,51 @@ final class KafkaWritePathTest {
                 }
             });
             return out;
+        }
+    }
+
+    @Test
+    void strongRead_waitsUntilOwnedPartitionsConsumedUpToLastProducedOffsets() throws Exception {
+        ClusterConfig c = config("strong");
+        TopicSetup.ensure(c, Duration.ofSeconds(30));
+        KafkaMetrics metrics = new KafkaMetrics(new PrometheusRegistry());
+        // a slow ingester: 30 ms per record, so the consumer lags behind the 204s
+        RecordingSink slow = new RecordingSink() {
+            @Override
+            public PushResult pushAdmitted(String tenant, List<PushStream> streams) {
+                try {
+                    Thread.sleep(30);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.pushAdmitted(tenant, streams);
+            }
+        };
+        List<List<Integer>> assignments = new CopyOnWriteArrayList<>();
+        try (PushProducer producer = new PushProducer(c, metrics);
+                ProducedOffsets produced = new ProducedOffsets(c);
+                PartitionConsumer consumer = new PartitionConsumer(c, slow, assignments::add, Clock.systemUTC(), metrics)) {
+            await(() -> !assignments.isEmpty() && assignments.get(assignments.size() - 1).size() == 4,
+                    Duration.ofSeconds(30), "all partitions assigned");
+            assertThat(consumer.awaitConsumed(produced.latest(Duration.ofSeconds(5)), Duration.ofSeconds(10))).isEmpty();
+            int before = slow.stored.size();
+            for (int p = 0; p < 40; p++) {
+                producer.send("t1", streams(p, 1, 1, 10));
+            }
+            Map<Integer, Long> last = produced.latest(Duration.ofSeconds(5));
+            assertThat(last.keySet()).containsExactlyInAnyOrder(0, 1, 2, 3);
+            // eventual: right after the acknowledgements the ingester is behind (40 records take 1.2 s)
+            Map<Integer, Long> behind = consumer.awaitConsumed(last, Duration.ZERO);
+            assertThat(behind).isNotEmpty();
+            assertThat(slow.stored.size() - before).isLessThan(40);
+            // strong: the wait returns once every acknowledged record is in the ingester
+            assertThat(consumer.awaitConsumed(last, Duration.ofSeconds(30))).isEmpty();
+            assertThat(slow.stored.size() - before).isEqualTo(40);
+            // bounded: an offset never produced is reported as not reached, with the offset reached
+            Map<Integer, Long> beyond = Map.of(0, last.get(0) + 1_000);
+            assertThat(consumer.awaitConsumed(beyond, Duration.ofMillis(300))).containsEntry(0, last.get(0));
+            // partitions this consumer does not own are not waited for
+            assertThat(consumer.awaitConsumed(Map.of(99, 5L), Duration.ofSeconds(5))).isEmpty();
         }
     }
 

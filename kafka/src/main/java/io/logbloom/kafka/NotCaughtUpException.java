@@ -1,0 +1,14 @@
+package io.logbloom.kafka;
+
+/**
+ * An ingester cannot answer a query now (HTTP 503): it did not consume its partitions up to a strongly
+ * consistent query's offsets in time, or it is still starting.
+ */
+public final class NotCaughtUpException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** With a message naming the partitions behind. */
+    public NotCaughtUpException(String message) {
+        super(message);
+    }
+}
