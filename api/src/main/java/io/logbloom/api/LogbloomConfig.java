@@ -656,14 +656,16 @@ public record LogbloomConfig(
         /** Consume Kafka partitions, build and upload objects, serve unflushed data to queriers. */
         INGESTER,
         /** Query routes over the bucket and the ingesters' unflushed data; compactor and delete API. */
-        QUERIER;
+        QUERIER,
+        /** Compactor loop (retention, compaction, deletes) and the delete API over the bucket, no Kafka. */
+        COMPACTOR;
 
         static Target parse(String key, String text) {
             try {
                 return valueOf(text.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new ConfigException(key + ": unknown target '" + text
-                        + "' (expected all, distributor, ingester or querier)");
+                        + "' (expected all, distributor, ingester, querier or compactor)");
             }
         }
 
@@ -690,7 +692,7 @@ public record LogbloomConfig(
 
         /** Whether this role needs Kafka. */
         public boolean usesKafka() {
-            return target != Target.ALL;
+            return target != Target.ALL && target != Target.COMPACTOR;
         }
 
         void validate() {

@@ -58,7 +58,8 @@ import org.slf4j.LoggerFactory;
  * {@code ingester} builds the ingester, consumes its Kafka partitions ({@link PartitionConsumer}),
  * announces itself ({@link MemberAnnouncer}) and serves its unflushed data on
  * {@code POST /internal/unflushed}; {@code querier} serves the query routes, the compactor and the
- * delete API over the bucket and the announced ingesters ({@link RemoteUnflushedSource}). Every role
+ * delete API over the bucket and the announced ingesters ({@link RemoteUnflushedSource}); {@code compactor}
+ * runs only the compactor loop and the delete API over the bucket (no Kafka). Every role
  * serves {@code /ready}, {@code /metrics}, {@code /config} and build info.
  *
  * <p>Thread-safe: the ingester and role references are volatile and set once by {@code start()};
@@ -135,7 +136,8 @@ public final class LogbloomServer implements AutoCloseable {
         ClusterConfig kafka = config.cluster().kafka();
         this.kafkaMetrics = config.cluster().usesKafka() ? new KafkaMetrics(registry) : null;
         boolean queries = target == LogbloomConfig.Target.ALL || target == LogbloomConfig.Target.QUERIER;
-        this.operations = queries ? new Operations(config, store, clock, registry) : null;
+        this.operations = queries || target == LogbloomConfig.Target.COMPACTOR
+                ? new Operations(config, store, clock, registry) : null;
         if (target == LogbloomConfig.Target.QUERIER) {
             IngestConfig layout = ConfigMapping.ingestConfig(config);
             PersistedIndex index = new PersistedIndex(store, layout.index(), new IndexFileCache(store, layout.index()));
@@ -215,6 +217,8 @@ public final class LogbloomServer implements AutoCloseable {
             new DrilldownRoutes(config, miner, buildInfo.version(), clock).register(app);
             queryRoutes.register(app);
             tailRoute.register(app);
+            operations.register(app);
+        } else if (target == LogbloomConfig.Target.COMPACTOR) {
             operations.register(app);
         }
         app.exception(Exception.class, (e, ctx) -> {
@@ -376,7 +380,7 @@ public final class LogbloomServer implements AutoCloseable {
      */
     public Ingester ingester() {
         Ingester current = ingester;
-        if (current == null && (target == LogbloomConfig.Target.DISTRIBUTOR || target == LogbloomConfig.Target.QUERIER)) {
+        if (current == null && !hasIngester()) {
             throw new HttpException(404, "wrong_target", "not served by target " + target.label()
                     + ": this route needs the ingester's in-process data (target all)");
         }
@@ -401,8 +405,13 @@ public final class LogbloomServer implements AutoCloseable {
         return app;
     }
 
+    /** Whether this role builds an ingester (all and ingester). */
+    private boolean hasIngester() {
+        return target == LogbloomConfig.Target.ALL || target == LogbloomConfig.Target.INGESTER;
+    }
+
     private void ready(Context ctx) {
-        if (target == LogbloomConfig.Target.DISTRIBUTOR || target == LogbloomConfig.Target.QUERIER) {
+        if (!hasIngester()) {
             if (!started || closed) {
                 ctx.status(503).result("not ready: " + (closed ? "shutting down" : "starting") + "\n");
             } else {

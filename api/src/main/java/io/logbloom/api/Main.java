@@ -34,7 +34,7 @@ public final class Main implements Callable<Integer> {
     String bindAddress;
 
     @Option(names = "--target", paramLabel = "ROLE",
-            description = "role of this process: all (default), distributor, ingester or querier")
+            description = "role of this process: all (default), distributor, ingester, querier or compactor")
     String target;
 
     /** Runs the server until the process is told to stop. */

@@ -40,7 +40,7 @@ final class ClusterConfigMappingTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "target: router|target: unknown target 'router' (expected all, distributor, ingester or querier)",
+        "target: router|target: unknown target 'router' (expected all, distributor, ingester, querier or compactor)",
         "target: querier|kafka.bootstrap_servers must be set for target querier",
         "kafka: { partitions: 0 }|kafka.partitions must be at least 1: 0",
         "kafka: { read_consistency: maybe }|kafka.read_consistency must be strong or eventual: maybe",
