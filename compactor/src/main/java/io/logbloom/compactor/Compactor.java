@@ -13,6 +13,7 @@ import io.logbloom.chunks.ObjectStore;
 import io.logbloom.index.IndexCompactor;
 import io.logbloom.index.IndexConfig;
 import io.logbloom.index.SeriesChunks;
+import io.logbloom.ingest.SeriesBloomWriter;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -94,21 +95,31 @@ public final class Compactor implements AutoCloseable {
 
     /**
      * A compactor over {@code store}'s index files (laid out per {@code indexConfig}), rewriting them with
-     * {@code index}, applying the requests of {@code deletes} by writing objects in {@code format}.
+     * {@code index}, applying the requests of {@code deletes} by writing objects in {@code format}; the objects it
+     * writes get no series blooms.
      */
     public Compactor(CompactorConfig config, ObjectStore store, IndexConfig indexConfig, IndexCompactor index,
             RetentionPolicy retention, DeleteRequestStore deletes, ColumnarConfig format, CompactorLease lease,
             CompactorMetrics metrics, InstantSource clock) {
+        this(config, store, indexConfig, index, retention, deletes, format, null, lease, metrics, clock);
+    }
+
+    /**
+     * As the other constructor, adding the tokens of every object it writes (merged or delete-rewritten) to
+     * series blooms through {@code blooms} (null: none), as the ingester does for its objects.
+     */
+    public Compactor(CompactorConfig config, ObjectStore store, IndexConfig indexConfig, IndexCompactor index,
+            RetentionPolicy retention, DeleteRequestStore deletes, ColumnarConfig format, SeriesBloomWriter blooms,
+            CompactorLease lease, CompactorMetrics metrics, InstantSource clock) {
         this.config = Objects.requireNonNull(config, "config is null");
         this.store = Objects.requireNonNull(store, "store is null");
         this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
         this.index = Objects.requireNonNull(index, "index is null");
         this.retention = Objects.requireNonNull(retention, "retention is null");
         this.deletes = Objects.requireNonNull(deletes, "deletes is null");
-        this.replacer = new ObjectReplacer(store, indexConfig, index, this::writeMarker);
-        this.rewriter = new DeleteRewriter(store, index, format, replacer);
-        this.merger = new ObjectMerger(store, indexConfig, index, format, replacer,
-                config.smallObjectSizeBytes());
+        this.replacer = new ObjectReplacer(store, indexConfig, index, format, blooms, this::writeMarker);
+        this.rewriter = new DeleteRewriter(store, index, replacer);
+        this.merger = new ObjectMerger(store, indexConfig, index, replacer, config.smallObjectSizeBytes());
         this.lease = Objects.requireNonNull(lease, "lease is null");
         this.metrics = Objects.requireNonNull(metrics, "metrics is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");

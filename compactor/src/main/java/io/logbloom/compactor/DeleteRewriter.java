@@ -58,8 +58,8 @@ import java.util.TreeSet;
  * the old one for delayed deletion); a pass interrupted before its index switch is rolled forward first by
  * the next one.
  *
- * <p>Blooms are not rebuilt: a series bloom covers object keys, and a new key is not among them, so the
- * querier reads a rewritten object's blocks unfiltered, which is correct (a bloom may only say "maybe").
+ * <p>Blooms: a rewritten object's tokens go to its series blooms as it is written ({@link ObjectReplacer#write}),
+ * so queries skip its blocks as they skip the ingester's.
  *
  * <p>Memory: one old object and its rewritten rows at a time. Not thread-safe: the {@link Compactor} calls
  * it from its synchronized pass.
@@ -67,13 +67,11 @@ import java.util.TreeSet;
 final class DeleteRewriter {
     private final ObjectStore store;
     private final IndexCompactor index;
-    private final ColumnarConfig format;
     private final ObjectReplacer replacer;
 
-    DeleteRewriter(ObjectStore store, IndexCompactor index, ColumnarConfig format, ObjectReplacer replacer) {
+    DeleteRewriter(ObjectStore store, IndexCompactor index, ObjectReplacer replacer) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.index = Objects.requireNonNull(index, "index is null");
-        this.format = Objects.requireNonNull(format, "format is null");
         this.replacer = Objects.requireNonNull(replacer, "replacer is null");
     }
 
@@ -126,13 +124,12 @@ final class DeleteRewriter {
             String newKey = null;
             Map<Labels, ChunkRef> refs = Map.of();
             if (!rewrite.kept().isEmpty()) {
-                byte[] bytes = ColumnarObjectWriter.write(format, rewrite.kept());
-                ColumnarDirectory directory = new ColumnarObjectReader(RangeSource.ofBytes("rewrite", bytes)).directory();
-                newKey = replacer.newObjectKey(tenant, directory.minTimeNanos(), nowMillis);
-                refs = ObjectReplacer.refsOf(tenant, newKey, bytes, directory);
+                ObjectReplacer.NewObject rewritten = replacer.write(tenant, rewrite.kept(), nowMillis);
+                newKey = rewritten.key();
+                refs = ObjectReplacer.refsOf(tenant, newKey, rewritten.bytes(), rewritten.directory());
                 done.add(new Replacement(object.getKey(), newKey, refs));
                 replacer.record(journal, done);
-                store.put(newKey, bytes);
+                store.put(newKey, rewritten.bytes());
             } else {
                 done.add(new Replacement(object.getKey(), null, refs));
                 replacer.record(journal, done);
@@ -140,6 +137,7 @@ final class DeleteRewriter {
             lines += rewrite.linesDeleted();
         }
         if (!done.isEmpty()) {
+            replacer.persistBlooms(nowMillis);
             replacer.finish(tenant, journal, done, nowMillis);
         }
         return new Outcome(done.size(), lines, recovered);

@@ -2,11 +2,9 @@ package io.logbloom.compactor;
 
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarBlock;
-import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarLines;
 import io.logbloom.chunks.ColumnarObjectReader;
-import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.ColumnarStreamInfo;
 import io.logbloom.chunks.Labels;
@@ -51,16 +49,14 @@ final class ObjectMerger {
     private final ObjectStore store;
     private final IndexConfig indexConfig;
     private final IndexCompactor index;
-    private final ColumnarConfig format;
     private final ObjectReplacer replacer;
     private final long smallObjectSizeBytes;
 
-    ObjectMerger(ObjectStore store, IndexConfig indexConfig, IndexCompactor index, ColumnarConfig format,
-            ObjectReplacer replacer, long smallObjectSizeBytes) {
+    ObjectMerger(ObjectStore store, IndexConfig indexConfig, IndexCompactor index, ObjectReplacer replacer,
+            long smallObjectSizeBytes) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
         this.index = Objects.requireNonNull(index, "index is null");
-        this.format = Objects.requireNonNull(format, "format is null");
         this.replacer = Objects.requireNonNull(replacer, "replacer is null");
         this.smallObjectSizeBytes = smallObjectSizeBytes;
     }
@@ -163,15 +159,14 @@ final class ObjectMerger {
             replacer.finish(tenant, journal, pairs, nowMillis);
             return false;
         }
-        byte[] bytes = ColumnarObjectWriter.write(format, kept);
-        ColumnarDirectory directory = new ColumnarObjectReader(RangeSource.ofBytes("merge", bytes)).directory();
-        String newKey = replacer.newObjectKey(tenant, directory.minTimeNanos(), nowMillis);
-        Map<Labels, ChunkRef> refs = ObjectReplacer.refsOf(tenant, newKey, bytes, directory);
+        ObjectReplacer.NewObject merged = replacer.write(tenant, kept, nowMillis);
+        Map<Labels, ChunkRef> refs = ObjectReplacer.refsOf(tenant, merged.key(), merged.bytes(), merged.directory());
         for (String key : batch) {
-            pairs.add(new Replacement(key, newKey, refs));
+            pairs.add(new Replacement(key, merged.key(), refs));
         }
         replacer.record(journal, pairs);
-        store.put(newKey, bytes);
+        store.put(merged.key(), merged.bytes());
+        replacer.persistBlooms(nowMillis);
         replacer.finish(tenant, journal, pairs, nowMillis);
         return true;
     }

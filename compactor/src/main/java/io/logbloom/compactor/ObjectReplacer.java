@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbloom.chunks.ChunkRef;
+import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarObjectReader;
+import io.logbloom.chunks.ColumnarObjectWriter;
+import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.ObjectNotFoundException;
 import io.logbloom.chunks.ObjectStore;
@@ -15,6 +18,8 @@ import io.logbloom.index.ColumnarRefs;
 import io.logbloom.index.IndexCompactor;
 import io.logbloom.index.IndexConfig;
 import io.logbloom.index.SeriesChunks;
+import io.logbloom.ingest.SeriesBloomWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,6 +50,13 @@ import java.util.TreeSet;
  * so no line is lost or indexed twice once it has run. Between (2) and the end of (3) a reader may briefly see
  * both an old and a new ref of a series, as with any index rewrite.
  *
+ * <p>Blooms: a new object's series rows are tokenized block by block into their series blooms as it is written
+ * ({@link #write}), exactly as the ingester's merger does (the same {@link SeriesBloomWriter}, tokens scoped to
+ * the object's blocks), and the blooms are stored once the object is ({@link #persistBlooms}), so queries skip its
+ * blocks as they skip the ingester's. A bloom lists the object keys it covers and only those are skipped, so a
+ * bloom stored without the new key (a crash in between, or the ingester storing its copy of the same series'
+ * bloom just after) only costs skipping, never a line. With blooms off (a null writer) new objects get none.
+ *
  * <p>Not thread-safe: the {@link Compactor} calls it from its synchronized pass.
  */
 final class ObjectReplacer {
@@ -59,18 +71,70 @@ final class ObjectReplacer {
     /** One old object and what replaces it: a new object's refs by series (empty when nothing is left). */
     record Replacement(String oldKey, String newKey, Map<Labels, ChunkRef> refs) {}
 
+    /** A new object, written but not yet put: its key, bytes and directory. */
+    record NewObject(String key, byte[] bytes, ColumnarDirectory directory) {}
+
     private final ObjectStore store;
     private final IndexConfig indexConfig;
     private final IndexCompactor index;
+    private final ColumnarConfig format;
+    private final SeriesBloomWriter blooms;
     private final Marker marker;
     private final ObjectMapper json = new ObjectMapper();
     private long sequence;
 
-    ObjectReplacer(ObjectStore store, IndexConfig indexConfig, IndexCompactor index, Marker marker) {
+    /** A replacer writing objects in {@code format}, their tokens into {@code blooms} (null: no blooms). */
+    ObjectReplacer(ObjectStore store, IndexConfig indexConfig, IndexCompactor index, ColumnarConfig format,
+            SeriesBloomWriter blooms, Marker marker) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
         this.index = Objects.requireNonNull(index, "index is null");
+        this.format = Objects.requireNonNull(format, "format is null");
+        this.blooms = blooms;
         this.marker = Objects.requireNonNull(marker, "marker is null");
+    }
+
+    /**
+     * Writes {@code streams} (none empty) into a new object of {@code tenant} under a fresh key, adding each
+     * series' tokens to its bloom (in memory until {@link #persistBlooms}).
+     */
+    NewObject write(String tenant, Map<Labels, ColumnarRows> streams, long nowMillis) throws IOException {
+        List<Labels> order = new ArrayList<>(streams.keySet());
+        order.sort(ColumnarDirectory.STREAM_ORDER);
+        long minTimeNanos = Long.MAX_VALUE;
+        Map<Labels, Long> fromBySeries = new HashMap<>();
+        for (Labels labels : order) {
+            ColumnarRows rows = streams.get(labels);
+            long from = Long.MAX_VALUE;
+            for (int i = 0; i < rows.size(); i++) {
+                from = Math.min(from, rows.timestampNanos(i));
+            }
+            fromBySeries.put(labels, from);
+            minTimeNanos = Math.min(minTimeNanos, from);
+        }
+        String key = newObjectKey(tenant, minTimeNanos, nowMillis);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ColumnarDirectory directory;
+        try (ColumnarObjectWriter writer = new ColumnarObjectWriter(out, format)) {
+            for (Labels labels : order) {
+                SeriesBloomWriter.ObjectTokens tokens = blooms == null ? null
+                        : blooms.start(tenant, labels.fingerprint(), fromBySeries.get(labels), key);
+                writer.add(labels, streams.get(labels), tokens);
+                if (tokens != null) {
+                    tokens.finish();
+                }
+            }
+            directory = writer.finish();
+        }
+        return new NewObject(key, out.toByteArray(), directory);
+    }
+
+    /** Stores the blooms the objects written so far touched (call once they are put), then frees past ones. */
+    void persistBlooms(long nowMillis) throws IOException {
+        if (blooms != null) {
+            blooms.persist();
+            blooms.evict(nowMillis * 1_000_000L);
+        }
     }
 
     /** A fresh journal key for one pass over {@code tenant}. */
@@ -78,8 +142,7 @@ final class ObjectReplacer {
         return String.format(Locale.ROOT, "%s%s/%013d-%d.json", JOURNALS, tenant, nowMillis, ++sequence);
     }
 
-    /** A fresh key for a new columnar object of {@code tenant} whose first row is at {@code minTimeNanos}. */
-    String newObjectKey(String tenant, long minTimeNanos, long nowMillis) {
+    private String newObjectKey(String tenant, long minTimeNanos, long nowMillis) {
         return String.format(Locale.ROOT, "%s/objects/%016x-compactor-%013d-%d.lbo", tenant, minTimeNanos, nowMillis,
                 ++sequence);
     }
