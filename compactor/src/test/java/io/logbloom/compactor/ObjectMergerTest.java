@@ -3,6 +3,7 @@ package io.logbloom.compactor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.logbloom.bloom.BloomConfig;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarBlockInfo;
 import io.logbloom.chunks.ColumnarConfig;
@@ -25,6 +26,10 @@ import io.logbloom.index.IndexWriter;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.PersistedIndex;
 import io.logbloom.index.SeriesChunks;
+import io.logbloom.ingest.SeriesBloomStore;
+import io.logbloom.ingest.SeriesBloomWriter;
+import io.logbloom.tokens.BloomTokenizer;
+import io.logbloom.tokens.BloomTokenizerConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -240,6 +245,40 @@ final class ObjectMergerTest {
         compactor.runOnce();
         assertThat(store.list("t/objects/")).containsExactlyElementsOf(indexedKeys()); // old and orphans swept
         assertThat(storedRows()).isEqualTo(before);
+    }
+
+    @Test
+    void runOnce_withBlooms_mergedAndDeleteRewrittenObjectsCoveredByTheirSeriesBlooms() throws IOException {
+        flushFiveCycles();
+        SeriesBloomStore bloomStore = new SeriesBloomStore(store);
+        SeriesBloomWriter blooms = new SeriesBloomWriter(new BloomTokenizer(BloomTokenizerConfig.defaults()),
+                BloomConfig.defaults(), bloomStore, 1 << 20);
+        RetentionLimits limits = RetentionLimits.defaults();
+        Compactor compactor = new Compactor(new CompactorConfig(Duration.ofMinutes(10), false, Duration.ofHours(2)),
+                store, indexConfig, new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, "compactor")),
+                new RetentionPolicy(TenantLimits.uniform(limits)), deletes, ColumnarConfig.defaults(), blooms,
+                new CompactorLease(store, clock, "me", Duration.ofHours(1)), new CompactorMetrics(new PrometheusRegistry()),
+                clock);
+        long period = Math.floorDiv(now - 3600 * SEC, SeriesBloomStore.PERIOD_NANOS);
+
+        compactor.runOnce();
+        String merged = indexedKeys().get(0);
+        for (Labels series : List.of(web, api)) {
+            assertThat(bloomStore.load(TENANT, series.fingerprint(), period).orElseThrow().coveredChunkKeys())
+                    .contains(merged);
+        }
+
+        deletes.add(TENANT, "{app=\"web\"} |= \"GET /a 1\"", (now - 7200 * SEC) / 1_000_000, now / 1_000_000);
+        millis.addAndGet(Duration.ofHours(24).plusMinutes(2).toMillis()); // past the cancel period
+        Compactor.PassResult rewrite = compactor.runOnce();
+
+        assertThat(rewrite.linesDeleted()).isEqualTo(1);
+        String rewritten = indexedKeys().get(0);
+        assertThat(rewritten).isNotEqualTo(merged);
+        for (Labels series : List.of(web, api)) {
+            assertThat(bloomStore.load(TENANT, series.fingerprint(), period).orElseThrow().coveredChunkKeys())
+                    .contains(rewritten);
+        }
     }
 
     @Test
