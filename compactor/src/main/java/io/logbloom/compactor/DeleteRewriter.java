@@ -1,46 +1,31 @@
 package io.logbloom.compactor;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbloom.chunks.Chunk;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarBlock;
-import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarLines;
 import io.logbloom.chunks.ColumnarObjectReader;
-import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.ColumnarStreamInfo;
 import io.logbloom.chunks.Direction;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
-import io.logbloom.chunks.ObjectNotFoundException;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.RangeSource;
-import io.logbloom.index.ColumnarRefs;
-import io.logbloom.index.IndexCompactor;
-import io.logbloom.index.IndexConfig;
-import io.logbloom.index.SeriesChunks;
 import io.logbloom.compactor.ObjectReplacer.Replacement;
+import io.logbloom.index.IndexCompactor;
+import io.logbloom.index.SeriesChunks;
 import io.logbloom.logql.LogSelection;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The "delete" half of Loki's {@code filter-and-delete}: rewrites every stored object of a tenant that holds
