@@ -12,7 +12,11 @@ import io.logbloom.compactor.RetentionPolicy;
 import io.logbloom.index.IndexCompactor;
 import io.logbloom.index.IndexConfig;
 import io.logbloom.index.IndexWriter;
+import io.logbloom.ingest.IngestConfig;
+import io.logbloom.ingest.SeriesBloomStore;
+import io.logbloom.ingest.SeriesBloomWriter;
 import io.logbloom.querier.QuerySourceFilter;
+import io.logbloom.tokens.BloomTokenizer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -42,6 +46,11 @@ final class Operations implements AutoCloseable {
     static final Duration LEASE_TTL = Duration.ofHours(1);
     /** How stale another process' delete requests may be in this process' queries. */
     static final Duration DELETE_REQUESTS_REFRESH = Duration.ofSeconds(10);
+    /**
+     * Memory for the series blooms of the objects the compactor writes: a pass touches each series' bloom
+     * once per object and stores it right after, so a fraction of the ingester's bound suffices.
+     */
+    static final long COMPACTOR_BLOOM_MEMORY_BYTES = 64L << 20;
 
     private final Compactor compactor;
     private final DeleteRequestStore deletes;
@@ -61,9 +70,13 @@ final class Operations implements AutoCloseable {
         new SecureRandom().nextBytes(id);
         String instance = "compactor-" + HexFormat.of().formatHex(id);
         // objects rewritten for delete requests use the ingester's default block bounds
+        // and their tokens go to the series blooms as the ingester's (same tokenizer and bloom sizing)
+        IngestConfig ingest = ConfigMapping.ingestConfig(config);
+        SeriesBloomWriter blooms = new SeriesBloomWriter(new BloomTokenizer(ingest.tokenizer()), ingest.bloom(),
+                new SeriesBloomStore(store), COMPACTOR_BLOOM_MEMORY_BYTES);
         this.compactor = new Compactor(ops.compactor(), store, indexConfig,
                 new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, instance)), retention, deletes,
-                ColumnarConfig.defaults(), new CompactorLease(store, clock, instance, LEASE_TTL), new CompactorMetrics(registry), clock);
+                ColumnarConfig.defaults(), blooms, new CompactorLease(store, clock, instance, LEASE_TTL), new CompactorMetrics(registry), clock);
         this.routes = new DeleteRoutes(new TenantResolver(config.authEnabled()), deletes, ops.retention(),
                 ops.compactor().deleteRequestCancelPeriod(), clock);
     }

@@ -50,11 +50,12 @@ public record OperationsConfig(CompactorConfig compactor, TenantLimits retention
         Duration deleteDelay = compactor.duration("retention_delete_delay", Duration.ofHours(2));
         Duration cancelPeriod = compactor.duration("delete_request_cancel_period",
                 CompactorConfig.DEFAULT_DELETE_REQUEST_CANCEL_PERIOD);
+        long smallObjectSize = compactor.bytes("small_object_size", CompactorConfig.DEFAULT_SMALL_OBJECT_SIZE_BYTES);
         String workingDirectory = compactor.string("working_directory", "");
         String deleteStore = compactor.string("delete_request_store", "");
         compactor.rejectUnknownKeys();
         try {
-            c = new CompactorConfig(interval, retentionEnabled, deleteDelay, cancelPeriod);
+            c = new CompactorConfig(interval, retentionEnabled, deleteDelay, cancelPeriod, smallObjectSize);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("config compactor." + e.getMessage(), e);
         }
@@ -127,6 +128,7 @@ public record OperationsConfig(CompactorConfig compactor, TenantLimits retention
                 .append('\n')
                 .append("  delete_request_cancel_period: ")
                 .append(ConfigNode.formatDuration(compactor.deleteRequestCancelPeriod())).append('\n')
+                .append("  small_object_size: ").append(compactor.smallObjectSizeBytes()).append('\n')
                 .append("  delete_request_store: ").append(LogbloomConfig.quote(deleteRequestStore)).append('\n');
         if (retention.overrides().isEmpty()) {
             return sb.append("overrides: {}\n").toString();

@@ -23,6 +23,7 @@ final class OperationsConfigTest {
               retention_delete_delay: 30m
               delete_request_cancel_period: 12h
               delete_request_store: filesystem
+              small_object_size: 4MB
             limits:
               retention_period: 744h
               deletion_mode: filter-only
@@ -54,7 +55,7 @@ final class OperationsConfigTest {
         LogbloomConfig config = LogbloomConfig.parse(FULL, Map.of());
         OperationsConfig ops = config.operations();
         assertThat(ops.compactor()).isEqualTo(new CompactorConfig(Duration.ofMinutes(5), true, Duration.ofMinutes(30),
-                Duration.ofHours(12)));
+                Duration.ofHours(12), 4L << 20));
         assertThat(ops.workingDirectory()).isEqualTo("/tmp/compactor");
         assertThat(ops.deleteRequestStore()).isEqualTo("filesystem");
         StreamRetention dev = new StreamRetention("{namespace=\"dev\"}", Duration.ofHours(24), 1);
@@ -76,6 +77,7 @@ final class OperationsConfigTest {
         "compactor: { retention_enabled: maybe }|compactor.retention_enabled",
         "compactor: { delete_request_cancel_period: -1h }|compactor.delete_request_cancel_period",
         "compactor: { delete_request_store: s3 }|compactor.delete_request_store",
+        "compactor: { small_object_size: lots }|compactor.small_object_size",
         "compactor: { unknown_key: 1 }|compactor.unknown_key",
         "limits: { retention_period: 1h }|retention_period must be at least 24h",
         "limits: { deletion_mode: sometimes }|deletion_mode",

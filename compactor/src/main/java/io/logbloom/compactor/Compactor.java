@@ -13,6 +13,7 @@ import io.logbloom.chunks.ObjectStore;
 import io.logbloom.index.IndexCompactor;
 import io.logbloom.index.IndexConfig;
 import io.logbloom.index.SeriesChunks;
+import io.logbloom.ingest.SeriesBloomWriter;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -56,6 +57,10 @@ import org.slf4j.LoggerFactory;
  * {@code processed}, and the query-time filter stops applying them. A crash before that leaves them
  * {@code received}: the next pass finds nothing left to delete in the rewritten objects and marks them.
  *
+ * <p>Small objects: after that, {@link ObjectMerger} merges each tenant's objects below
+ * {@code small_object_size} per index period into larger ones, through the same crash-safe steps as the
+ * delete rewrites ({@link ObjectReplacer}), so a query's refs do not grow with the number of flush cycles.
+ *
  * <p>Memory: one tenant's whole index is read per pass (a period at a time would not see refs to a
  * shared columnar object from other periods).
  *
@@ -78,7 +83,9 @@ public final class Compactor implements AutoCloseable {
     private final IndexCompactor index;
     private final RetentionPolicy retention;
     private final DeleteRequestStore deletes;
+    private final ObjectReplacer replacer;
     private final DeleteRewriter rewriter;
+    private final ObjectMerger merger;
     private final CompactorLease lease;
     private final CompactorMetrics metrics;
     private final InstantSource clock;
@@ -88,18 +95,31 @@ public final class Compactor implements AutoCloseable {
 
     /**
      * A compactor over {@code store}'s index files (laid out per {@code indexConfig}), rewriting them with
-     * {@code index}, applying the requests of {@code deletes} by writing objects in {@code format}.
+     * {@code index}, applying the requests of {@code deletes} by writing objects in {@code format}; the objects it
+     * writes get no series blooms.
      */
     public Compactor(CompactorConfig config, ObjectStore store, IndexConfig indexConfig, IndexCompactor index,
             RetentionPolicy retention, DeleteRequestStore deletes, ColumnarConfig format, CompactorLease lease,
             CompactorMetrics metrics, InstantSource clock) {
+        this(config, store, indexConfig, index, retention, deletes, format, null, lease, metrics, clock);
+    }
+
+    /**
+     * As the other constructor, adding the tokens of every object it writes (merged or delete-rewritten) to
+     * series blooms through {@code blooms} (null: none), as the ingester does for its objects.
+     */
+    public Compactor(CompactorConfig config, ObjectStore store, IndexConfig indexConfig, IndexCompactor index,
+            RetentionPolicy retention, DeleteRequestStore deletes, ColumnarConfig format, SeriesBloomWriter blooms,
+            CompactorLease lease, CompactorMetrics metrics, InstantSource clock) {
         this.config = Objects.requireNonNull(config, "config is null");
         this.store = Objects.requireNonNull(store, "store is null");
         this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
         this.index = Objects.requireNonNull(index, "index is null");
         this.retention = Objects.requireNonNull(retention, "retention is null");
         this.deletes = Objects.requireNonNull(deletes, "deletes is null");
-        this.rewriter = new DeleteRewriter(store, indexConfig, index, format, this::writeMarker);
+        this.replacer = new ObjectReplacer(store, indexConfig, index, format, blooms, this::writeMarker);
+        this.rewriter = new DeleteRewriter(store, index, replacer);
+        this.merger = new ObjectMerger(store, indexConfig, index, replacer, config.smallObjectSizeBytes());
         this.lease = Objects.requireNonNull(lease, "lease is null");
         this.metrics = Objects.requireNonNull(metrics, "metrics is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -134,18 +154,20 @@ public final class Compactor implements AutoCloseable {
         }
         try {
             long nowMillis = clock.millis();
-            PassResult total = new PassResult(true, 0, 0, 0, 0, 0, 0, 0);
+            PassResult total = new PassResult(true, 0, 0, 0, 0, 0, 0, 0, 0, 0);
             for (String tenant : index.tenants()) {
                 total = total.plus(processDeletes(tenant, nowMillis));
                 total = total.plus(compactTenant(tenant, nowMillis));
+                total = total.plus(mergeSmallObjects(tenant, nowMillis));
             }
             total = total.plus(sweep(nowMillis));
             metrics.run("success");
             metrics.succeeded(clock.millis());
             LOG.info("compaction pass done: {} index files removed, {} expired refs dropped, {} objects ({} bytes) deleted,"
-                    + " {} delete requests processed ({} lines removed from {} objects)", total.indexFilesRemoved(),
-                    total.refsExpired(), total.objectsDeleted(), total.bytesDeleted(), total.requestsProcessed(),
-                    total.linesDeleted(), total.objectsRewritten());
+                    + " {} delete requests processed ({} lines removed from {} objects), {} small objects merged into {}",
+                    total.indexFilesRemoved(), total.refsExpired(), total.objectsDeleted(), total.bytesDeleted(),
+                    total.requestsProcessed(), total.linesDeleted(), total.objectsRewritten(), total.objectsMerged(),
+                    total.mergedObjectsWritten());
             return total;
         } catch (IOException | RuntimeException e) {
             metrics.run("failure");
@@ -180,7 +202,7 @@ public final class Compactor implements AutoCloseable {
                     + " finished)", tenant, processed, outcome.linesDeleted(), outcome.objectsRewritten(),
                     outcome.journalsRecovered());
         }
-        return new PassResult(true, 0, 0, 0, 0, processed, outcome.objectsRewritten(), outcome.linesDeleted());
+        return new PassResult(true, 0, 0, 0, 0, processed, outcome.objectsRewritten(), outcome.linesDeleted(), 0, 0);
     }
 
     private PassResult compactTenant(String tenant, long nowMillis) throws IOException {
@@ -238,7 +260,20 @@ public final class Compactor implements AutoCloseable {
             LOG.info("retention: tenant {} dropped {} expired refs, {} objects marked for deletion", tenant, refsExpired,
                     candidates.size());
         }
-        return new PassResult(true, filesRemoved, refsExpired, 0, 0, 0, 0, 0);
+        return new PassResult(true, filesRemoved, refsExpired, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    /** Merges the tenant's small objects (after retention dropped its expired refs), never copying expired rows. */
+    private PassResult mergeSmallObjects(String tenant, long nowMillis) throws IOException {
+        long nowNanos = nowMillis * 1_000_000L;
+        ObjectMerger.Outcome outcome = merger.merge(tenant, nowMillis, labels -> config.retentionEnabled()
+                ? retention.cutoffNanos(tenant, labelMap(labels), nowNanos) : RetentionPolicy.KEEP_ALL);
+        metrics.merged(outcome.objectsMerged(), outcome.objectsWritten());
+        if (outcome.objectsMerged() > 0) {
+            LOG.info("compaction: tenant {} merged {} small objects into {}", tenant, outcome.objectsMerged(),
+                    outcome.objectsWritten());
+        }
+        return new PassResult(true, 0, 0, 0, 0, 0, 0, 0, outcome.objectsMerged(), outcome.objectsWritten());
     }
 
     private void writeMarker(String tenant, long nowMillis, Set<String> keys) throws IOException {
@@ -295,7 +330,7 @@ public final class Compactor implements AutoCloseable {
             }
             store.delete(marker);
         }
-        return new PassResult(true, 0, 0, objects, bytes, 0, 0, 0);
+        return new PassResult(true, 0, 0, objects, bytes, 0, 0, 0, 0, 0);
     }
 
     /** Every object and bloom key the tenant's index files reference now. */
@@ -356,17 +391,21 @@ public final class Compactor implements AutoCloseable {
      * @param requestsProcessed delete requests applied and marked {@code processed}
      * @param objectsRewritten objects rewritten without deleted lines
      * @param linesDeleted lines physically removed by those rewrites
+     * @param objectsMerged small objects replaced by merged ones
+     * @param mergedObjectsWritten merged objects written for them
      */
     public record PassResult(boolean ran, long indexFilesRemoved, long refsExpired, long objectsDeleted,
-            long bytesDeleted, long requestsProcessed, long objectsRewritten, long linesDeleted) {
+            long bytesDeleted, long requestsProcessed, long objectsRewritten, long linesDeleted, long objectsMerged,
+            long mergedObjectsWritten) {
         /** The result of a pass that did not run. */
-        public static final PassResult SKIPPED = new PassResult(false, 0, 0, 0, 0, 0, 0, 0);
+        public static final PassResult SKIPPED = new PassResult(false, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         PassResult plus(PassResult o) {
             return new PassResult(ran && o.ran, indexFilesRemoved + o.indexFilesRemoved, refsExpired + o.refsExpired,
                     objectsDeleted + o.objectsDeleted, bytesDeleted + o.bytesDeleted,
                     requestsProcessed + o.requestsProcessed, objectsRewritten + o.objectsRewritten,
-                    linesDeleted + o.linesDeleted);
+                    linesDeleted + o.linesDeleted, objectsMerged + o.objectsMerged,
+                    mergedObjectsWritten + o.mergedObjectsWritten);
         }
     }
 }

@@ -7,7 +7,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 /**
  * The compactor's Prometheus metrics: passes by result, index files merged away, refs dropped by
  * retention, objects and bytes deleted by kind, delete requests processed with the objects rewritten and
- * lines removed for them, and the time of the last successful pass. Thread-safe.
+ * lines removed for them, small objects merged and the objects written for them, and the time of the last successful pass. Thread-safe.
  */
 public final class CompactorMetrics {
     private final Counter runs;
@@ -18,6 +18,8 @@ public final class CompactorMetrics {
     private final Counter requestsProcessed;
     private final Counter objectsRewritten;
     private final Counter linesDeleted;
+    private final Counter objectsMerged;
+    private final Counter mergedObjectsWritten;
     private final Gauge lastSuccess;
 
     /** Registers the metrics in {@code registry}. */
@@ -40,6 +42,10 @@ public final class CompactorMetrics {
                 .help("Stored objects rewritten without the lines of delete requests").register(registry);
         linesDeleted = Counter.builder().name("logbloom_compactor_deleted_lines_total")
                 .help("Lines physically removed from stored objects by delete requests").register(registry);
+        objectsMerged = Counter.builder().name("logbloom_compactor_merged_objects_total")
+                .help("Small stored objects replaced by merged ones (compactor.small_object_size)").register(registry);
+        mergedObjectsWritten = Counter.builder().name("logbloom_compactor_merge_written_objects_total")
+                .help("Objects written by small-object merges").register(registry);
         lastSuccess = Gauge.builder().name("logbloom_compactor_last_successful_run_timestamp_seconds")
                 .help("Unix time of the last successful compaction pass").register(registry);
     }
@@ -65,6 +71,11 @@ public final class CompactorMetrics {
         requestsProcessed.inc(requests);
         objectsRewritten.inc(objects);
         linesDeleted.inc(lines);
+    }
+
+    void merged(long objects, long written) {
+        objectsMerged.inc(objects);
+        mergedObjectsWritten.inc(written);
     }
 
     void succeeded(long epochMillis) {

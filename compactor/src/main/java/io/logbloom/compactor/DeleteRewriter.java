@@ -1,45 +1,31 @@
 package io.logbloom.compactor;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbloom.chunks.Chunk;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarBlock;
-import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarLines;
 import io.logbloom.chunks.ColumnarObjectReader;
-import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.ColumnarStreamInfo;
 import io.logbloom.chunks.Direction;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
-import io.logbloom.chunks.ObjectNotFoundException;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.RangeSource;
-import io.logbloom.index.ColumnarRefs;
+import io.logbloom.compactor.ObjectReplacer.Replacement;
 import io.logbloom.index.IndexCompactor;
-import io.logbloom.index.IndexConfig;
 import io.logbloom.index.SeriesChunks;
 import io.logbloom.logql.LogSelection;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The "delete" half of Loki's {@code filter-and-delete}: rewrites every stored object of a tenant that holds
@@ -53,48 +39,25 @@ import java.util.TreeSet;
  * lines becomes a columnar object with its one series. An object in which no line turns out to match (a
  * line filter that matches nothing in it) is left as it is.
  *
- * <p>Crash safety, in order. (1) Each new object is built in memory under a new key; before it is put, the
- * tenant's journal {@code compactor/rewrites/<tenant>/<millis>-<n>.json} is replaced by one listing every
- * (old key, new key or none) pair of this pass so far. (2) The object is put. (3) Every index period holding
- * a ref to an old key is rewritten with the new object's refs in its place ({@link IndexCompactor#rewrite}:
- * new file first). (4) The old objects (and series blooms no ref uses any more) go to a deletion marker,
- * swept after {@code retention_delete_delay} by the compactor, which keeps whatever an index file still
- * references. (5) The journal is deleted. A crash before (3) finishes leaves a journal: the next pass rolls
- * it forward first, replacing refs to each old key whose new object exists (a new object that was never put
- * is ignored, and its old object stays referenced), so no line is lost or indexed twice once it has run.
- * Between (2) and the end of (3) a reader may briefly see both an old and a new ref of a series, as with
- * any index rewrite.
+ * <p>Crash safety: the steps of {@link ObjectReplacer} (journal, put the new object, switch the index, mark
+ * the old one for delayed deletion); a pass interrupted before its index switch is rolled forward first by
+ * the next one.
  *
- * <p>Blooms are not rebuilt: a series bloom covers object keys, and a new key is not among them, so the
- * querier reads a rewritten object's blocks unfiltered, which is correct (a bloom may only say "maybe").
+ * <p>Blooms: a rewritten object's tokens go to its series blooms as it is written ({@link ObjectReplacer#write}),
+ * so queries skip its blocks as they skip the ingester's.
  *
  * <p>Memory: one old object and its rewritten rows at a time. Not thread-safe: the {@link Compactor} calls
  * it from its synchronized pass.
  */
 final class DeleteRewriter {
-    static final String JOURNALS = "compactor/rewrites/";
-
-    /** Where the rewriter puts keys for the compactor's delayed, reference-checked deletion. */
-    @FunctionalInterface
-    interface Marker {
-        void mark(String tenant, long nowMillis, Set<String> keys) throws IOException;
-    }
-
     private final ObjectStore store;
-    private final IndexConfig indexConfig;
     private final IndexCompactor index;
-    private final ColumnarConfig format;
-    private final Marker marker;
-    private final ObjectMapper json = new ObjectMapper();
-    private long sequence;
+    private final ObjectReplacer replacer;
 
-    DeleteRewriter(ObjectStore store, IndexConfig indexConfig, IndexCompactor index, ColumnarConfig format,
-            Marker marker) {
+    DeleteRewriter(ObjectStore store, IndexCompactor index, ObjectReplacer replacer) {
         this.store = Objects.requireNonNull(store, "store is null");
-        this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
         this.index = Objects.requireNonNull(index, "index is null");
-        this.format = Objects.requireNonNull(format, "format is null");
-        this.marker = Objects.requireNonNull(marker, "marker is null");
+        this.replacer = Objects.requireNonNull(replacer, "replacer is null");
     }
 
     /**
@@ -118,15 +81,12 @@ final class DeleteRewriter {
         }
     }
 
-    /** One old object and what replaces it: a new object's refs by series (empty when nothing is left). */
-    private record Replacement(String oldKey, String newKey, Map<Labels, ChunkRef> refs) {}
-
     /**
      * Rolls forward any journal an interrupted pass left for {@code tenant}, then removes the lines of
      * {@code requests} (all due and of a {@code filter-and-delete} tenant) from its stored objects.
      */
     Outcome process(String tenant, List<DeleteRequest> requests, long nowMillis) throws IOException {
-        int recovered = recover(tenant, nowMillis);
+        int recovered = replacer.recover(tenant, nowMillis);
         if (requests.isEmpty()) {
             return new Outcome(0, 0, recovered);
         }
@@ -138,7 +98,7 @@ final class DeleteRewriter {
         if (affected.isEmpty()) {
             return new Outcome(0, 0, recovered);
         }
-        String journal = String.format(Locale.ROOT, "%s%s/%013d-%d.json", JOURNALS, tenant, nowMillis, ++sequence);
+        String journal = replacer.newJournal(tenant, nowMillis);
         List<Replacement> done = new ArrayList<>();
         long lines = 0;
         for (Map.Entry<String, Affected> object : affected.entrySet()) {
@@ -149,22 +109,21 @@ final class DeleteRewriter {
             String newKey = null;
             Map<Labels, ChunkRef> refs = Map.of();
             if (!rewrite.kept().isEmpty()) {
-                byte[] bytes = ColumnarObjectWriter.write(format, rewrite.kept());
-                ColumnarDirectory directory = new ColumnarObjectReader(RangeSource.ofBytes("rewrite", bytes)).directory();
-                newKey = String.format(Locale.ROOT, "%s/objects/%016x-compactor-%013d-%d.lbo", tenant,
-                        directory.minTimeNanos(), nowMillis, ++sequence);
-                refs = refsOf(tenant, newKey, bytes, directory);
+                ObjectReplacer.NewObject rewritten = replacer.write(tenant, rewrite.kept(), nowMillis);
+                newKey = rewritten.key();
+                refs = ObjectReplacer.refsOf(tenant, newKey, rewritten.bytes(), rewritten.directory());
                 done.add(new Replacement(object.getKey(), newKey, refs));
-                writeJournal(journal, done);
-                store.put(newKey, bytes);
+                replacer.record(journal, done);
+                store.put(newKey, rewritten.bytes());
             } else {
                 done.add(new Replacement(object.getKey(), null, refs));
-                writeJournal(journal, done);
+                replacer.record(journal, done);
             }
             lines += rewrite.linesDeleted();
         }
         if (!done.isEmpty()) {
-            finish(tenant, journal, done, nowMillis);
+            replacer.persistBlooms(nowMillis);
+            replacer.finish(tenant, journal, done, nowMillis);
         }
         return new Outcome(done.size(), lines, recovered);
     }
@@ -280,117 +239,6 @@ final class DeleteRewriter {
             }
         }
         return false;
-    }
-
-    /** One ref per series of a columnar object, as the ingester's merger indexes them ({@link ColumnarRefs}). */
-    private static Map<Labels, ChunkRef> refsOf(String tenant, String key, byte[] bytes, ColumnarDirectory directory) {
-        Map<Labels, ChunkRef> refs = new LinkedHashMap<>();
-        for (SeriesChunks s : ColumnarRefs.of(tenant, key, bytes, directory)) {
-            refs.put(s.labels(), s.chunks().get(0));
-        }
-        return refs;
-    }
-
-    private void writeJournal(String journal, List<Replacement> pairs) throws IOException {
-        ObjectNode node = json.createObjectNode();
-        ArrayNode array = node.putArray("rewrites");
-        for (Replacement r : pairs) {
-            ObjectNode pair = array.addObject();
-            pair.put("old", r.oldKey());
-            if (r.newKey() != null) {
-                pair.put("new", r.newKey());
-            }
-        }
-        store.put(journal, json.writeValueAsBytes(node));
-    }
-
-    /** Steps (3) to (5) of the class comment. */
-    private void finish(String tenant, String journal, List<Replacement> replacements, long nowMillis)
-            throws IOException {
-        Map<String, Map<Labels, ChunkRef>> byOldKey = new HashMap<>();
-        for (Replacement r : replacements) {
-            byOldKey.put(r.oldKey(), r.refs());
-        }
-        Set<ChunkRef> replaced = switchIndex(tenant, byOldKey);
-        Set<String> obsolete = new TreeSet<>(byOldKey.keySet());
-        for (ChunkRef ref : replaced) {
-            obsolete.add(Compactor.bloomKey(indexConfig, ref));
-        }
-        if (!obsolete.isEmpty()) {
-            marker.mark(tenant, nowMillis, obsolete);
-        }
-        store.delete(journal);
-    }
-
-    /**
-     * Rewrites each index period of {@code tenant} holding refs to an old key with the new refs of the same
-     * series in their place (where they overlap the period); returns the refs replaced.
-     */
-    private Set<ChunkRef> switchIndex(String tenant, Map<String, Map<Labels, ChunkRef>> byOldKey) throws IOException {
-        Set<ChunkRef> replaced = new HashSet<>();
-        for (var e : index.filesByPeriod(tenant).entrySet()) {
-            long period = e.getKey();
-            IndexCompactor.PeriodContent content = index.read(tenant, period, e.getValue());
-            boolean changed = false;
-            List<SeriesChunks> kept = new ArrayList<>(content.series().size());
-            for (SeriesChunks s : content.series()) {
-                Set<ChunkRef> refs = new LinkedHashSet<>();
-                for (ChunkRef ref : s.chunks()) {
-                    Map<Labels, ChunkRef> replacement = byOldKey.get(ref.objectKey());
-                    if (replacement == null) {
-                        refs.add(ref);
-                        continue;
-                    }
-                    changed = true;
-                    replaced.add(ref);
-                    ChunkRef next = replacement.get(s.labels());
-                    if (next != null && indexConfig.periodNumber(next.fromNanos()) <= period
-                            && indexConfig.periodNumber(next.throughNanos()) >= period) {
-                        refs.add(next);
-                    }
-                }
-                List<ChunkRef> sorted = new ArrayList<>(refs);
-                sorted.sort(Comparator.comparingLong(ChunkRef::fromNanos).thenComparingLong(ChunkRef::throughNanos));
-                kept.add(new SeriesChunks(s.labels(), sorted));
-            }
-            if (changed) {
-                index.rewrite(content, kept);
-            }
-        }
-        return replaced;
-    }
-
-    /** Rolls forward the journals of {@code tenant} (see the class comment); returns how many. */
-    private int recover(String tenant, long nowMillis) throws IOException {
-        int recovered = 0;
-        for (String journal : store.list(JOURNALS + tenant + "/")) {
-            JsonNode rewrites;
-            try {
-                rewrites = json.readTree(store.get(journal)).path("rewrites");
-            } catch (ObjectNotFoundException gone) {
-                continue;
-            }
-            List<Replacement> replacements = new ArrayList<>();
-            for (JsonNode pair : rewrites) {
-                String oldKey = pair.path("old").asText();
-                if (!pair.has("new")) {
-                    replacements.add(new Replacement(oldKey, null, Map.of()));
-                    continue;
-                }
-                String newKey = pair.path("new").asText();
-                byte[] bytes;
-                try {
-                    bytes = store.get(newKey);
-                } catch (ObjectNotFoundException neverPut) {
-                    continue; // the crash came before the put: the old object is still the indexed one
-                }
-                ColumnarDirectory directory = new ColumnarObjectReader(RangeSource.ofBytes(newKey, bytes)).directory();
-                replacements.add(new Replacement(oldKey, newKey, refsOf(tenant, newKey, bytes, directory)));
-            }
-            finish(tenant, journal, replacements, nowMillis);
-            recovered++;
-        }
-        return recovered;
     }
 
     static Map<String, String> labelMap(Labels labels) {

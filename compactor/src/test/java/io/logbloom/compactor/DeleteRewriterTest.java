@@ -60,7 +60,9 @@ final class DeleteRewriterTest {
 
     private Compactor compactor(DeletionMode mode) {
         RetentionLimits limits = new RetentionLimits(Duration.ZERO, List.of(), mode);
-        return new Compactor(new CompactorConfig(Duration.ofMinutes(10), false, Duration.ofHours(2)), store, indexConfig,
+        CompactorConfig deletesAlone = new CompactorConfig(Duration.ofMinutes(10), false, Duration.ofHours(2))
+                .withSmallObjectSizeBytes(0);
+        return new Compactor(deletesAlone, store, indexConfig,
                 new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, "compactor")),
                 new RetentionPolicy(TenantLimits.uniform(limits)), deletes, ColumnarConfig.defaults(),
                 new CompactorLease(store, clock, "me", Duration.ofHours(1)), new CompactorMetrics(new PrometheusRegistry()),
@@ -175,7 +177,7 @@ final class DeleteRewriterTest {
         assertThat(indexedKeys).doesNotContain(sharedKey).contains(untouchedKey).hasSize(2);
         assertThat(store.get(untouchedKey)).isEqualTo(untouchedBytes);
         assertThat(store.exists(sharedKey)).isTrue(); // kept through retention_delete_delay for running queries
-        assertThat(store.list(DeleteRewriter.JOURNALS)).isEmpty();
+        assertThat(store.list(ObjectReplacer.JOURNALS)).isEmpty();
 
         millis.addAndGet(Duration.ofHours(2).toMillis());
         Compactor.PassResult sweep = compactor(DeletionMode.FILTER_AND_DELETE).runOnce();
@@ -267,7 +269,7 @@ final class DeleteRewriterTest {
 
         assertThat(storedRows()).isEqualTo(expected);
         assertThat(status(request)).isEqualTo(DeleteRequest.STATUS_PROCESSED);
-        assertThat(store.list(DeleteRewriter.JOURNALS)).isEmpty();
+        assertThat(store.list(ObjectReplacer.JOURNALS)).isEmpty();
         millis.addAndGet(Duration.ofHours(2).toMillis());
         compactor.runOnce();
         assertThat(store.list("t/objects/")).containsExactlyElementsOf(indexedKeys()); // orphans swept

@@ -28,11 +28,14 @@ import org.slf4j.LoggerFactory;
  * the bloom of its series and period (loaded from the store, or new), marks the object covered only
  * when no add came back FULL, persists every touched bloom, and bounds the blooms kept in memory.
  *
- * <p>Thread-safety: {@link #add}, {@link #persist} and {@link #evict} are called by the single merge
- * thread only (it owns {@code unpersisted} and {@code touchedAt}); {@code blooms} is concurrent so
+ * <p>The ingester's part merger uses it, and so does the compactor for the objects it writes (merged and
+ * delete-rewritten), with its own instance.
+ *
+ * <p>Thread-safety: {@link #start}, {@link #persist} and {@link #evict} are called by one thread only (the
+ * merge thread, or the compactor's pass) (it owns {@code unpersisted} and {@code touchedAt}); {@code blooms} is concurrent so
  * {@link #totals} and {@link #memoryBytes} may read it from any thread.
  */
-final class SeriesBloomWriter {
+public final class SeriesBloomWriter {
     private static final Logger LOG = LoggerFactory.getLogger(SeriesBloomWriter.class);
     /**
      * Memory kept for series blooms between flushes: n-gram blooms reach megabytes per series, so
@@ -50,7 +53,8 @@ final class SeriesBloomWriter {
 
     private record BloomKey(String tenant, long fingerprint, long period) {}
 
-    SeriesBloomWriter(BloomTokenizer tokenizer, BloomConfig bloomConfig, SeriesBloomStore bloomStore,
+    /** A writer tokenizing with {@code tokenizer} into blooms sized by {@code bloomConfig}, kept in {@code bloomStore}. */
+    public SeriesBloomWriter(BloomTokenizer tokenizer, BloomConfig bloomConfig, SeriesBloomStore bloomStore,
             long maxMemoryBytes) {
         this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer is null");
         this.bloomConfig = Objects.requireNonNull(bloomConfig, "bloomConfig is null");
@@ -59,7 +63,7 @@ final class SeriesBloomWriter {
     }
 
     /** The tokens of one series' rows in one object, added block by block as the object is written. */
-    final class ObjectTokens implements ColumnarObjectWriter.BlockSink {
+    public final class ObjectTokens implements ColumnarObjectWriter.BlockSink {
         private final BloomKey key;
         private final String objectKey;
         private final SeriesBloom bloom;
@@ -90,7 +94,7 @@ final class SeriesBloomWriter {
         }
 
         /** Marks the object covered when every block's tokens went in; the bloom is persisted by {@link #persist}. */
-        void finish() {
+        public void finish() {
             if (complete) {
                 Set<String> covered = new HashSet<>(bloom.coveredChunkKeys());
                 covered.add(objectKey);
@@ -107,7 +111,7 @@ final class SeriesBloomWriter {
      * Starts adding one series' rows in object {@code objectKey} to the series' bloom of the period of
      * {@code fromNanos}; null when blooms are off.
      */
-    ObjectTokens start(String tenant, long fingerprint, long fromNanos, String objectKey) throws IOException {
+    public ObjectTokens start(String tenant, long fingerprint, long fromNanos, String objectKey) throws IOException {
         if (!tokenizer.config().enabled()) {
             return null;
         }
@@ -120,7 +124,7 @@ final class SeriesBloomWriter {
      *
      * @throws IOException the first store failure; the blooms not stored stay pending for the next call
      */
-    void persist() throws IOException {
+    public void persist() throws IOException {
         IOException first = null;
         for (BloomKey key : List.copyOf(unpersisted)) {
             SeriesBloom bloom = blooms.get(key);
@@ -169,7 +173,7 @@ final class SeriesBloomWriter {
      * rest exceed the memory bound the least recently touched persisted ones go too (a later flush
      * of that series reloads its bloom from the store).
      */
-    void evict(long nowNanos) {
+    public void evict(long nowNanos) {
         long keepFrom = SeriesBloom.periodNumber(nowNanos) - 1;
         blooms.keySet().removeIf(k -> k.period < keepFrom && !unpersisted.contains(k));
         long total = memoryBytes();
