@@ -3,6 +3,7 @@ package io.logbloom.querier;
 import io.logbloom.logql.Engine;
 import io.logbloom.logql.EntrySource;
 import io.logbloom.logql.LogQL;
+import io.logbloom.logql.LogQLValidationException;
 import io.logbloom.logql.MetricResult;
 import io.logbloom.logql.SampleExpr;
 import java.io.IOException;
@@ -21,7 +22,9 @@ import java.util.Objects;
  * the query's own step grid (the runner aligns start and end to multiples of the step, so every query with that
  * step shares one grid) cut at multiples of the split interval, and the engine evaluates each split with the full
  * lookback of its first step, so each step sees the same rows as in the whole evaluation. Series are then joined by
- * labels and ordered as the engine orders them.
+ * labels and ordered as the engine orders them. The splits together read every row the whole evaluation reads, so
+ * if none fails the whole would not fail either; if one fails (a pipeline error, a budget), the query is evaluated
+ * whole, so errors are exactly the whole evaluation's too.
  *
  * <p>Which splits are cached: a split is always the whole interval (the query's part of it is trimmed out), so a
  * dashboard whose window slides reuses its older splits. Only splits whose last step is older than {@code now -
@@ -63,6 +66,17 @@ final class SplitRangeEvaluator {
             // too many points: the engine's own resolution error applies to the whole query
             return engine.evalRange(expr, sources.open(s -> s), startNanos, endNanos, stepNanos);
         }
+        try {
+            return splitAndMerge(tenant, expr, startNanos, endNanos, stepNanos, sources);
+        } catch (IllegalArgumentException | LogQLValidationException e) {
+            // a split also reads rows outside the query's own windows (its whole interval), and which bad row is met
+            // first depends on the order of reads: the whole evaluation decides between its answer and its error
+            return engine.evalRange(expr, sources.open(s -> s), startNanos, endNanos, stepNanos);
+        }
+    }
+
+    private MetricResult.Matrix splitAndMerge(String tenant, SampleExpr expr, long startNanos, long endNanos,
+            long stepNanos, SourceFactory sources) throws IOException {
         String query = LogQL.format(expr);
         long interval = config.splitInterval().toNanos();
         long freshFrom = nowNanos() - config.maxFreshness().toNanos();

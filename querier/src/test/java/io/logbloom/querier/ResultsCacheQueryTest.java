@@ -142,6 +142,19 @@ final class ResultsCacheQueryTest {
     }
 
     @Test
+    void pipelineErrorOnlyBeforeTheQueryWindow_answersAsWholeEvaluation() throws Exception {
+        // a line that fails to parse as JSON lies in the first split but before the query's window and its lookback
+        storage.flush(TENANT, Labels.of("app", "bad", "env", "prod"),
+                List.of(new LogEntry(now - 4 * HOUR - 28 * MIN, "not json", List.of()),
+                        new LogEntry(now - 4 * HOUR + 10 * MIN, "{\"a\":1}", List.of())));
+        String q = "count_over_time({app=\"bad\"} | json [5m])";
+        long start = now - 4 * HOUR;
+        MetricResult expected = range(runner(ResultsCacheConfig.disabled()), q, start, now - 3 * HOUR, MIN, true);
+        assertThat(expected).isInstanceOf(MetricResult.Matrix.class);
+        assertThat(range(runner(cache(64L << 20)), q, start, now - 3 * HOUR, MIN, true)).isEqualTo(expected);
+    }
+
+    @Test
     void noCacheRequest_bypassesTheCache() throws Exception {
         QueryRunner runner = runner(cache(64L << 20));
         String q = "count_over_time({app=\"db\"}[5m])";
