@@ -225,6 +225,9 @@ public record LogbloomConfig(
                 + "  chunk_cache_size: " + q.chunkCacheSizeBytes() + "\n"
                 + "  bloom_cache_size: " + q.bloomCacheSizeBytes() + "\n"
                 + "  max_concurrent: " + q.maxConcurrent() + "\n"
+                + "  results_cache_size: " + q.resultsCacheSizeBytes() + "\n"
+                + "  split_queries_by_interval: " + ConfigNode.formatDuration(q.splitQueriesByInterval()) + "\n"
+                + "  max_cache_freshness: " + ConfigNode.formatDuration(q.maxCacheFreshness()) + "\n"
                 + "pattern_ingester:\n"
                 + "  enabled: " + patternIngester.enabled() + "\n"
                 + "  retain_for: " + ConfigNode.formatDuration(patternIngester.retainFor()) + "\n"
@@ -752,21 +755,34 @@ public record LogbloomConfig(
      * once ({@code max_concurrent}, Loki's name; the time a query waits for a slot is its stats' queueTime).
      */
     public record Querier(boolean bloomsEnabled, int maxConcurrentFetches, long chunkCacheSizeBytes,
-            long bloomCacheSizeBytes, int maxConcurrent) {
+            long bloomCacheSizeBytes, int maxConcurrent, long resultsCacheSizeBytes,
+            java.time.Duration splitQueriesByInterval, java.time.Duration maxCacheFreshness) {
         public Querier {
             positive("querier.max_concurrent_fetches", maxConcurrentFetches);
             positive("querier.max_concurrent", maxConcurrent);
             notNegative("querier.chunk_cache_size", chunkCacheSizeBytes);
             notNegative("querier.bloom_cache_size", bloomCacheSizeBytes);
+            notNegative("querier.results_cache_size", resultsCacheSizeBytes);
+            positive("querier.split_queries_by_interval", splitQueriesByInterval.toNanos());
+            notNegative("querier.max_cache_freshness", maxCacheFreshness.toNanos());
         }
 
         static Querier from(ConfigNode n) {
+            io.logbloom.querier.ResultsCacheConfig d = io.logbloom.querier.ResultsCacheConfig.defaults();
             Querier q = new Querier(n.bool("blooms_enabled", true), n.integer("max_concurrent_fetches", 8),
                     n.bytes("chunk_cache_size", 256L << 20), n.bytes("bloom_cache_size", 128L << 20),
                     // a single process serves every query: a higher bound than a Loki querier's 4 workers
-                    n.integer("max_concurrent", 32));
+                    n.integer("max_concurrent", 32), n.bytes("results_cache_size", d.maxBytes()),
+                    n.duration("split_queries_by_interval", d.splitInterval()),
+                    n.duration("max_cache_freshness", d.maxFreshness()));
             n.rejectUnknownKeys();
             return q;
+        }
+
+        /** The results cache settings of these keys. */
+        public io.logbloom.querier.ResultsCacheConfig resultsCache() {
+            return new io.logbloom.querier.ResultsCacheConfig(resultsCacheSizeBytes, splitQueriesByInterval,
+                    maxCacheFreshness);
         }
     }
 

@@ -85,7 +85,7 @@ public final class QueryRoutes implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.querier = Objects.requireNonNull(querier, "querier is null");
         this.runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract,
-                config.querier().maxConcurrent(), sourceFilter);
+                config.querier().maxConcurrent(), sourceFilter, config.querier().resultsCache());
         this.metadata = new io.logbloom.querier.MetadataQueries(querier, sourceFilter);
         this.tenants = new TenantResolver(config.authEnabled());
         this.volumeEnabled = config.limits().volumeEnabled();
@@ -187,6 +187,24 @@ public final class QueryRoutes implements AutoCloseable {
         return clock.millis() * 1_000_000L;
     }
 
+    /**
+     * False when the request carries {@code Cache-Control: no-cache} or {@code no-store} (Loki's opt-out of its
+     * results cache): the query is then evaluated whole, neither read from nor written to the cache.
+     */
+    static boolean cacheAllowed(Context ctx) {
+        String v = ctx.header("Cache-Control");
+        if (v == null) {
+            return true;
+        }
+        for (String directive : v.split(",")) {
+            String d = directive.trim().toLowerCase(java.util.Locale.ROOT);
+            if (d.equals("no-cache") || d.equals("no-store")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static boolean bloomsRequested(Context ctx) {
         String v = ctx.header(BLOOMS_HEADER);
         return v == null || !(v.trim().equalsIgnoreCase("off") || v.trim().equalsIgnoreCase("false"));
@@ -239,7 +257,7 @@ public final class QueryRoutes implements AutoCloseable {
         long step = expr instanceof LogExpr ? 0 : QueryParams.step(p, range);
         long interval = QueryParams.interval(p);
         QueryOutcome out = runner.run(new QueryRequest(tenant, q, range.startNanos(), range.endNanos(), step, limit,
-                forward, false, bloomsRequested(ctx)));
+                forward, false, bloomsRequested(ctx), cacheAllowed(ctx)));
         respond(ctx, out, forward, interval);
     }
 

@@ -33,7 +33,8 @@ final class LogbloomConfigTest {
                 true, 1000, OtlpConfig.defaults()));
         assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(false, Duration.ofHours(3), 300));
         assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.01, 2, 0.5, 64L << 20, 4, 0, false, true));
-        assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, 256L << 20, 128L << 20, 32));
+        assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, 256L << 20, 128L << 20, 32, 128L << 20,
+                java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10)));
     }
 
     @Test
@@ -91,7 +92,8 @@ final class LogbloomConfigTest {
                         true)));
         assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(false, Duration.ofHours(1), 50));
         assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(false, 0.001, 4, 0.8, 1 << 20, 3, 1, true, false));
-        assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(false, 2, 1 << 20, 2 << 20, 32));
+        assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(false, 2, 1 << 20, 2 << 20, 32, 128L << 20,
+                java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10)));
         assertThat(c.storage().s3().toString()).doesNotContain("sk");
     }
 

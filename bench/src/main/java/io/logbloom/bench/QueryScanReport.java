@@ -40,7 +40,8 @@ import java.util.SplittableRandom;
  * row-at-a-time reference engine and with the engine that answers from columns, alternating, and
  * prints the median latency of each and the ratio. Every pair of answers must be equal (else the run
  * fails), so a fast wrong answer cannot pass. Block and chunk caches are on (a dashboard's steady
- * state); the first run of each query warms them and is not counted. Not thread-safe (one run per process).
+ * state); the first run of each query warms them and is not counted. A last row repeats the dashboard query
+ * over {@code [now-6h, now]} without and with the results cache. Not thread-safe (one run per process).
  *
  * <p>Run: {@code java -Xmx2g -cp bench/target/benchmarks.jar io.logbloom.bench.QueryScanReport --lines 1000000}
  * (flags: {@code --lines N}, {@code --streams N}, {@code --runs N}, {@code --dir PATH}).
@@ -145,9 +146,45 @@ public final class QueryScanReport {
                         System.out.printf(Locale.ROOT, "%-16s %12.1f %12.1f %9.3f %10.0f   %s%n", q.getKey(), ref, col,
                                 col / ref, rawBytes / 1e6 / (col / 1e3), q.getValue());
                     }
+                    dashboardRepeat(querier, queries.get("dashboard rate"), endNanos, runs);
                 }
             }
         }
+    }
+
+    /**
+     * A dashboard refreshing {@code [now-6h, now]}: the columnar engine evaluating the whole range each time versus
+     * the same engine behind the results cache (1h splits, 10m freshness), whose repeats evaluate only the newest
+     * splits. Answers must be equal.
+     */
+    private static void dashboardRepeat(Querier querier, String query, long endNanos, int runs) throws Exception {
+        QueryRunner whole = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+        QueryRunner cached = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract, Integer.MAX_VALUE,
+                io.logbloom.querier.QuerySourceFilter.none(), io.logbloom.querier.ResultsCacheConfig.defaults());
+        QueryRequest request = new QueryRequest("bench", query, endNanos - 6 * 3600 * SEC, endNanos, 60 * SEC, 100,
+                false, false, true);
+        double[] wholeMs = new double[runs];
+        double[] cachedMs = new double[runs];
+        long hitsBefore = querier.metrics().resultsCacheHits();
+        for (int i = 0; i <= runs; i++) {
+            long t = System.nanoTime();
+            Object a = ((QueryOutcome.Metrics) whole.run(request)).result();
+            double ms = (System.nanoTime() - t) / 1e6;
+            t = System.nanoTime();
+            Object b = ((QueryOutcome.Metrics) cached.run(request)).result();
+            double cms = (System.nanoTime() - t) / 1e6;
+            if (!a.equals(b)) {
+                throw new IllegalStateException("BUG: cached dashboard differs from the whole evaluation of " + query);
+            }
+            if (i > 0) {
+                wholeMs[i - 1] = ms;
+                cachedMs[i - 1] = cms;
+            }
+        }
+        double w = median(wholeMs);
+        double c = median(cachedMs);
+        System.out.printf(Locale.ROOT, "%-16s %12.1f %12.1f %9.3f   uncached vs results cache, %d split hits; %s%n",
+                "dashboard repeat", w, c, c / w, querier.metrics().resultsCacheHits() - hitsBefore, query);
     }
 
     private static long ingest(Ingester ingester, long lines, int streams, long base) throws java.io.IOException {

@@ -784,8 +784,8 @@ public final class Engine {
 
     // ---- helpers
 
-    /** Sorts label sets in label order, computing each set's sort key once. */
-    static void sortByLabels(List<Map<String, String>> keys) {
+    /** Sorts label sets in the order the engine returns series and streams (name, then value, pair by pair), computing each set's sort key once. */
+    public static void sortByLabels(List<Map<String, String>> keys) {
         List<Map.Entry<String, Map<String, String>>> keyed = new ArrayList<>(keys.size());
         for (Map<String, String> k : keys) {
             keyed.add(Map.entry(sortKey(k), k));

@@ -108,6 +108,37 @@ public final class Querier implements AutoCloseable {
         return metrics;
     }
 
+    /** The clock queries are timed and cache freshness is judged by. */
+    Clock clock() {
+        return clock;
+    }
+
+    /**
+     * The version of the data a read of {@code matchers} over [fromNanos, throughNanos) sees: the sorted refs of the
+     * chunks and objects the index lists for it (objects are immutable, so equal refs mean equal rows), or empty when
+     * the ingester still holds unflushed rows there (the answer may still change, so it must not be cached).
+     */
+    java.util.Optional<List<String>> readVersion(String tenant, List<LabelMatcher> matchers, long fromNanos,
+            long throughNanos) throws IOException {
+        UnflushedSource.Snapshot snapshot = unflushed.snapshot(index, tenant, matchers, fromNanos, throughNanos);
+        for (UnflushedSource.Stream s : snapshot.unflushed()) {
+            if (s.hasData(fromNanos, throughNanos)) {
+                return java.util.Optional.empty();
+            }
+        }
+        List<String> refs = new ArrayList<>();
+        for (SeriesChunks sc : snapshot.indexed()) {
+            for (ChunkRef ref : sc.chunks()) {
+                if (ref.overlaps(fromNanos, throughNanos)) {
+                    refs.add(ref.objectKey() + "#" + Long.toHexString(ref.fingerprint()) + ":" + ref.fromNanos() + "-"
+                            + ref.throughNanos() + ":" + ref.entries());
+                }
+            }
+        }
+        refs.sort(null);
+        return java.util.Optional.of(List.copyOf(refs));
+    }
+
     /** Starts a query context for {@code tenant}; blooms apply only if both config and {@code bloomsRequested} allow. */
     public QueryContext newContext(String tenant, boolean bloomsRequested) {
         return new QueryContext(tenant, config.bloomsEnabled() && bloomsRequested, clock, config.queryTimeout());

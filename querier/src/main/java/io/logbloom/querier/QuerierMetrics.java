@@ -1,12 +1,13 @@
 package io.logbloom.querier;
 
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * The querier's Prometheus metrics: chunks considered, skipped by blooms and fetched, damaged objects
- * met, and request latency per route. Thread-safe (the Prometheus client is).
+ * met, results cache hits, misses, evictions and bytes, and request latency per route. Thread-safe (the Prometheus client is).
  */
 public final class QuerierMetrics {
     private final Counter chunksTotal;
@@ -16,6 +17,9 @@ public final class QuerierMetrics {
     private final Counter corruptObjects;
     private final Counter columnarCounts;
     private final Counter columnarBlocks;
+    private final Counter resultsCacheRequests;
+    private final Counter resultsCacheEvictions;
+    private final Gauge resultsCacheBytes;
 
     /** Registers the metrics on {@code registry}. */
     public QuerierMetrics(PrometheusRegistry registry) {
@@ -35,6 +39,13 @@ public final class QuerierMetrics {
         columnarBlocks = Counter.builder().name("logbloom_querier_columnar_blocks_total")
                 .help("Blocks of answered line-counting aggregations, by how: directory (its row count, never"
                         + " fetched) or scanned (timestamps and line bytes read)").labelNames("how").register(registry);
+        resultsCacheRequests = Counter.builder().name("logbloom_querier_results_cache_requests_total")
+                .help("Cacheable metric range query splits by outcome: hit (answered from the results cache) or miss"
+                        + " (evaluated: not cached, or its data changed since)").labelNames("outcome").register(registry);
+        resultsCacheEvictions = Counter.builder().name("logbloom_querier_results_cache_evictions_total")
+                .help("Split results dropped from the results cache to stay within its byte budget").register(registry);
+        resultsCacheBytes = Gauge.builder().name("logbloom_querier_results_cache_bytes")
+                .help("Estimated heap bytes of the split results held by the results cache").register(registry);
         requestDuration = Histogram.builder().name("logbloom_querier_request_duration_seconds")
                 .help("Duration of query API requests").labelNames("route").register(registry);
     }
@@ -75,6 +86,41 @@ public final class QuerierMetrics {
     /** Blocks of answered line-counting aggregations counted from their directory row count alone, so far. */
     public long columnarBlocksFromDirectory() {
         return (long) columnarBlocks.labelValues("directory").get();
+    }
+
+    /** Counts one cacheable split answered from the results cache ({@code hit}) or evaluated. */
+    void resultsCacheRequest(boolean hit) {
+        resultsCacheRequests.labelValues(hit ? "hit" : "miss").inc();
+    }
+
+    /** Counts one split result evicted from the results cache. */
+    void resultsCacheEviction() {
+        resultsCacheEvictions.inc();
+    }
+
+    /** Sets the bytes the results cache holds. */
+    void resultsCacheBytes(long bytes) {
+        resultsCacheBytes.set(bytes);
+    }
+
+    /** Cacheable splits answered from the results cache so far. */
+    public long resultsCacheHits() {
+        return (long) resultsCacheRequests.labelValues("hit").get();
+    }
+
+    /** Cacheable splits evaluated because the results cache had no valid entry, so far. */
+    public long resultsCacheMisses() {
+        return (long) resultsCacheRequests.labelValues("miss").get();
+    }
+
+    /** Split results evicted from the results cache so far. */
+    public long resultsCacheEvictions() {
+        return (long) resultsCacheEvictions.get();
+    }
+
+    /** Estimated heap bytes the results cache holds now. */
+    public long resultsCacheBytes() {
+        return (long) resultsCacheBytes.get();
     }
 
     /** Observes the duration of one request on {@code route}. */

@@ -39,6 +39,7 @@ public final class QueryRunner {
     /** Query slots: a query waits here for at most its timeout, and the wait is its stats' queueTime. */
     private final Semaphore slots;
     private final QuerySourceFilter sourceFilter;
+    private final SplitRangeEvaluator ranges;
 
     /** Runs queries over {@code querier} with {@code engine}; {@code bloomExtractor} maps a log expression to its bloom query. */
     public QueryRunner(Querier querier, Engine engine, Function<LogExpr, BloomQuery> bloomExtractor) {
@@ -56,6 +57,15 @@ public final class QueryRunner {
      */
     public QueryRunner(Querier querier, Engine engine, Function<LogExpr, BloomQuery> bloomExtractor, int maxConcurrent,
             QuerySourceFilter sourceFilter) {
+        this(querier, engine, bloomExtractor, maxConcurrent, sourceFilter, ResultsCacheConfig.disabled());
+    }
+
+    /**
+     * As {@link #QueryRunner(Querier, Engine, Function, int, QuerySourceFilter)}, with metric range queries split
+     * and their old splits cached as {@code resultsCache} says.
+     */
+    public QueryRunner(Querier querier, Engine engine, Function<LogExpr, BloomQuery> bloomExtractor, int maxConcurrent,
+            QuerySourceFilter sourceFilter, ResultsCacheConfig resultsCache) {
         this.sourceFilter = Objects.requireNonNull(sourceFilter, "sourceFilter is null");
         this.querier = Objects.requireNonNull(querier, "querier is null");
         this.engine = Objects.requireNonNull(engine, "engine is null");
@@ -64,6 +74,7 @@ public final class QueryRunner {
             throw new IllegalArgumentException("maxConcurrent must be >= 1: " + maxConcurrent);
         }
         this.slots = new Semaphore(maxConcurrent, true);
+        this.ranges = new SplitRangeEvaluator(querier, engine, resultsCache, sourceFilter);
     }
 
     /** Parses {@code query}; a syntax or validation error is a BAD_REQUEST with the parser's message. */
@@ -94,9 +105,10 @@ public final class QueryRunner {
             QueryOutcome outcome;
             try {
                 LogQL.checkPipelines(expr);
-                EntrySource source = sourceFilter.wrap(request.tenant(),
-                        new QuerierEntrySource(querier, ctx, bloomQueries(expr)));
-                outcome = evaluate(expr, request, source, ctx);
+                Map<List<Matcher>, BloomQuery> blooms = bloomQueries(expr);
+                SplitRangeEvaluator.SourceFactory sources = inner -> sourceFilter.wrap(request.tenant(),
+                        inner.apply(new QuerierEntrySource(querier, ctx, blooms)));
+                outcome = evaluate(expr, request, sources, ctx);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             } catch (IllegalArgumentException | LogQLValidationException e) {
@@ -124,9 +136,10 @@ public final class QueryRunner {
         }
     }
 
-    private QueryOutcome evaluate(Expr expr, QueryRequest request, EntrySource source, QueryContext ctx)
-            throws IOException {
+    private QueryOutcome evaluate(Expr expr, QueryRequest request, SplitRangeEvaluator.SourceFactory sources,
+            QueryContext ctx) throws IOException {
         if (expr instanceof LogExpr log) {
+            EntrySource source = sources.open(s -> s);
             long start = request.startNanos();
             long end = request.instant() ? request.endNanos() + 1 : request.endNanos();
             LogQueryResult result = engine.evalLogs(log, source, start, end, request.limit(),
@@ -136,7 +149,7 @@ public final class QueryRunner {
         SampleExpr sample = (SampleExpr) expr;
         MetricResult result;
         if (request.instant()) {
-            result = engine.evalInstant(sample, source, request.endNanos());
+            result = engine.evalInstant(sample, sources.open(s -> s), request.endNanos());
         } else {
             // as Loki's query frontend (metricQuerySplitter.alignStartEnd): start rounds down and end rounds up to
             // a multiple of the step, so every range query over the same data sees the same step grid
@@ -147,7 +160,7 @@ public final class QueryRunner {
             }
             long start = request.startNanos() - Math.floorMod(request.startNanos(), step);
             long end = request.endNanos() + (step - Math.floorMod(request.endNanos(), step)) % step;
-            result = engine.evalRange(sample, source, start, end, step);
+            result = ranges.evalRange(request.tenant(), sample, start, end, step, request.cacheAllowed(), sources);
         }
         long samples = checkSeriesLimit(result);
         return new QueryOutcome.Metrics(result, ctx.statistics(samples));
