@@ -286,8 +286,12 @@ final class ClusterEndToEndTest {
     }
 
     /** Distinct timestamps per (kind, push, line): the streams differ by label. */
+    /**
+     * A distinct timestamp per kind, push and line, at most ~100 s after {@code BASE_NANOS} (5 min ago), so it
+     * stays in the past: Loki's creation grace period (10 min) refuses lines further in the future with 400.
+     */
     private static long timestamp(String kind, int push, int line) {
-        return BASE_NANOS + (Math.floorMod(kind.hashCode(), 1000) * 1_000_000L + push) * 1000L + line;
+        return BASE_NANOS + (Math.floorMod(kind.hashCode(), 100) * 1_000_000L + push) * 1000L + line;
     }
 
     private static int pushJson(TestServer via, String kind, int push, int streams, int lines, Set<String> acknowledged)
