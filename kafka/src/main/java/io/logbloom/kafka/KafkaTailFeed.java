@@ -2,7 +2,6 @@ package io.logbloom.kafka;
 
 import io.logbloom.ingest.TailListener;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
@@ -10,7 +9,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -107,18 +105,9 @@ public final class KafkaTailFeed implements AutoCloseable {
 
     /** Assigns every partition of the push topic at its end; false while the topic is not visible. */
     private boolean assign() {
-        List<PartitionInfo> infos;
-        try {
-            infos = consumer.partitionsFor(config.topic(), Duration.ofSeconds(5));
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        List<TopicPartition> parts = TopicPartitions.visible(consumer, config.topic());
+        if (parts.isEmpty()) {
             return false;
-        }
-        if (infos == null || infos.isEmpty()) {
-            return false;
-        }
-        List<TopicPartition> parts = new ArrayList<>();
-        for (PartitionInfo i : infos) {
-            parts.add(new TopicPartition(i.topic(), i.partition()));
         }
         consumer.assign(parts);
         consumer.seekToEnd(parts);

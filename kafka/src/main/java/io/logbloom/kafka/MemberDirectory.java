@@ -11,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -85,18 +84,9 @@ public final class MemberDirectory implements AutoCloseable {
 
     /** Assigns every partition of the members topic from its start; false while the topic is not visible yet. */
     private boolean assign() {
-        List<PartitionInfo> infos;
-        try {
-            infos = consumer.partitionsFor(config.membersTopic(), Duration.ofSeconds(5));
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        List<TopicPartition> parts = TopicPartitions.visible(consumer, config.membersTopic());
+        if (parts.isEmpty()) {
             return false;
-        }
-        if (infos == null || infos.isEmpty()) {
-            return false;
-        }
-        List<TopicPartition> parts = new ArrayList<>();
-        for (PartitionInfo i : infos) {
-            parts.add(new TopicPartition(i.topic(), i.partition()));
         }
         consumer.assign(parts);
         consumer.seekToBeginning(parts);
