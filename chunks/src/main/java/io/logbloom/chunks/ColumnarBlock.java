@@ -6,8 +6,10 @@ import java.util.List;
 /**
  * The columns of one block: timestamps, lines and each metadata column present in it, all checked
  * against their checksums when read. The line column, the costliest to decode, is decoded on first
- * use, so a reader that rules out every row on timestamps or metadata never pays for it.
- * Thread-safe: the lazy decode is synchronized and its result immutable.
+ * use, so a reader that rules out every row on timestamps or metadata never pays for it; a tokenized line
+ * column's sections are inflated on the first {@link #rowsContaining} and kept, so a block held in a cache is
+ * inflated once however many queries search it.
+ * Thread-safe: the lazy decodes are synchronized and their results immutable.
  */
 public final class ColumnarBlock {
     /** Decodes a verified line column. */
@@ -43,6 +45,14 @@ public final class ColumnarBlock {
     /** The block's directory entry. */
     public ColumnarBlockInfo info() {
         return info;
+    }
+
+    /**
+     * An upper bound of the heap this block can come to hold, for weighing it in a cache: its stored bytes, its
+     * timestamps, and twice its raw bytes (the inflated line sections a search keeps, plus the lines once decoded).
+     */
+    public long retainedBytesBound() {
+        return info.length() + 8L * info.rows() + 2 * info.rawBytes();
     }
 
     /** The number of rows. */
