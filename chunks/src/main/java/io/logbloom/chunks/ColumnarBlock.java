@@ -82,9 +82,9 @@ public final class ColumnarBlock {
     }
 
     /**
-     * Which rows' lines contain {@code literal} (UTF-8 bytes): searched in the decoded lines when they are
-     * decoded, else on the line column's tokens without decoding it (see {@code ColumnarLineTokens}), which
-     * is several times cheaper than {@link #lines()} for a filter that needs nothing else of the line.
+     * Which rows' lines contain {@code literal} (UTF-8 bytes): a tokenized line column is searched on its tokens
+     * without decoding it (see {@code ColumnarLineTokenSections}), which is several times cheaper than
+     * {@link #lines()} for a filter that needs nothing else of the line; a plain one in its decoded lines.
      *
      * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
      */
@@ -93,7 +93,9 @@ public final class ColumnarBlock {
         synchronized (this) {
             decoded = lines;
         }
-        if (decoded == null) {
+        // a tokenized column is searched on its tokens even once its lines are decoded: the walk reads one code
+        // per line run, a substring search every line byte
+        if (decoded == null || info.lines().encoding() == ColumnarEncoding.LINES_TOKENIZED) {
             try {
                 return search.rowsContaining(literal);
             } catch (ChunkFormatException e) {
