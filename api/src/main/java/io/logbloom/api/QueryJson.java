@@ -349,6 +349,9 @@ final class QueryJson {
         g.writeBooleanField("usedBloomFilters", s.usedBloomFilters());
         g.writeNumberField("bloomFilterTime", s.bloomFilterTimeNanos());
         g.writeNumberField("chunksSkipped", s.chunksSkipped());
+        g.writeNumberField("bytesSkipped", s.bytesSkipped());
+        g.writeNumberField("chunksSkippedByTime", s.chunksSkippedByTime());
+        g.writeNumberField("bytesSkippedByTime", s.bytesSkippedByTime());
         g.writeNumberField("chunksFetched", s.chunksFetched());
         g.writeNumberField("chunksFromCache", s.chunksFromCache());
         g.writeNumberField("bloomsLoaded", s.bloomsLoaded());

@@ -6,8 +6,10 @@ import java.util.List;
 /**
  * The columns of one block: timestamps, lines and each metadata column present in it, all checked
  * against their checksums when read. The line column, the costliest to decode, is decoded on first
- * use, so a reader that rules out every row on timestamps or metadata never pays for it.
- * Thread-safe: the lazy decode is synchronized and its result immutable.
+ * use, so a reader that rules out every row on timestamps or metadata never pays for it; a tokenized line
+ * column's sections are inflated on the first {@link #rowsContaining} and kept, so a block held in a cache is
+ * inflated once however many queries search it.
+ * Thread-safe: the lazy decodes are synchronized and their results immutable.
  */
 public final class ColumnarBlock {
     /** Decodes a verified line column. */
@@ -45,6 +47,14 @@ public final class ColumnarBlock {
         return info;
     }
 
+    /**
+     * An upper bound of the heap this block can come to hold, for weighing it in a cache: its stored bytes, its
+     * timestamps, and twice its raw bytes (the inflated line sections a search keeps, plus the lines once decoded).
+     */
+    public long retainedBytesBound() {
+        return info.length() + 8L * info.rows() + 2 * info.rawBytes();
+    }
+
     /** The number of rows. */
     public int rows() {
         return info.rows();
@@ -72,9 +82,9 @@ public final class ColumnarBlock {
     }
 
     /**
-     * Which rows' lines contain {@code literal} (UTF-8 bytes): searched in the decoded lines when they are
-     * decoded, else on the line column's tokens without decoding it (see {@code ColumnarLineTokens}), which
-     * is several times cheaper than {@link #lines()} for a filter that needs nothing else of the line.
+     * Which rows' lines contain {@code literal} (UTF-8 bytes): a tokenized line column is searched on its tokens
+     * without decoding it (see {@code ColumnarLineTokenSections}), which is several times cheaper than
+     * {@link #lines()} for a filter that needs nothing else of the line; a plain one in its decoded lines.
      *
      * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
      */
@@ -83,7 +93,9 @@ public final class ColumnarBlock {
         synchronized (this) {
             decoded = lines;
         }
-        if (decoded == null) {
+        // a tokenized column is searched on its tokens even once its lines are decoded: the walk reads one code
+        // per line run, a substring search every line byte
+        if (decoded == null || info.lines().encoding() == ColumnarEncoding.LINES_TOKENIZED) {
             try {
                 return search.rowsContaining(literal);
             } catch (ChunkFormatException e) {

@@ -130,115 +130,21 @@ final class ColumnarLineTokens {
 
     /** Decodes a payload written by {@link #encode} holding {@code rows} lines. */
     static ColumnarLines decode(byte[] payload, int rows, String where) throws ChunkFormatException {
-        ByteSource in = new ByteSource(payload, 0, payload.length, where);
-        int total = in.readLength(ColumnarLayout.MAX_DECODED_COLUMN_BYTES, "total line bytes");
-        // every section is at most 10 bytes (a varint) per line byte or line end, plus its counts
-        long maxSection = 10L * total + 10L * rows + 16;
-        byte[] dictionary = section(in, payload, where, "dictionary", maxSection);
-        byte[] codeBytes = section(in, payload, where, "codes", maxSection);
-        byte[] numberBytes = section(in, payload, where, "numbers", maxSection);
-        if (in.hasRemaining()) {
-            throw new ChunkFormatException(where + ": trailing bytes after the numbers section");
-        }
-        ByteSource dict = new ByteSource(dictionary, 0, dictionary.length, where + " dictionary");
-        int count = dict.readLength(dictionary.length, "token count");
-        int[] starts = new int[count];
-        int[] lengths = new int[count];
-        for (int t = 0; t < count; t++) {
-            lengths[t] = dict.readLength(dictionary.length, "token length");
-            starts[t] = dict.position();
-            dict.skip(lengths[t]);
-        }
-        byte[] out = new byte[total];
-        int[] offsets = new int[rows + 1];
-        int codeAt = 0;
-        int numberAt = 0;
-        int position = 0;
-        byte[] digits = new byte[19];
-        for (int row = 0; row < rows; row++) {
-            while (true) {
-                if (codeAt >= codeBytes.length) {
-                    throw new ChunkFormatException(where + ": codes end before row " + row + " does");
-                }
-                long c = codeBytes[codeAt++];
-                if (c < 0) { // multi-byte varint: rare, dictionaries are small
-                    c &= 0x7F;
-                    for (int shift = 7;; shift += 7) {
-                        if (codeAt >= codeBytes.length || shift > 63) {
-                            throw new ChunkFormatException(where + ": truncated or overlong code varint");
-                        }
-                        byte b = codeBytes[codeAt++];
-                        c |= (long) (b & 0x7F) << shift;
-                        if (b >= 0) {
-                            break;
-                        }
-                    }
-                }
-                if (c == 1) {
-                    break;
-                }
-                if (c == 0) {
-                    long value = 0;
-                    for (int shift = 0;; shift += 7) {
-                        if (numberAt >= numberBytes.length || shift > 63) {
-                            throw new ChunkFormatException(where + ": numbers truncated or overlong varint");
-                        }
-                        byte b = numberBytes[numberAt++];
-                        value |= (long) (b & 0x7F) << shift;
-                        if (b >= 0) {
-                            break;
-                        }
-                    }
-                    int n = 0;
-                    if (value < 0) { // only corrupt input gets here: the writer's numbers are below 10^18
-                        throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
-                                + " exceeds 18 digits");
-                    }
-                    do {
-                        digits[n++] = (byte) ('0' + value % 10);
-                        value /= 10;
-                    } while (value != 0);
-                    if (n > total - position) {
-                        throw overflow(where, total);
-                    }
-                    for (int d = n - 1; d >= 0; d--) {
-                        out[position++] = digits[d];
-                    }
-                } else {
-                    if (c - 2 >= count || c < 0) {
-                        throw new ChunkFormatException(where + ": token id " + (c - 2) + " outside the " + count
-                                + "-token dictionary");
-                    }
-                    int t = (int) (c - 2);
-                    if (lengths[t] > total - position) {
-                        throw overflow(where, total);
-                    }
-                    int length = lengths[t];
-                    int start = starts[t];
-                    if (length <= 16) { // tokens are short: a loop beats arraycopy's setup
-                        for (int k = 0; k < length; k++) {
-                            out[position + k] = dictionary[start + k];
-                        }
-                    } else {
-                        System.arraycopy(dictionary, start, out, position, length);
-                    }
-                    position += length;
-                }
-            }
-            offsets[row + 1] = position;
-        }
-        if (position != total || codeAt != codeBytes.length || numberAt != numberBytes.length) {
-            throw new ChunkFormatException(where + ": tokens rebuild " + position + " of " + total
-                    + " line bytes or leave codes or numbers unused");
-        }
-        return new ColumnarLines(out, offsets, rows);
+        return new ColumnarLineTokenSections(payload, rows, where).decode();
     }
 
-    private static ChunkFormatException overflow(String where, int total) {
-        return new ChunkFormatException(where + ": tokens rebuild more than the declared " + total + " line bytes");
+    /** Whether {@code b} is an ASCII digit (the class numbers are made of). */
+    static boolean isDigit(byte b) {
+        return CLASS[b & 0xFF] == DIGIT;
     }
 
-    private static byte[] section(ByteSource in, byte[] payload, String where, String name, long maxSection)
+    /** The byte class of {@code b}: runs of one class are the units lines are split into. */
+    static byte byteClass(byte b) {
+        return CLASS[b & 0xFF];
+    }
+
+    /** Reads one section (stored length, raw length, bytes) at {@code in} and inflates it. */
+    static byte[] section(ByteSource in, byte[] payload, String where, String name, long maxSection)
             throws ChunkFormatException {
         int stored = in.readLength(payload.length, name + " stored length");
         int raw = in.readLength((int) Math.min(maxSection, ColumnarLayout.MAX_DECODED_COLUMN_BYTES),
@@ -340,192 +246,13 @@ final class ColumnarLineTokens {
 
     /**
      * Which of the {@code rows} lines of a payload written by {@link #encode} contain {@code literal}, found on
-     * the token stream without rebuilding the lines (about one code byte per token instead of every line byte).
-     *
-     * <p>Method (after CLP's search on encoded logs, see the class comment): split the literal into maximal runs
-     * of one byte class, as lines are split. A line run is maximal, so a literal of one run lies inside a single
-     * line run: a row matches when one of its tokens (or numbers, printed) contains it. A literal of k ≥ 2 runs
-     * must cover k consecutive line runs: the first literal run a suffix of its line run, the inner ones equal to
-     * whole line runs, the last a prefix; each row's run sequence is checked at every position. Numbers only ever
-     * stand for digit runs, so a literal without digits never reads the numbers section.
+     * the token stream without rebuilding the lines (see {@link ColumnarLineTokenSections}).
      *
      * @throws ChunkFormatException when the payload is malformed, as {@link #decode} would
      */
     static boolean[] rowsContaining(byte[] payload, int rows, String where, byte[] literal)
             throws ChunkFormatException {
-        ByteSource in = new ByteSource(payload, 0, payload.length, where);
-        int total = in.readLength(ColumnarLayout.MAX_DECODED_COLUMN_BYTES, "total line bytes");
-        long maxSection = 10L * total + 10L * rows + 16;
-        byte[] dictionary = section(in, payload, where, "dictionary", maxSection);
-        byte[] codeBytes = section(in, payload, where, "codes", maxSection);
-        boolean digits = false;
-        for (byte b : literal) {
-            digits |= CLASS[b & 0xFF] == DIGIT;
-        }
-        // a literal without digits never needs a number's value: its section is not even inflated
-        byte[] numberBytes = digits ? section(in, payload, where, "numbers", maxSection) : new byte[0];
-        boolean[] out = new boolean[rows];
-        if (literal.length == 0) {
-            Arrays.fill(out, true);
-            return out;
-        }
-        ByteSource dict = new ByteSource(dictionary, 0, dictionary.length, where + " dictionary");
-        int count = dict.readLength(dictionary.length, "token count");
-        int[] starts = new int[count];
-        int[] lengths = new int[count];
-        for (int t = 0; t < count; t++) {
-            lengths[t] = dict.readLength(dictionary.length, "token length");
-            starts[t] = dict.position();
-            dict.skip(lengths[t]);
-        }
-        // the literal's runs: [runStart[i], runStart[i + 1])
-        int[] runStart = new int[literal.length + 1];
-        int runs = 0;
-        for (int p = 0; p < literal.length; p++) {
-            if (p == 0 || CLASS[literal[p] & 0xFF] != CLASS[literal[p - 1] & 0xFF]) {
-                runStart[runs++] = p;
-            }
-        }
-        runStart[runs] = literal.length;
-        // per token: bit 0 = may hold the first run (contains it when runs == 1, else ends with it),
-        // bit 1 = starts with the last run, bit 2 + i = equals inner run i (runs > 2 only)
-        long[] tokenMasks = new long[count];
-        if (runs > 64) {
-            runs = -1; // more runs than a mask holds: fall back to rebuilding the lines below
-        } else {
-            for (int t = 0; t < count; t++) {
-                tokenMasks[t] = runMask(dictionary, starts[t], lengths[t], literal, runStart, runs);
-            }
-        }
-        if (runs < 0) {
-            ColumnarLines lines = decode(payload, rows, where);
-            for (int row = 0; row < rows; row++) {
-                out[row] = indexOf(lines.bytes(), lines.offset(row), lines.length(row), literal) >= 0;
-            }
-            return out;
-        }
-        long[] rowMasks = new long[16];
-        byte[] printed = new byte[20];
-        int codeAt = 0;
-        int numberAt = 0;
-        for (int row = 0; row < rows; row++) {
-            int n = 0;
-            while (true) {
-                if (codeAt >= codeBytes.length) {
-                    throw new ChunkFormatException(where + ": codes end before row " + row + " does");
-                }
-                long c = codeBytes[codeAt++];
-                if (c < 0) {
-                    c &= 0x7F;
-                    for (int shift = 7;; shift += 7) {
-                        if (codeAt >= codeBytes.length || shift > 63) {
-                            throw new ChunkFormatException(where + ": truncated or overlong code varint");
-                        }
-                        byte b = codeBytes[codeAt++];
-                        c |= (long) (b & 0x7F) << shift;
-                        if (b >= 0) {
-                            break;
-                        }
-                    }
-                }
-                if (c == 1) {
-                    break;
-                }
-                long mask;
-                if (c == 0) {
-                    if (!digits) {
-                        mask = 0; // a number is a digit run: no run of a digit-free literal can touch it
-                    } else {
-                        long value = 0;
-                        for (int shift = 0;; shift += 7) {
-                            if (numberAt >= numberBytes.length || shift > 63) {
-                                throw new ChunkFormatException(where + ": numbers truncated or overlong varint");
-                            }
-                            byte b = numberBytes[numberAt++];
-                            value |= (long) (b & 0x7F) << shift;
-                            if (b >= 0) {
-                                break;
-                            }
-                        }
-                        if (value < 0) {
-                            throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
-                                    + " exceeds 18 digits");
-                        }
-                        int k = printed.length;
-                        do {
-                            printed[--k] = (byte) ('0' + value % 10);
-                            value /= 10;
-                        } while (value != 0);
-                        mask = runMask(printed, k, printed.length - k, literal, runStart, runs);
-                    }
-                } else {
-                    if (c - 2 >= count || c < 0) {
-                        throw new ChunkFormatException(where + ": token id " + (c - 2) + " outside the " + count
-                                + "-token dictionary");
-                    }
-                    mask = tokenMasks[(int) (c - 2)];
-                }
-                if (n == rowMasks.length) {
-                    rowMasks = Arrays.copyOf(rowMasks, n * 2);
-                }
-                rowMasks[n++] = mask;
-            }
-            out[row] = matches(rowMasks, n, runs);
-        }
-        if (codeAt != codeBytes.length || (digits && numberAt != numberBytes.length)) {
-            throw new ChunkFormatException(where + ": codes or numbers left unused after " + rows + " rows");
-        }
-        return out;
-    }
-
-    /** Whether the run masks of one row hold the literal's runs at consecutive positions. */
-    private static boolean matches(long[] masks, int n, int runs) {
-        if (runs == 1) {
-            for (int j = 0; j < n; j++) {
-                if ((masks[j] & 1) != 0) {
-                    return true;
-                }
-            }
-            return false;
-        }
-        for (int j = 0; j + runs <= n; j++) {
-            if ((masks[j] & 1) == 0 || (masks[j + runs - 1] & 2) == 0) {
-                continue;
-            }
-            boolean inner = true;
-            for (int i = 1; i < runs - 1 && inner; i++) {
-                inner = (masks[j + i] & (1L << (i + 1))) != 0;
-            }
-            if (inner) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The run mask of one line run {@code bytes[start, start + length)} against the literal's runs. */
-    private static long runMask(byte[] bytes, int start, int length, byte[] literal, int[] runStart, int runs) {
-        if (runs == 1) {
-            return indexOf(bytes, start, length, literal) >= 0 ? 1 : 0;
-        }
-        long mask = 0;
-        int firstLength = runStart[1];
-        if (length >= firstLength && Arrays.equals(bytes, start + length - firstLength, start + length, literal, 0,
-                firstLength)) {
-            mask |= 1;
-        }
-        int lastStart = runStart[runs - 1];
-        int lastLength = literal.length - lastStart;
-        if (length >= lastLength && Arrays.equals(bytes, start, start + lastLength, literal, lastStart,
-                literal.length)) {
-            mask |= 2;
-        }
-        for (int i = 1; i < runs - 1; i++) {
-            if (Arrays.equals(bytes, start, start + length, literal, runStart[i], runStart[i + 1])) {
-                mask |= 1L << (i + 1);
-            }
-        }
-        return mask;
+        return new ColumnarLineTokenSections(payload, rows, where).rowsContaining(literal);
     }
 
     /** First position of {@code needle} in {@code bytes[offset, offset + length)}, or -1. */

@@ -152,9 +152,16 @@ public final class ColumnarObjectReader {
             switch (column.kind()) {
                 case TIMESTAMPS -> timestamps = ColumnarColumnDecoder.timestamps(payload, column, info.rows(), where);
                 case LINES -> {
-                    lines = () -> ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
-                    search = literal -> ColumnarColumnDecoder.rowsContaining(payload, column, info.rows(), where,
-                            literal);
+                    if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
+                        // one instance per block: its sections are inflated once, however often it is searched
+                        ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, info.rows(), where);
+                        lines = sections::decode;
+                        search = sections::rowsContaining;
+                    } else {
+                        lines = () -> ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
+                        search = literal -> ColumnarColumnDecoder.rowsContaining(payload, column, info.rows(), where,
+                                literal);
+                    }
                 }
                 case METADATA -> {
                     keys.add(column.key());

@@ -108,4 +108,32 @@ final class ColumnarLineSearchTest {
         }
         assertThat(matches).isPositive();
     }
+
+    @Test
+    void innerNumberRun_foundOnlyWhereTheNumberIs() throws ChunkFormatException {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            lines.add("ts=" + (i * 129) + " level=info n=" + (i % 7) + " id=00" + i);
+        }
+        byte[] payload = encode(lines);
+        String[] literals = {"ts=129 ", "ts=128 ", "ts=38571 ", "ts=16383 ", "=00" + 12 + "", " id=0012", "n=3 ",
+            "ts=0 ", "=1", "29 l", "ts=", "=38571"};
+        for (String literal : literals) {
+            boolean[] got = ColumnarLineTokens.rowsContaining(payload, lines.size(), "test",
+                    literal.getBytes(StandardCharsets.UTF_8));
+            for (int i = 0; i < lines.size(); i++) {
+                assertThat(got[i]).as("%s in %s", literal, lines.get(i)).isEqualTo(lines.get(i).contains(literal));
+            }
+        }
+    }
+
+    @Test
+    void containsVarint_onlyAtVarintBoundaries() {
+        // 300 = 0xAC 0x02; 44 = 0x2C; 2 = 0x02: the 0x02 inside 300's encoding is not the number 2
+        byte[] section = {(byte) 0xAC, 0x02, 0x2C};
+        assertThat(ColumnarLineTokenSections.containsVarint(section, 300)).isTrue();
+        assertThat(ColumnarLineTokenSections.containsVarint(section, 44)).isTrue();
+        assertThat(ColumnarLineTokenSections.containsVarint(section, 2)).isFalse();
+        assertThat(ColumnarLineTokenSections.containsVarint(new byte[0], 0)).isFalse();
+    }
 }

@@ -2,9 +2,12 @@ package io.logbloom.querier;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.logbloom.chunks.ColumnarBlock;
 
 /**
- * Encoded chunk bytes by object key, bounded by total bytes (Caffeine's W-TinyLFU with a weigher).
+ * Encoded chunk bytes by object key, and decoded columnar blocks (timestamps and lines, see
+ * {@link ColumnarBlock#retainedBytesBound}) by their own keys, under one budget of total bytes (Caffeine's
+ * W-TinyLFU with a weigher): a block searched by every dashboard refresh is inflated once, not once per query.
  * Chunk objects are immutable (the key embeds the checksum), so entries never go stale. A budget
  * of 0 disables caching. Thread-safe.
  */
@@ -12,18 +15,34 @@ final class ChunkCache {
     /** Per-entry overhead beyond the byte array, so tiny chunks still weigh something. */
     private static final int ENTRY_OVERHEAD_BYTES = 64;
 
-    private final Cache<String, byte[]> cache;
+    private final Cache<String, Object> cache;
 
     ChunkCache(long maxBytes) {
         this.cache = maxBytes == 0 ? null : Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
-                .weigher((String key, byte[] value) -> saturate(value.length + key.length() + ENTRY_OVERHEAD_BYTES))
+                .weigher((String key, Object value) -> saturate(weight(value) + key.length() + ENTRY_OVERHEAD_BYTES))
                 .build();
+    }
+
+    private static long weight(Object value) {
+        return value instanceof byte[] bytes ? bytes.length : ((ColumnarBlock) value).retainedBytesBound();
     }
 
     /** The cached bytes or null. */
     byte[] get(String objectKey) {
-        return cache == null ? null : cache.getIfPresent(objectKey);
+        return cache == null ? null : cache.getIfPresent(objectKey) instanceof byte[] bytes ? bytes : null;
+    }
+
+    /** The cached decoded block or null. */
+    ColumnarBlock getBlock(String blockKey) {
+        return cache == null ? null : cache.getIfPresent(blockKey) instanceof ColumnarBlock block ? block : null;
+    }
+
+    /** Remembers a decoded block (its key must differ from every object key). */
+    void putBlock(String blockKey, ColumnarBlock block) {
+        if (cache != null) {
+            cache.put(blockKey, block);
+        }
     }
 
     /** Remembers the bytes of a chunk. */

@@ -50,6 +50,12 @@ final class ColumnarBlockSegments {
 
     /** Indexes of {@code series}' blocks in {@code ref}'s object overlapping [fromNanos, throughNanos). */
     int[] blocksInRange(Labels series, ChunkRef ref, long fromNanos, long throughNanos) throws IOException {
+        return blocksInRange(series, ref, fromNanos, throughNanos, null);
+    }
+
+    /** As {@link #blocksInRange(Labels, ChunkRef, long, long)}, counting the blocks left out in {@code stats}. */
+    int[] blocksInRange(Labels series, ChunkRef ref, long fromNanos, long throughNanos, QueryStatsCollector stats)
+            throws IOException {
         ColumnarDirectory directory = directories.get(ref.objectKey());
         int stream = directory.indexOf(series);
         if (stream < 0) {
@@ -63,6 +69,9 @@ final class ColumnarBlockSegments {
             ColumnarBlockInfo block = directory.blocks().get(b);
             if (block.maxTimeNanos() >= fromNanos && block.minTimeNanos() < throughNanos) {
                 out[n++] = b;
+            } else if (stats != null) {
+                stats.chunksSkippedByTime.increment();
+                stats.bytesSkippedByTime.add(block.length());
             }
         }
         return java.util.Arrays.copyOf(out, n);
@@ -147,6 +156,29 @@ final class ColumnarBlockSegments {
             damaged(name, block, e.getMessage());
             return null;
         }
+    }
+
+    /**
+     * Block {@code info} of the stored object {@code objectKey} with its timestamps and lines (no metadata) as an
+     * earlier query decoded it, or null when the cache does not hold it; a hit counts as a chunk fetched from cache.
+     */
+    ColumnarBlock cachedLinesBlock(QueryContext ctx, String objectKey, ColumnarBlockInfo info) {
+        ColumnarBlock block = blocks.getBlock(linesBlockKey(objectKey, info));
+        if (block != null) {
+            ctx.stats.chunksFromCache.increment();
+            ctx.stats.chunksFetched.increment();
+            ctx.stats.compressedBytes.add(info.length());
+        }
+        return block;
+    }
+
+    /** Keeps a block decoded by {@link #decodeBlock} without metadata for later {@link #cachedLinesBlock} calls. */
+    void rememberLinesBlock(String objectKey, ColumnarBlockInfo info, ColumnarBlock block) {
+        blocks.putBlock(linesBlockKey(objectKey, info), block);
+    }
+
+    private static String linesBlockKey(String objectKey, ColumnarBlockInfo info) {
+        return objectKey + "#" + info.offset() + "#lines";
     }
 
     /** Logs and counts a damaged block left out of a query. */

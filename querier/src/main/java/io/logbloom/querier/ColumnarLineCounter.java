@@ -285,6 +285,10 @@ final class ColumnarLineCounter {
         }
         Block b = (Block) unit;
         boolean stored = b.part() == null;
+        ColumnarBlock cached = stored ? columnar.cachedLinesBlock(ctx, b.name(), b.info()) : null;
+        if (cached != null) {
+            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, query, true), evalPool);
+        }
         CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info())
                 : CompletableFuture.supplyAsync(() -> {
                     try {
@@ -298,12 +302,20 @@ final class ColumnarLineCounter {
             if (block == null) {
                 return new Sums();
             }
-            Sums sums = countBlock(ctx, b.name(), b.block(), block, query, stored);
-            if (stored && sums != Sums.DECLINED && !sums.damaged) {
-                distinct.record(b.name(), b.block(), sums.distinctTimestamps);
+            Sums sums = count(ctx, b, block, query, stored);
+            if (stored && !sums.damaged) {
+                columnar.rememberLinesBlock(b.name(), b.info(), block);
             }
             return sums;
         }, evalPool);
+    }
+
+    private Sums count(QueryContext ctx, Block b, ColumnarBlock block, LineCountQuery query, boolean stored) {
+        Sums sums = countBlock(ctx, b.name(), b.block(), block, query, stored);
+        if (stored && sums != Sums.DECLINED && !sums.damaged) {
+            distinct.record(b.name(), b.block(), sums.distinctTimestamps);
+        }
+        return sums;
     }
 
     private ColumnarBlock decode(String name, ColumnarDirectory directory, int block, byte[] bytes) {

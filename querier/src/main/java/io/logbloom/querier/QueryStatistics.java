@@ -29,6 +29,10 @@ package io.logbloom.querier;
  * @param referencedStructuredMetadata whether the query's pipeline looked up a label that structured metadata
  *     answered (Loki's queryReferencedStructuredMetadata)
  * @param queueTimeNanos time the query waited before it started to execute (Loki's queueTime)
+ * @param bytesSkipped encoded bytes of the chunks (blocks) the blooms proved free of matches
+ * @param chunksSkippedByTime blocks of matched columnar objects left unread because their directory time range lies
+ *     outside the query's
+ * @param bytesSkippedByTime encoded bytes of those blocks
  */
 public record QueryStatistics(
         long totalChunksRef,
@@ -53,7 +57,10 @@ public record QueryStatistics(
         long decompressedStructuredMetadataBytes,
         int ingestersReached,
         boolean referencedStructuredMetadata,
-        long queueTimeNanos) {
+        long queueTimeNanos,
+        long bytesSkipped,
+        long chunksSkippedByTime,
+        long bytesSkippedByTime) {
 
     /** Bytes processed: decoded chunk bytes plus in-memory bytes. */
     public long totalBytesProcessed() {
@@ -72,6 +79,6 @@ public record QueryStatistics(
 
     /** Statistics of a query that read nothing. */
     public static QueryStatistics empty() {
-        return new QueryStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0, 0, false, 0);
+        return new QueryStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0);
     }
 }

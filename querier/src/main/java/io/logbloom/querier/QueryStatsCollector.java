@@ -28,6 +28,9 @@ final class QueryStatsCollector {
     final LongAdder decompressedStructuredMetadataBytes = new LongAdder();
     final AtomicBoolean ingesterReached = new AtomicBoolean();
     final AtomicBoolean referencedStructuredMetadata = new AtomicBoolean();
+    final LongAdder bytesSkipped = new LongAdder();
+    final LongAdder chunksSkippedByTime = new LongAdder();
+    final LongAdder bytesSkippedByTime = new LongAdder();
 
     /** A snapshot with the caller's result size and total time filled in. */
     QueryStatistics snapshot(long totalEntriesReturned, long execTimeNanos, long queueTimeNanos) {
@@ -37,6 +40,7 @@ final class QueryStatsCollector {
                 totalDuplicates.sum(), usedBloomFilters.get(), bloomsLoaded.sum(), bloomFilterTimeNanos.sum(),
                 indexTimeNanos.sum(), totalEntriesReturned, execTimeNanos, headChunkStructuredMetadataBytes.sum(),
                 decompressedStructuredMetadataBytes.sum(), ingesterReached.get() ? 1 : 0,
-                referencedStructuredMetadata.get(), queueTimeNanos);
+                referencedStructuredMetadata.get(), queueTimeNanos, bytesSkipped.sum(), chunksSkippedByTime.sum(),
+                bytesSkippedByTime.sum());
     }
 }

@@ -53,8 +53,12 @@ final class ResultsCache {
         }
     }
 
-    /** A cached split result with the reads it made and the versions of the data they saw, in the same order. */
-    record Entry(MetricResult.Matrix result, List<SplitRead> reads, List<List<String>> versions) {
+    /**
+     * A cached split result for the split's steps up to {@code lastStepNanos} (its last step, or an earlier one for
+     * an extent of the newest split that stops at the freshness limit), with the reads it made and the versions of
+     * the data they saw, in the same order.
+     */
+    record Entry(MetricResult.Matrix result, List<SplitRead> reads, List<List<String>> versions, long lastStepNanos) {
         Entry {
             Objects.requireNonNull(result, "result is null");
             reads = List.copyOf(reads);

@@ -27,9 +27,15 @@ import java.util.Objects;
  * whole, so errors are exactly the whole evaluation's too.
  *
  * <p>Which splits are cached: a split is always the whole interval (the query's part of it is trimmed out), so a
- * dashboard whose window slides reuses its older splits. Only splits whose last step is older than {@code now -
- * maxFreshness} are looked up or stored, and an entry is used only while every read it made still sees the same
- * version (see {@link VersionedEntrySource}): late flushes, compactions, retention and delete requests make it miss.
+ * dashboard whose window slides reuses its older splits. Only steps older than {@code now - maxFreshness} are looked
+ * up or stored: a split wholly before that line is cached whole, and the newest split is cached as an extent (Loki's
+ * results cache keeps extents the same way) from its first step up to the last step before the line, while its
+ * steps after the line are evaluated afresh each time. A later request whose line has moved on extends the cached
+ * extent by evaluating only the steps between its end and the new line (the same split argument as above: a run of
+ * steps evaluated with its full lookback), so a dashboard refreshing {@code [now-6h, now]} evaluates only the last
+ * {@code maxFreshness} of data plus the steps since its previous refresh. An entry is used only while every read it
+ * made (for an extended entry, the reads of each part) still sees the same version (see
+ * {@link VersionedEntrySource}): late flushes, compactions, retention and delete requests make it miss.
  *
  * <p>Thread-safe: the cache is; per-query state stays on the stack.
  */
@@ -86,58 +92,97 @@ final class SplitRangeEvaluator {
             long splitStart = Math.floorDiv(t, interval) * interval;
             long lastOfSplit = Math.floorDiv(splitStart + interval - 1, stepNanos) * stepNanos;
             long last = Math.min(endNanos, lastOfSplit);
-            MetricResult.Matrix part;
-            if (lastOfSplit < freshFrom) {
-                long firstOfSplit = Math.floorDiv(splitStart + stepNanos - 1, stepNanos) * stepNanos;
-                part = cached(new ResultsCache.SplitKey(tenant, query, stepNanos, firstOfSplit, lastOfSplit), expr,
-                        sources);
-            } else {
-                part = engine.evalRange(expr, sources.open(s -> s), t, last, stepNanos);
+            long firstOfSplit = Math.floorDiv(splitStart + stepNanos - 1, stepNanos) * stepNanos;
+            ResultsCache.SplitKey key = new ResultsCache.SplitKey(tenant, query, stepNanos, firstOfSplit, lastOfSplit);
+            // the last step of this split old enough to cache: all of it, part of it (an extent), or none
+            long lastOld = Math.min(lastOfSplit, Math.floorDiv(freshFrom - 1, stepNanos) * stepNanos);
+            if (lastOld >= t) {
+                long through = Math.min(last, lastOld);
+                add(merged, cached(key, lastOld, expr, sources), t, through);
+                t = through + stepNanos;
             }
-            for (MetricResult.Series s : part.series()) {
-                for (MetricResult.Point p : s.points()) {
-                    if (p.timestampNanos() >= t && p.timestampNanos() <= last) {
-                        merged.computeIfAbsent(s.metric(), k -> new ArrayList<>()).add(p);
-                    }
-                }
+            if (t <= last) {
+                add(merged, engine.evalRange(expr, sources.open(s -> s), t, last, stepNanos), t, last);
             }
             t = last + stepNanos;
         }
-        List<Map<String, String>> keys = new ArrayList<>(merged.keySet());
+        return matrix(merged);
+    }
+
+    /** The series of {@code points}, ordered by labels as the engine orders them. */
+    private static MetricResult.Matrix matrix(Map<Map<String, String>, List<MetricResult.Point>> points) {
+        List<Map<String, String>> keys = new ArrayList<>(points.keySet());
         Engine.sortByLabels(keys);
         List<MetricResult.Series> out = new ArrayList<>(keys.size());
         for (Map<String, String> k : keys) {
-            out.add(new MetricResult.Series(k, merged.get(k)));
+            out.add(new MetricResult.Series(k, points.get(k)));
         }
         return new MetricResult.Matrix(out);
     }
 
-    private MetricResult.Matrix cached(ResultsCache.SplitKey key, SampleExpr expr, SourceFactory sources)
-            throws IOException {
-        ResultsCache.Entry entry = cache.get(key);
-        if (entry != null) {
-            if (unchanged(key.tenant(), entry)) {
-                querier.metrics().resultsCacheRequest(true);
-                return entry.result();
+    private static void add(Map<Map<String, String>, List<MetricResult.Point>> merged, MetricResult.Matrix part,
+            long fromStep, long throughStep) {
+        for (MetricResult.Series s : part.series()) {
+            for (MetricResult.Point p : s.points()) {
+                if (p.timestampNanos() >= fromStep && p.timestampNanos() <= throughStep) {
+                    merged.computeIfAbsent(s.metric(), k -> new ArrayList<>()).add(p);
+                }
             }
-            cache.remove(key);
         }
-        querier.metrics().resultsCacheRequest(false);
+    }
+
+    /**
+     * The split {@code key} evaluated from its first step through {@code throughStep} (its last, or an earlier one
+     * for an extent): from the cache when an unchanged entry covers it, by extending an unchanged entry that
+     * stops earlier with only the missing steps, else evaluated whole; stored when every read was cacheable.
+     */
+    private MetricResult.Matrix cached(ResultsCache.SplitKey key, long throughStep, SampleExpr expr,
+            SourceFactory sources) throws IOException {
+        ResultsCache.Entry entry = cache.get(key);
+        if (entry != null && !unchanged(key.tenant(), entry)) {
+            cache.remove(key);
+            entry = null;
+        }
+        if (entry != null && entry.lastStepNanos() >= throughStep) {
+            querier.metrics().resultsCacheRequest(true);
+            return entry.result();
+        }
+        querier.metrics().resultsCacheRequest(entry != null);
+        long from = entry == null ? key.firstStepNanos() : entry.lastStepNanos() + key.stepNanos();
         VersionedEntrySource[] versioned = new VersionedEntrySource[1];
         EntrySource source = sources.open(inner -> {
             versioned[0] = new VersionedEntrySource(inner, querier, key.tenant(), filter);
             return versioned[0];
         });
-        MetricResult.Matrix result = engine.evalRange(expr, source, key.firstStepNanos(), key.lastStepNanos(),
-                key.stepNanos());
+        MetricResult.Matrix result = engine.evalRange(expr, source, from, throughStep, key.stepNanos());
         VersionedEntrySource v = versioned[0];
         if (v == null) {
             throw new IllegalStateException("BUG: the source factory did not use the store's source");
         }
+        if (entry != null) {
+            result = concat(entry.result(), result);
+        }
         if (v.cacheable()) {
-            cache.put(key, new ResultsCache.Entry(result, v.reads(), v.versions()));
+            List<ResultsCache.SplitRead> reads = new ArrayList<>(v.reads());
+            List<List<String>> versions = new ArrayList<>(v.versions());
+            if (entry != null) {
+                reads.addAll(entry.reads());
+                versions.addAll(entry.versions());
+            }
+            cache.put(key, new ResultsCache.Entry(result, reads, versions, throughStep));
         }
         return result;
+    }
+
+    /** The series of {@code older} with the points of {@code newer} (later steps) appended, ordered by labels. */
+    private static MetricResult.Matrix concat(MetricResult.Matrix older, MetricResult.Matrix newer) {
+        Map<Map<String, String>, List<MetricResult.Point>> points = new LinkedHashMap<>();
+        for (MetricResult.Matrix m : List.of(older, newer)) {
+            for (MetricResult.Series s : m.series()) {
+                points.computeIfAbsent(s.metric(), k -> new ArrayList<>()).addAll(s.points());
+            }
+        }
+        return matrix(points);
     }
 
     private boolean unchanged(String tenant, ResultsCache.Entry entry) throws IOException {

@@ -207,7 +207,9 @@ final class StoreReader {
         for (Map.Entry<Labels, List<ChunkRef>> e : refsBySeries.entrySet()) {
             List<ChunkRef> keep = new ArrayList<>();
             for (ChunkRef ref : e.getValue()) {
-                int[] inRange = ref.isColumnar() ? columnar.blocksInRange(e.getKey(), ref, fromNanos, throughNanos) : null;
+                int[] inRange = ref.isColumnar()
+                        ? columnar.blocksInRange(e.getKey(), ref, fromNanos, throughNanos, ctx.stats)
+                        : null;
                 int count = inRange == null ? 1 : inRange.length;
                 total += count;
                 if (!testing) {
@@ -234,6 +236,8 @@ final class StoreReader {
                     if (tester.mayMatch(bloomQuery, e.getKey(), ref, bloom.orElse(null))) {
                         keep.add(ref);
                         kept++;
+                    } else {
+                        ctx.stats.bytesSkipped.add(ref.sizeBytes());
                     }
                     continue;
                 }
@@ -243,6 +247,8 @@ final class StoreReader {
                     if (tester.blockMayMatch(bloomQuery, e.getKey(), ref.objectKey(),
                             io.logbloom.chunks.ColumnarDirectory.blockScope(ref.objectKey(), b), bloom.orElse(null))) {
                         maybe[n++] = b;
+                    } else {
+                        ctx.stats.bytesSkipped.add(columnar.directory(ref.objectKey()).blocks().get(b).length());
                     }
                 }
                 if (n > 0) {

@@ -62,6 +62,13 @@ final class QuerierColumnarTest {
             assertThat(got).isEqualTo(expected("api", api, 25, 45));
             // blocks of 10 rows: [20,29], [30,39], [40,49] overlap; the other 7 api blocks and all db blocks are not read
             assertThat(ctx.stats.chunksFetched.sum()).isEqualTo(3);
+            // the api series' 7 other blocks are left out on their directory time range, unread
+            assertThat(ctx.stats.chunksSkippedByTime.sum()).isEqualTo(7);
+            assertThat(ctx.stats.bytesSkippedByTime.sum()).isBetween(7 * ctx.stats.compressedBytes.sum() / 3 / 2,
+                    7 * ctx.stats.compressedBytes.sum() / 3 * 2);
+            QueryStatistics stats = ctx.statistics(0);
+            assertThat(stats.chunksSkippedByTime()).isEqualTo(7);
+            assertThat(stats.totalChunksRef()).isEqualTo(3);
         }
     }
 

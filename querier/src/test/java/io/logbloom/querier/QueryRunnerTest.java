@@ -238,6 +238,10 @@ final class QueryRunnerTest {
             assertThat(on.stats().chunksSkipped()).isBetween(on.stats().totalChunksRef() - 3, on.stats().totalChunksRef() - 1);
             assertThat(on.stats().chunksFetched()).isEqualTo(on.stats().totalChunksRef() - on.stats().chunksSkipped());
             assertThat(off.stats().chunksFetched()).isEqualTo(off.stats().totalChunksRef());
+            // the bytes the blooms saved are the bytes the unfiltered query read and the filtered one did not
+            assertThat(on.stats().bytesSkipped()).isPositive();
+            assertThat(off.stats().bytesSkipped()).isZero();
+            assertThat(on.stats().bytesSkipped() + on.stats().compressedBytes()).isEqualTo(off.stats().compressedBytes());
         }
     }
 

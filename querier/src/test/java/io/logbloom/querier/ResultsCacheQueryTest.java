@@ -11,6 +11,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
@@ -128,17 +129,86 @@ final class ResultsCacheQueryTest {
         QueryRunner runner = runner(cache(64L << 20));
         String q = "sum by (app) (count_over_time({env=\"prod\"} |= \"error\" [5m]))";
         MetricResult first = range(runner, q, now - 6 * HOUR, now, MIN, true);
-        assertThat(evaluations.get()).isEqualTo(7); // a 6h window 30 minutes into the hour touches 7 splits
-        assertThat(querier.metrics().resultsCacheMisses()).isEqualTo(6);
+        // a 6h window 30 minutes into the hour touches 7 splits; the newest is evaluated as an extent up to the
+        // freshness line (not stored: it reads the unflushed rows of the last 20 minutes) and the steps after it
+        assertThat(evaluations.get()).isEqualTo(8);
+        assertThat(querier.metrics().resultsCacheMisses()).isEqualTo(7);
 
         clock.now = clock.now.plusSeconds(30);
         evaluations.set(0);
         MetricResult second = range(runner, q, now - 6 * HOUR + 30 * SEC, now + 30 * SEC, MIN, true);
-        assertThat(evaluations.get()).isEqualTo(1);
+        assertThat(evaluations.get()).isEqualTo(2);
         assertThat(querier.metrics().resultsCacheHits()).isEqualTo(6);
         assertThat(second).isEqualTo(range(runner(ResultsCacheConfig.disabled()), q, now - 6 * HOUR + 30 * SEC,
                 now + 30 * SEC, MIN, true));
         assertThat(first).isNotEqualTo(second);
+    }
+
+    /** Moves the unflushed rows of the last 20 minutes into the store, as a flush would. */
+    private void flushRecent() {
+        for (Map.Entry<Labels, List<LogEntry>> e : storage.memory.entrySet()) {
+            storage.flush(TENANT, e.getKey(), e.getValue());
+        }
+        storage.memory.clear();
+    }
+
+    @Test
+    void dashboardRepeat_allFlushed_evaluatesOnlyTheStepsAfterTheCachedExtent() throws Exception {
+        flushRecent();
+        QueryRunner runner = runner(cache(64L << 20));
+        QueryRunner whole = runner(ResultsCacheConfig.disabled());
+        String q = "sum by (app) (count_over_time({env=\"prod\"} |= \"error\" [5m]))";
+        range(runner, q, now - 6 * HOUR, now, MIN, true);
+        evaluations.set(0);
+        MetricResult repeat = range(runner, q, now - 6 * HOUR, now, MIN, true);
+        // every old split and the newest split's extent up to now - 10m hit; only the last 10 minutes are evaluated
+        assertThat(evaluations.get()).isEqualTo(1);
+        assertThat(repeat).isEqualTo(range(whole, q, now - 6 * HOUR, now, MIN, true));
+
+        clock.now = clock.now.plusSeconds(120);
+        long later = now + 2 * MIN;
+        evaluations.set(0);
+        MetricResult moved = range(runner, q, later - 6 * HOUR, later, MIN, true);
+        // the extent grows by the two steps that crossed the freshness line, then the fresh tail
+        assertThat(evaluations.get()).isEqualTo(2);
+        assertThat(moved).isEqualTo(range(whole, q, later - 6 * HOUR, later, MIN, true));
+    }
+
+    @Test
+    void slidingDashboard_allFlushed_extentsEqualWholeEvaluation() throws Exception {
+        flushRecent();
+        QueryRunner cached = runner(cache(64L << 20));
+        QueryRunner whole = runner(ResultsCacheConfig.disabled());
+        Random rnd = new Random(7);
+        long at = now;
+        for (int i = 0; i < 40; i++) {
+            long advance = rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(400) * SEC;
+            clock.now = clock.now.plusNanos(advance);
+            at += advance;
+            String q = QUERIES[rnd.nextInt(QUERIES.length)];
+            long step = STEPS[rnd.nextInt(STEPS.length - 1)];
+            long end = at - rnd.nextInt(3) * 7 * MIN;
+            long start = end - (1 + rnd.nextInt(6)) * HOUR;
+            MetricResult expected = range(whole, q, start, end, step, true);
+            assertThat(range(cached, q, start, end, step, true)).as("%s step %d at +%ds", q, step, (at - now) / SEC)
+                    .isEqualTo(expected);
+        }
+        assertThat(querier.metrics().resultsCacheHits()).isPositive();
+    }
+
+    @Test
+    void lateFlushIntoCachedExtent_invalidatesIt() throws Exception {
+        flushRecent();
+        QueryRunner runner = runner(cache(64L << 20));
+        String q = "sum(count_over_time({env=\"prod\"}[10m]))";
+        MetricResult before = range(runner, q, now - 2 * HOUR, now, MIN, true);
+        assertThat(range(runner, q, now - 2 * HOUR, now, MIN, true)).isEqualTo(before);
+        // a late row into the newest split's cached extent (before the freshness line), then flushed
+        storage.flush(TENANT, Labels.of("app", "late", "env", "prod"),
+                List.of(new LogEntry(now - 25 * MIN + 17 * SEC, "late line", List.of())));
+        MetricResult after = range(runner, q, now - 2 * HOUR, now, MIN, true);
+        assertThat(after).isNotEqualTo(before)
+                .isEqualTo(range(runner(ResultsCacheConfig.disabled()), q, now - 2 * HOUR, now, MIN, true));
     }
 
     @Test

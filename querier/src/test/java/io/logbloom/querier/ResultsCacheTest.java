@@ -25,7 +25,7 @@ final class ResultsCacheTest {
             pts.add(new MetricResult.Point(i, i));
         }
         return new ResultsCache.Entry(new MetricResult.Matrix(List.of(new MetricResult.Series(Map.of("a", "b"), pts))),
-                List.of(), List.of());
+                List.of(), List.of(), 0);
     }
 
     @Test
