@@ -6,6 +6,8 @@ import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.LimitsConfig;
 import io.logbloom.ingest.PushDecoder;
+import io.logbloom.ingest.PushEnricher;
+import io.logbloom.ingest.PushEnrichmentConfig;
 import io.logbloom.ingest.PushStream;
 import io.logbloom.ingest.WalConfig;
 import io.logbloom.ingest.proto.PushProto;
@@ -36,7 +38,8 @@ import org.xerial.snappy.Snappy;
 
 /**
  * In-process push throughput of the write path without HTTP: decode snappy-protobuf bodies built
- * like a Loki client's, then {@link Ingester#push} with the WAL forced per request (the default),
+ * like a Loki client's, enrich them as the push route does ({@link PushEnricher} with Loki's defaults),
+ * then {@link Ingester#push} with the WAL forced per request (the default),
  * from {@code --threads} threads; every entry carries a unique 32-hex {@code trace_id} in structured
  * metadata. Bodies are encoded before the timed phase, so the client's cost is excluded. Prints
  * lines/s and MB/s of raw bytes (lines plus metadata), and the process CPU time of the push phase
@@ -195,6 +198,8 @@ public final class IngestPushReport {
             IngestConfig config = IngestConfig.defaults(dir.resolve("wal")).withLimits(open)
                     .withWal(new WalConfig(dir.resolve("wal"), fsync, Duration.ofSeconds(1), 64L << 20));
             PushDecoder decoder = new PushDecoder();
+            // the server's push route enriches between decode and push (Loki 3's defaults: service name, detected level)
+            PushEnricher enricher = new PushEnricher(PushEnrichmentConfig.defaults());
             AtomicInteger next = new AtomicInteger();
             AtomicInteger lines = new AtomicInteger();
             AtomicLong pushThreadsCpu = new AtomicLong();
@@ -219,7 +224,7 @@ public final class IngestPushReport {
                         int i;
                         while ((i = next.getAndIncrement()) < bodies.bodies().size()) {
                             List<PushStream> decoded = decoder.decode(bodies.bodies().get(i), "application/x-protobuf");
-                            lines.addAndGet(ingester.push("bench", decoded).acceptedEntries());
+                            lines.addAndGet(ingester.push("bench", enricher.enrich(decoded)).acceptedEntries());
                         }
                         pushThreadsCpu.addAndGet(threadBean.getCurrentThreadCpuTime() - own0);
                         return null;
