@@ -35,6 +35,11 @@ public final class LogLevelDetector {
         this.levelFields = Set.copyOf(levelFields);
     }
 
+    /** The level a stream label of {@code streamLabels} names (first source of {@link #detect}), or null. */
+    public String streamLevel(List<Label> streamLabels) {
+        return field(streamLabels);
+    }
+
     /** The detected level of {@code entry} in a stream with labels {@code streamLabels}. */
     public String detect(List<Label> streamLabels, LogEntry entry) {
         String level = field(streamLabels);

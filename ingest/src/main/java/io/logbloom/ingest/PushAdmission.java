@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * streams, and the out-of-order window for entries. Admission owns no data; what it admits is stored
  * by {@link StreamWriter}.
  *
- * <p>Thread-safe: the per-tenant limiters are thread-safe and created atomically.
+ * <p>Thread-safe: the per-tenant limiters are thread-safe and created atomically; the cache of parsed
+ * selectors is a concurrent map of immutable values.
  */
 final class PushAdmission {
     private final LimitsConfig limits;
@@ -27,9 +28,17 @@ final class PushAdmission {
     private final PushValidator validator;
     private final Clock clock;
     private final Map<String, TenantLimiters> tenants = new ConcurrentHashMap<>();
+    /**
+     * Parsed selector strings; emptied when it reaches {@link #MAX_PARSED_LABELS}, so a flood of distinct
+     * selectors costs a parse each, as without the cache, and bounded memory.
+     */
+    private final Map<String, ParsedLabels> parsedLabels = new ConcurrentHashMap<>();
 
     /** The valid streams of one push with their byte and line totals. */
     record Admitted(List<PushCandidate> candidates, long validBytes, int validLines) {}
+
+    /** A selector's labels and their string form (null when refused), or why they are refused (null when valid). */
+    private record ParsedLabels(Labels labels, String shown, Rejection problem) {}
 
     /** Rate and series limiters of one tenant (null limiters are off). */
     private record TenantLimiters(IngestionRateLimiter rate, SeriesLimiter hourly, SeriesLimiter daily) {}
@@ -56,6 +65,8 @@ final class PushAdmission {
         return new PushAdmission(owner, maxChunkAge, clock);
     }
 
+    /** Distinct selector strings cached: far above the streams a tenant pushes at once, ~1 MB at most. */
+    private static final int MAX_PARSED_LABELS = 4096;
     /** A rate no push reaches (MiB/s); finite, as the token bucket requires. */
     private static final double UNLIMITED_MB = 1e9;
     /** An age no entry reaches; half of it still fits a signed 64-bit nanosecond timestamp difference. */
@@ -71,23 +82,12 @@ final class PushAdmission {
         long validBytes = 0;
         int validLines = 0;
         for (PushStream ps : streams) {
-            List<Label> pairs;
-            try {
-                pairs = LabelsParser.parse(ps.labels());
-            } catch (IllegalArgumentException e) {
-                errors.reject(RejectReason.INVALID_LABELS,
-                        String.format("Error parsing labels '%s' with error: %s", ps.labels(), e.getMessage()),
-                        ps.entries().size());
+            ParsedLabels parsed = parseLabels(ps.labels());
+            if (parsed.problem() != null) {
+                errors.reject(parsed.problem(), ps.entries().size());
                 continue;
             }
-            String shown = canonical(pairs);
-            Rejection labelProblem = validator.validateLabels(shown, pairs);
-            if (labelProblem != null) {
-                errors.reject(labelProblem, ps.entries().size());
-                continue;
-            }
-            Labels labels = Labels.of(pairs);
-            PushCandidate candidate = candidates.computeIfAbsent(labels, l -> new PushCandidate(l, l.toString()));
+            PushCandidate candidate = candidates.computeIfAbsent(parsed.labels(), l -> new PushCandidate(l, parsed.shown()));
             for (LogEntry entry : ps.entries()) {
                 int lineBytes = PushValidator.utf8Length(entry.line());
                 Rejection problem = validator.validateEntry(candidate.shown, entry, lineBytes, nowNanos);
@@ -111,6 +111,32 @@ final class PushAdmission {
             return new Admitted(List.of(), 0, 0);
         }
         return new Admitted(new ArrayList<>(candidates.values()), validBytes, validLines);
+    }
+
+    /**
+     * The labels of a push stream's selector string, parsed and validated, or why they are refused;
+     * cached per selector string, as clients send the same few strings in every push.
+     */
+    private ParsedLabels parseLabels(String selector) {
+        ParsedLabels parsed = parsedLabels.get(selector);
+        if (parsed != null) {
+            return parsed;
+        }
+        try {
+            List<Label> pairs = LabelsParser.parse(selector);
+            String shown = canonical(pairs);
+            Rejection problem = validator.validateLabels(shown, pairs);
+            Labels labels = problem == null ? Labels.of(pairs) : null;
+            parsed = new ParsedLabels(labels, labels == null ? null : labels.toString(), problem);
+        } catch (IllegalArgumentException e) {
+            parsed = new ParsedLabels(null, null, new Rejection(RejectReason.INVALID_LABELS,
+                    String.format("Error parsing labels '%s' with error: %s", selector, e.getMessage())));
+        }
+        if (parsedLabels.size() >= MAX_PARSED_LABELS) {
+            parsedLabels.clear();
+        }
+        parsedLabels.put(selector, parsed);
+        return parsed;
     }
 
     /** Null when a new stream may be created for {@code tenant}, which has {@code tenantStreams} streams; else why not. */

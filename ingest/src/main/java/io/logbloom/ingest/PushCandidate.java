@@ -29,13 +29,22 @@ final class PushCandidate {
     static final class Prepared {
         final LogEntry entry;
         final long size;
-        EntryKey key;
+        /** {@link EntryKey#LINE_HASH} of the line: with the entry's timestamp, its identity (kept as a long, not an object). */
+        long lineHash;
         int walStart;
         int walEnd;
 
         Prepared(LogEntry entry, long size) {
             this.entry = entry;
             this.size = size;
+        }
+
+        long timestampNanos() {
+            return entry.timestampNanos();
+        }
+
+        EntryKey key() {
+            return new EntryKey(entry.timestampNanos(), lineHash);
         }
     }
 
@@ -50,18 +59,18 @@ final class PushCandidate {
         int runStart = 0; // first kept entry with the current timestamp: only those can be repeated
         Set<EntryKey> longRun = null; // the run's keys once it outgrows a linear scan
         for (Prepared p : sorted) {
-            p.key = EntryKey.of(p.entry);
-            if (runStart < kept.size() && kept.get(runStart).key.timestampNanos() != p.key.timestampNanos()) {
+            p.lineHash = EntryKey.LINE_HASH.hashChars(p.entry.line());
+            if (runStart < kept.size() && kept.get(runStart).timestampNanos() != p.timestampNanos()) {
                 runStart = kept.size();
                 longRun = null;
             }
             if (longRun == null && kept.size() - runStart > MAX_LINEAR_RUN) {
                 longRun = new HashSet<>();
                 for (int i = runStart; i < kept.size(); i++) {
-                    longRun.add(kept.get(i).key);
+                    longRun.add(kept.get(i).key());
                 }
             }
-            if (longRun != null ? !longRun.add(p.key) : isRepeat(kept, runStart, p.key)) {
+            if (longRun != null ? !longRun.add(p.key()) : isRepeat(kept, runStart, p.lineHash)) {
                 continue;
             }
             p.walStart = out.size();
@@ -72,10 +81,10 @@ final class PushCandidate {
         unique = kept;
     }
 
-    /** Whether {@code key} is among {@code kept[from..]}, a run of equal timestamps (short in practice). */
-    private static boolean isRepeat(List<Prepared> kept, int from, EntryKey key) {
+    /** Whether a line with {@code lineHash} is among {@code kept[from..]}, a run of equal timestamps (short in practice). */
+    private static boolean isRepeat(List<Prepared> kept, int from, long lineHash) {
         for (int i = kept.size() - 1; i >= from; i--) {
-            if (kept.get(i).key.equals(key)) {
+            if (kept.get(i).lineHash == lineHash) {
                 return true;
             }
         }

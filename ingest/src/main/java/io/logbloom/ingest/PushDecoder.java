@@ -3,10 +3,11 @@ package io.logbloom.ingest;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.WireFormat;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
-import io.logbloom.ingest.proto.PushProto;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +28,7 @@ import org.xerial.snappy.Snappy;
  *
  * <p>The body must already be gunzipped (Content-Encoding is the HTTP edge's job). The decoded size
  * of a snappy body is checked before decompression against {@code maxDecompressedBytes}, so a tiny
- * body cannot claim gigabytes. Stateless and thread-safe.
+ * body cannot claim gigabytes. Thread-safe: its only state is a decompression buffer per thread.
  */
 public final class PushDecoder {
     /** Default bound on a snappy body's decompressed size: Loki's default max recv message size is 100 MiB. */
@@ -35,7 +36,12 @@ public final class PushDecoder {
 
     private static final JsonFactory JSON = JsonFactory.builder().build();
 
+    /** Decompressed bodies up to this size reuse one buffer per thread; larger ones (rare) get their own array. */
+    static final int MAX_REUSED_BUFFER_BYTES = 8 << 20;
+
     private final long maxDecompressedBytes;
+    /** Each pushing thread's decompression buffer; reused across calls, so a push allocates no body-sized array. */
+    private final ThreadLocal<byte[]> buffers = new ThreadLocal<>();
 
     /** A decoder with the default decompressed-size bound. */
     public PushDecoder() {
@@ -64,46 +70,188 @@ public final class PushDecoder {
     /** Decodes a snappy block-compressed {@code logproto.PushRequest}. */
     public List<PushStream> decodeProtobuf(byte[] body) throws PushDecodeException {
         byte[] raw;
+        int length;
         try {
             if (!Snappy.isValidCompressedBuffer(body)) {
                 throw new PushDecodeException("invalid snappy block in protobuf push body of " + body.length + " bytes");
             }
-            int length = Snappy.uncompressedLength(body);
+            length = Snappy.uncompressedLength(body);
             if (length < 0 || length > maxDecompressedBytes) {
                 throw new PushDecodeException("decompressed push body too large: " + Integer.toUnsignedString(length)
                         + " bytes, limit " + maxDecompressedBytes + " bytes");
             }
-            raw = Snappy.uncompress(body);
+            raw = scratch(length);
+            Snappy.uncompress(body, 0, body.length, raw, 0);
         } catch (IOException e) {
             throw new PushDecodeException("invalid snappy block in protobuf push body: " + e.getMessage(), e);
         }
-        PushProto.PushRequest request;
         try {
-            request = PushProto.PushRequest.parseFrom(raw);
+            return readPushRequest(CodedInputStream.newInstance(raw, 0, length));
         } catch (InvalidProtocolBufferException e) {
             throw new PushDecodeException("invalid protobuf PushRequest: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new PushDecodeException("invalid protobuf PushRequest: " + e.getMessage(), e);
         }
-        List<PushStream> streams = new ArrayList<>(request.getStreamsCount());
-        for (PushProto.StreamAdapter stream : request.getStreamsList()) {
-            List<LogEntry> entries = new ArrayList<>(stream.getEntriesCount());
-            for (PushProto.EntryAdapter entry : stream.getEntriesList()) {
-                long nanos;
-                try {
-                    nanos = Math.addExact(Math.multiplyExact(entry.getTimestamp().getSeconds(), 1_000_000_000L),
-                            entry.getTimestamp().getNanos());
-                } catch (ArithmeticException e) {
-                    throw new PushDecodeException("timestamp out of range for stream '" + stream.getLabels() + "': "
-                            + entry.getTimestamp().getSeconds() + "s", e);
-                }
-                List<Label> metadata = new ArrayList<>(entry.getStructuredMetadataCount());
-                for (PushProto.LabelPairAdapter pair : entry.getStructuredMetadataList()) {
-                    metadata.add(new Label(pair.getName(), pair.getValue()));
-                }
-                entries.add(new LogEntry(nanos, entry.getLine(), metadata));
+    }
+
+    /**
+     * The decompression buffer of the calling thread when {@code length} fits {@link #MAX_REUSED_BUFFER_BYTES},
+     * else a new array. Safe to reuse: decoding copies every string out of it before the call returns.
+     */
+    private byte[] scratch(int length) {
+        if (length > MAX_REUSED_BUFFER_BYTES) {
+            return new byte[length];
+        }
+        byte[] buffer = buffers.get();
+        if (buffer == null || buffer.length < length) {
+            buffer = new byte[Math.max(length, 64 << 10)];
+            buffers.set(buffer);
+        }
+        return buffer;
+    }
+
+    /*
+     * Reads logproto.PushRequest straight from the wire into our records, without the generated
+     * message objects (a message, builder, timestamp and iterator per entry were a fifth of the push's
+     * garbage). Field numbers and types are push.proto's; unknown fields are skipped as protobuf
+     * requires; strings must be valid UTF-8 (proto3), as the generated parser checked before.
+     */
+    private static List<PushStream> readPushRequest(CodedInputStream in) throws IOException, PushDecodeException {
+        List<PushStream> streams = new ArrayList<>();
+        while (true) {
+            int tag = in.readTag();
+            if (tag == 0) {
+                return streams;
             }
-            streams.add(new PushStream(stream.getLabels(), entries));
+            if (tag == tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
+                int limit = in.pushLimit(in.readRawVarint32());
+                streams.add(readStream(in));
+                in.popLimit(limit);
+            } else if (!in.skipField(tag)) {
+                return streams;
+            }
         }
-        return streams;
+    }
+
+    private static PushStream readStream(CodedInputStream in) throws IOException, PushDecodeException {
+        String labels = "";
+        List<LogEntry> entries = new ArrayList<>();
+        // the labels field may follow the entries on the wire: range errors name the stream, so they wait for it
+        long outOfRangeSeconds = 0;
+        boolean outOfRange = false;
+        while (true) {
+            int tag = in.readTag();
+            if (tag == 0) {
+                break;
+            }
+            if (tag == tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
+                labels = in.readStringRequireUtf8();
+            } else if (tag == tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
+                int limit = in.pushLimit(in.readRawVarint32());
+                try {
+                    entries.add(readEntry(in));
+                } catch (TimestampOutOfRangeException e) {
+                    if (!outOfRange) {
+                        outOfRange = true;
+                        outOfRangeSeconds = e.seconds;
+                    }
+                }
+                in.popLimit(limit);
+            } else if (!in.skipField(tag)) {
+                break;
+            }
+        }
+        if (outOfRange) {
+            throw new PushDecodeException("timestamp out of range for stream '" + labels + "': " + outOfRangeSeconds + "s");
+        }
+        return new PushStream(labels, entries);
+    }
+
+    /** An entry whose timestamp does not fit int64 nanoseconds; thrown once the entry is read to its end. */
+    private static final class TimestampOutOfRangeException extends Exception {
+        private static final long serialVersionUID = 1L;
+        final long seconds;
+
+        TimestampOutOfRangeException(long seconds) {
+            super(null, null, false, false);
+            this.seconds = seconds;
+        }
+    }
+
+    private static LogEntry readEntry(CodedInputStream in) throws IOException, TimestampOutOfRangeException {
+        long seconds = 0;
+        int nanos = 0;
+        String line = "";
+        Label firstPair = null; // most entries carry one pair or none: List.of(pair) then, which LogEntry keeps as is
+        List<Label> pairs = null;
+        while (true) {
+            int tag = in.readTag();
+            if (tag == 0) {
+                break;
+            }
+            if (tag == tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
+                int limit = in.pushLimit(in.readRawVarint32());
+                // google.protobuf.Timestamp: seconds = 1 (int64), nanos = 2 (int32); a repeated message field merges
+                while (true) {
+                    int t = in.readTag();
+                    if (t == 0) {
+                        break;
+                    }
+                    if (t == tag(1, WireFormat.WIRETYPE_VARINT)) {
+                        seconds = in.readInt64();
+                    } else if (t == tag(2, WireFormat.WIRETYPE_VARINT)) {
+                        nanos = in.readInt32();
+                    } else if (!in.skipField(t)) {
+                        break;
+                    }
+                }
+                in.popLimit(limit);
+            } else if (tag == tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
+                line = in.readStringRequireUtf8();
+            } else if (tag == tag(3, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
+                int limit = in.pushLimit(in.readRawVarint32());
+                String name = "";
+                String value = "";
+                while (true) {
+                    int t = in.readTag();
+                    if (t == 0) {
+                        break;
+                    }
+                    if (t == tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
+                        name = in.readStringRequireUtf8();
+                    } else if (t == tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
+                        value = in.readStringRequireUtf8();
+                    } else if (!in.skipField(t)) {
+                        break;
+                    }
+                }
+                in.popLimit(limit);
+                Label pair = new Label(name, value);
+                if (firstPair == null) {
+                    firstPair = pair;
+                } else {
+                    if (pairs == null) {
+                        pairs = new ArrayList<>(4);
+                        pairs.add(firstPair);
+                    }
+                    pairs.add(pair);
+                }
+            } else if (!in.skipField(tag)) {
+                break;
+            }
+        }
+        long timestampNanos;
+        try {
+            timestampNanos = Math.addExact(Math.multiplyExact(seconds, 1_000_000_000L), nanos);
+        } catch (ArithmeticException e) {
+            throw new TimestampOutOfRangeException(seconds);
+        }
+        return new LogEntry(timestampNanos, line, pairs != null ? pairs : firstPair != null ? List.of(firstPair) : List.of());
+    }
+
+    /** The wire tag of a field: its number shifted left by 3, or'ed with its wire type. */
+    private static int tag(int field, int wireType) {
+        return field << 3 | wireType;
     }
 
     /** Decodes Loki's JSON push format. */

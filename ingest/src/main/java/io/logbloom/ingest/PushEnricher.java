@@ -38,6 +38,19 @@ public final class PushEnricher {
         return out;
     }
 
+    /** {@code metadata} and then {@code pair}, immutable (so {@link LogEntry} keeps it without a copy). */
+    private static List<Label> withPair(List<Label> metadata, Label pair) {
+        return switch (metadata.size()) {
+            case 0 -> List.of(pair);
+            case 1 -> List.of(metadata.get(0), pair);
+            default -> {
+                Label[] all = metadata.toArray(new Label[metadata.size() + 1]);
+                all[metadata.size()] = pair;
+                yield List.of(all);
+            }
+        };
+    }
+
     private List<LogEntry> withLevels(String labels, List<LogEntry> entries) {
         List<Label> pairs;
         try {
@@ -50,16 +63,18 @@ public final class PushEnricher {
                 return entries;
             }
         }
+        // a level from a stream label is the same for every entry: one label object for all of them
+        String streamLevel = levels.streamLevel(pairs);
+        Label streamLevelLabel = streamLevel == null ? null : new Label(LogLevelDetector.DETECTED_LEVEL, streamLevel);
         List<LogEntry> out = new ArrayList<>(entries.size());
         for (LogEntry e : entries) {
             if (e.metadataValue(LogLevelDetector.DETECTED_LEVEL) != null) {
                 out.add(e);
                 continue;
             }
-            List<Label> metadata = new ArrayList<>(e.metadata().size() + 1);
-            metadata.addAll(e.metadata());
-            metadata.add(new Label(LogLevelDetector.DETECTED_LEVEL, levels.detect(pairs, e)));
-            out.add(new LogEntry(e.timestampNanos(), e.line(), metadata));
+            Label level = streamLevelLabel != null ? streamLevelLabel
+                    : new Label(LogLevelDetector.DETECTED_LEVEL, levels.detect(pairs, e));
+            out.add(new LogEntry(e.timestampNanos(), e.line(), withPair(e.metadata(), level)));
         }
         return out;
     }

@@ -113,7 +113,7 @@ final class StreamWriter {
                 List<PushCandidate.Prepared> toStore = new ArrayList<>(c.unique.size());
                 long newest = stream.newestNanos;
                 for (PushCandidate.Prepared p : c.unique) {
-                    if (recent.contains(tenant, c.labels.fingerprint(), p.key.timestampNanos(), p.key.lineHash(), now)) {
+                    if (recent.contains(tenant, c.labels.fingerprint(), p.timestampNanos(), p.lineHash, now)) {
                         acceptedCount++;
                         continue;
                     }
@@ -172,7 +172,7 @@ final class StreamWriter {
                         buffers.append(tenant, stream.labels, p.entry.timestampNanos(), encoded.array(),
                                 WalCodec.entryLineOffset(p.walStart), WalCodec.entryLineLength(encoded.array(), p.walStart),
                                 p.entry.metadata());
-                        remember(tenant, stream, p.entry, p.key, now);
+                        remember(tenant, stream, p.timestampNanos(), p.lineHash, now);
                         entries.add(p.entry);
                     }
                     accepted.put(stream.labels, entries);
@@ -195,9 +195,10 @@ final class StreamWriter {
                 tenants.get(tenant).put(labels, stream);
                 activeStreams++;
             }
-            EntryKey key = EntryKey.of(entry);
-            if (!recent.contains(tenant, labels.fingerprint(), key.timestampNanos(), key.lineHash(), now)) {
-                append(tenant, stream, entry, key, now);
+            long lineHash = EntryKey.LINE_HASH.hashChars(entry.line());
+            if (!recent.contains(tenant, labels.fingerprint(), entry.timestampNanos(), lineHash, now)) {
+                buffers.append(tenant, stream.labels, entry);
+                remember(tenant, stream, entry.timestampNanos(), lineHash, now);
             }
         } finally {
             account();
@@ -216,15 +217,10 @@ final class StreamWriter {
         }
     }
 
-    private void append(String tenant, StreamState stream, LogEntry entry, EntryKey key, long now) {
-        buffers.append(tenant, stream.labels, entry);
-        remember(tenant, stream, entry, key, now);
-    }
-
     /** Records an appended entry: its identity for duplicate detection and the stream's admission state. */
-    private void remember(String tenant, StreamState stream, LogEntry entry, EntryKey key, long now) {
-        recent.add(tenant, stream.labels.fingerprint(), key.timestampNanos(), key.lineHash(), now);
-        stream.newestNanos = Math.max(stream.newestNanos, entry.timestampNanos());
+    private void remember(String tenant, StreamState stream, long timestampNanos, long lineHash, long now) {
+        recent.add(tenant, stream.labels.fingerprint(), timestampNanos, lineHash, now);
+        stream.newestNanos = Math.max(stream.newestNanos, timestampNanos);
         stream.lastAppendNanos = now;
         stream.lastAppendSequence = ++appends;
     }

@@ -134,10 +134,28 @@ final class WalCodec {
             writeInt((int) v);
         }
 
+        /**
+         * Writes {@code s} as length and UTF-8 bytes; ASCII (nearly every line and name) is copied char by
+         * char into the array, with no intermediate byte array per string; anything else goes through the
+         * JDK's encoder. Both give the same bytes.
+         */
         void writeString(String s) {
-            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-            writeInt(utf8.length);
-            writeBytes(utf8, 0, utf8.length);
+            int n = s.length();
+            ensure(4 + n);
+            byte[] b = bytes;
+            int at = size + 4;
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                if (c >= 0x80) {
+                    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                    writeInt(utf8.length);
+                    writeBytes(utf8, 0, utf8.length);
+                    return;
+                }
+                b[at + i] = (byte) c;
+            }
+            writeInt(n);
+            size += n;
         }
 
         void writeBytes(byte[] src, int offset, int length) {

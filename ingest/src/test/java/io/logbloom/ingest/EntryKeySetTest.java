@@ -70,6 +70,52 @@ final class EntryKeySetTest {
     }
 
     @Test
+    void interleavedStreamsOverOneTimeRange_agreeWithHashSet_throughFifoRemoval() {
+        // as a push of 100 streams whose entries cover the same seconds, remembered and evicted oldest first
+        Random random = new Random(3);
+        EntryKeySet set = new EntryKeySet();
+        Set<Key> model = new HashSet<>();
+        java.util.ArrayDeque<Key> fifo = new java.util.ArrayDeque<>();
+        long[] newest = new long[100];
+        for (int op = 0; op < 300_000; op++) {
+            int stream = random.nextInt(newest.length);
+            long ts = random.nextInt(20) == 0 ? Math.max(0, newest[stream] - random.nextInt(30)) : ++newest[stream];
+            Key k = new Key(stream, ts, random.nextInt(3));
+            boolean present = model.contains(k);
+            assertThat(set.contains(k.stream(), k.ts(), k.hash())).isEqualTo(present);
+            assertThat(set.add(k.stream(), k.ts(), k.hash())).isEqualTo(model.add(k));
+            if (!present) {
+                fifo.add(k);
+            }
+            while (fifo.size() > 5_000 || (random.nextInt(50) == 0 && !fifo.isEmpty())) {
+                Key oldest = fifo.poll();
+                assertThat(set.remove(oldest.stream(), oldest.ts(), oldest.hash())).isEqualTo(model.remove(oldest));
+            }
+            assertThat(set.size()).isEqualTo(model.size());
+        }
+        for (Key k : model) {
+            assertThat(set.contains(k.stream(), k.ts(), k.hash())).isTrue();
+        }
+    }
+
+    @Test
+    void olderKeyInTable_survivesItsStreamsRunEmptying() {
+        EntryKeySet set = new EntryKeySet();
+        assertThat(set.add(7, 10, 1)).isTrue();
+        assertThat(set.add(7, 5, 1)).as("older than the run: the table").isTrue();
+        assertThat(set.remove(7, 10, 1)).isTrue();
+        assertThat(set.contains(7, 5, 1)).isTrue();
+        assertThat(set.add(7, 5, 1)).isFalse();
+        assertThat(set.add(7, 6, 1)).isTrue();
+        assertThat(set.remove(7, 5, 1)).isTrue();
+        assertThat(set.remove(7, 6, 1)).isTrue();
+        assertThat(set.size()).isZero();
+        assertThat(set.contains(7, 5, 1)).isFalse();
+        assertThat(set.add(7, 5, 1)).as("a new run after the stream was forgotten").isTrue();
+        assertThat(set.contains(7, 5, 1)).isTrue();
+    }
+
+    @Test
     void randomAddsAndRemoves_agreeWithHashSet_throughGrowthAndShrink() {
         Random random = new Random(5);
         EntryKeySet set = new EntryKeySet();

@@ -77,6 +77,20 @@ final class LogLevelDetectorTest {
     }
 
     @Test
+    void enricher_levelFromStreamLabel_appendedAfterEveryMetadataShape() {
+        PushEnricher enricher = new PushEnricher(PushEnrichmentConfig.defaults());
+        Label warn = new Label(LogLevelDetector.DETECTED_LEVEL, "warn");
+        List<PushStream> out = enricher.enrich(List.of(new PushStream("{app=\"a\", level=\"warn\"}", List.of(
+                LogEntry.of(1, "level=error"),
+                new LogEntry(2, "x", List.of(new Label("k", "v"))),
+                new LogEntry(3, "y", List.of(new Label("k", "v"), new Label("m", "n")))))));
+        assertThat(out.get(0).entries()).containsExactly(
+                new LogEntry(1, "level=error", List.of(warn)),
+                new LogEntry(2, "x", List.of(new Label("k", "v"), warn)),
+                new LogEntry(3, "y", List.of(new Label("k", "v"), new Label("m", "n"), warn)));
+    }
+
+    @Test
     void enricher_off_returnsInput() {
         PushEnricher off = new PushEnricher(new PushEnrichmentConfig(List.of(), false, List.of(), OtlpConfig.defaults()));
         List<PushStream> in = List.of(new PushStream("{app=\"a\"}", List.of(LogEntry.of(1, "error"))));

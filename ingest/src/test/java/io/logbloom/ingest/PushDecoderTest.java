@@ -42,6 +42,45 @@ final class PushDecoderTest {
     }
 
     @Test
+    void protobuf_labelsAfterEntries_unknownFieldsAndSeveralPairs_decoded() throws Exception {
+        // entry: unknown varint field 9, parsed[4] pair (not metadata), two metadata pairs, line before timestamp
+        byte[] entry = concat(new byte[] {0x48, 0x07}, bytes(0x12, "hi"), new byte[] {0x22, 0x06}, bytes(0x0a, "p"),
+                bytes(0x12, "q"), new byte[] {0x1a, 0x06}, bytes(0x0a, "k"), bytes(0x12, "v"),
+                new byte[] {0x1a, 0x06}, bytes(0x0a, "m"), bytes(0x12, "n"), new byte[] {0x0a, 0x02, 0x08, 0x05});
+        // stream: the entry, hash[3]=99 (ignored), then labels; request: format[2]="x" before the stream
+        byte[] stream = concat(new byte[] {0x12, (byte) entry.length}, entry, new byte[] {0x18, 0x63},
+                bytes(0x0a, "{a=\"b\"}"));
+        byte[] request = concat(bytes(0x12, "x"), new byte[] {0x0a, (byte) stream.length}, stream);
+        List<PushStream> decoded = decoder.decode(Snappy.compress(request), "application/x-protobuf");
+        assertThat(decoded).containsExactly(new PushStream("{a=\"b\"}", List.of(new LogEntry(5_000_000_000L, "hi",
+                List.of(new Label("k", "v"), new Label("m", "n"))))));
+        assertThat(decoder.decode(Snappy.compress(request), "application/x-protobuf")).as("buffer reused").isEqualTo(decoded);
+    }
+
+    @Test
+    void protobuf_timestampBeyondInt64Nanos_rejectedNamingStream() throws Exception {
+        // seconds = 2^62 (varint of 9 bytes), labels after the entry
+        byte[] seconds = {0x08, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+            (byte) 0x80, 0x40};
+        byte[] entry = concat(new byte[] {0x0a, (byte) seconds.length}, seconds, bytes(0x12, "x"));
+        byte[] stream = concat(new byte[] {0x12, (byte) entry.length}, entry, bytes(0x0a, "{a=\"b\"}"));
+        byte[] request = concat(new byte[] {0x0a, (byte) stream.length}, stream);
+        assertThatThrownBy(() -> decoder.decode(Snappy.compress(request), "application/x-protobuf"))
+                .isInstanceOf(PushDecodeException.class)
+                .hasMessage("timestamp out of range for stream '{a=\"b\"}': 4611686018427387904s");
+    }
+
+    @Test
+    void protobuf_invalidUtf8Line_rejected() throws Exception {
+        byte[] entry = {0x12, 0x02, (byte) 0xc3, 0x28};
+        byte[] stream = concat(bytes(0x0a, "{a=\"b\"}"), new byte[] {0x12, (byte) entry.length}, entry);
+        byte[] request = concat(new byte[] {0x0a, (byte) stream.length}, stream);
+        assertThatThrownBy(() -> decoder.decode(Snappy.compress(request), "application/x-protobuf"))
+                .isInstanceOf(PushDecodeException.class)
+                .hasMessageStartingWith("invalid protobuf PushRequest");
+    }
+
+    @Test
     void json_goldenBody_decodesWithMetadataAndSortedLabels() throws Exception {
         String json = """
                 {"streams":[{"stream":{"env":"prod","app":"api"},"values":[

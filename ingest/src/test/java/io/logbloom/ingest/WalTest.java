@@ -19,6 +19,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 final class WalTest {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"", "ascii line=1", "abc ✓ then more", "é", "😀 surrogate pair",
+        "\u007f\u0080 edge"})
+    void bufferWriteString_isLengthAndUtf8Bytes(String s) {
+        WalCodec.Buffer buffer = new WalCodec.Buffer(1);
+        buffer.writeByte(9);
+        buffer.writeString(s);
+        buffer.writeByte(8);
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        java.nio.ByteBuffer expected = java.nio.ByteBuffer.allocate(1 + 4 + utf8.length + 1);
+        expected.put((byte) 9).putInt(utf8.length).put(utf8).put((byte) 8);
+        assertThat(buffer.toByteArray()).isEqualTo(expected.array());
+    }
+
     @TempDir
     Path dir;
 
