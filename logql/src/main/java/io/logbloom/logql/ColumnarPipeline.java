@@ -15,8 +15,8 @@ import java.util.function.Predicate;
 
 /**
  * The part of a range aggregation's log pipeline after its leading line filters, evaluated on a row's line bytes
- * for a columnar reader: label filters, line filters, one {@code logfmt} parser and an {@code unwrap} with its
- * post filters. The parser extracts only the labels the rest of the query reads; the other keys are skipped
+ * for a columnar reader: label filters, line filters, one parser ({@code logfmt}, or {@code json} without
+ * parameters) and an {@code unwrap} with its post filters. The parser extracts only the labels the rest of the query reads; the other keys are skipped
  * without allocating, and a label filter compares numbers parsed from the bytes. No log entry and no label map is
  * built for a row.
  *
@@ -25,15 +25,16 @@ import java.util.function.Predicate;
  * becomes {@code name_extracted}, as Loki's labels builder renames it), so such a label is a constant; any other
  * label is the first value, in line order, of the keys that would land on its name (sanitised as Loki does,
  * empty values dropped unless {@code --keep-empty}, or the named parameters). Whenever the byte path meets what
- * would set {@code __error__} (a strict-mode syntax error, a value that does not convert) or a quoted value with
- * escapes, that row alone is decoded and run through the {@link RowSampler} itself. A row the row-at-a-time path
+ * would set {@code __error__} (a syntax error, a key named {@code __error__}, a value that does not convert), or a
+ * JSON value it reads holds escapes, or the JSON is not strictly well-formed ({@link JsonFlattenBytes}), that row
+ * alone is decoded and run through the {@link RowSampler} itself. A row the row-at-a-time path
  * would fail the query on (an error not filtered out), or whose labels would change the result's series, makes
  * the evaluator answer {@link #DECLINE}; the caller then declines and the engine reads entries, which reports the
  * error exactly. Structured metadata is not seen here: the caller declines a block holding a metadata key this
  * pipeline reads ({@link #reads}).
  *
- * <p>What is supported: stages line filter, label filter and at most one {@code logfmt}; anything else compiles to
- * null (the row path). The result's series must be fixed by stream labels: a {@code by} grouping whose names the
+ * <p>What is supported: stages line filter, label filter and at most one parser; anything else compiles to null
+ * (the row path). The result's series must be fixed by stream labels: a {@code by} grouping whose names the
  * pipeline cannot produce ({@link #groupsSafely}), or, for a pipeline without parser and unwrap, no grouping.
  *
  * <p>Immutable and thread-safe; an {@link Evaluator} is per stream and not thread-safe.
@@ -57,6 +58,9 @@ public final class ColumnarPipeline {
     private final RangeOp op;
     private final Set<String> grouped;
     private final List<Object> steps;
+    /** The parser: a {@link Stage.Logfmt}, a {@link Stage.Json} without parameters, or null. */
+    private final Stage parser;
+    /** The parser when it is logfmt, else null. */
     private final Stage.Logfmt logfmt;
     /** The labels read after the leading line filters, in slot order. */
     private final String[] names;
@@ -64,12 +68,13 @@ public final class ColumnarPipeline {
     private final List<LabelTest> post;
 
     private ColumnarPipeline(LogRange range, RangeOp op, Set<String> grouped, List<Object> steps,
-            Stage.Logfmt logfmt, String[] names, int unwrapSlot, List<LabelTest> post) {
+            Stage parser, String[] names, int unwrapSlot, List<LabelTest> post) {
         this.range = range;
         this.op = op;
         this.grouped = grouped;
         this.steps = steps;
-        this.logfmt = logfmt;
+        this.parser = parser;
+        this.logfmt = parser instanceof Stage.Logfmt l ? l : null;
         this.names = names;
         this.unwrapSlot = unwrapSlot;
         this.post = post;
@@ -88,7 +93,7 @@ public final class ColumnarPipeline {
             return null;
         }
         List<Stage> stages = range.log().stages().subList(skip, range.log().stages().size());
-        Stage.Logfmt parser = null;
+        Stage parser = null;
         Map<String, Integer> slots = new LinkedHashMap<>();
         List<Object> steps = new ArrayList<>();
         for (Stage s : stages) {
@@ -99,6 +104,9 @@ public final class ColumnarPipeline {
             } else if (s instanceof Stage.Logfmt l && parser == null && !namesError(l.params())) {
                 parser = l;
                 steps.add(l);
+            } else if (s instanceof Stage.Json j && parser == null && j.params().isEmpty()) {
+                parser = j;
+                steps.add(j);
             } else {
                 return null;
             }
@@ -162,10 +170,10 @@ public final class ColumnarPipeline {
         if (name.equals(LineLabels.ERROR) || name.equals(LineLabels.ERROR_DETAILS)) {
             return true;
         }
-        if (logfmt == null) {
+        if (parser == null) {
             return false;
         }
-        if (logfmt.params().isEmpty()) {
+        if (logfmt == null || logfmt.params().isEmpty()) {
             return true;
         }
         for (Stage.LabelExtraction p : logfmt.params()) {
@@ -269,7 +277,7 @@ public final class ColumnarPipeline {
      * Evaluates rows of one stream: {@link #evaluate} answers {@link #REJECT}, {@link #PASS} (then
      * {@link #value()}) or {@link #DECLINE}. Not thread-safe; reuses its slot arrays per row.
      */
-    public final class Evaluator implements LogfmtBytes.Sink {
+    public final class Evaluator implements LogfmtBytes.Sink, JsonFlattenBytes.Sink {
         private final Map<String, String> streamLabels;
         /** Per slot: the stream label's value when the stream has the label (the parser cannot change it). */
         private final String[] constant;
@@ -277,6 +285,9 @@ public final class ColumnarPipeline {
         /** Per slot: the keys whose pairs land on it (sanitised names, or a parameter's expression), else null. */
         private final byte[][][] keys;
         private final boolean sanitizeKeys;
+        private final JsonFlattenBytes json;
+        /** Set by the JSON walk when a read label's value holds escapes: the row path then decodes it. */
+        private boolean escapedJson;
         private final boolean dropEmpty;
         // the current row
         private byte[] line;
@@ -303,15 +314,16 @@ public final class ColumnarPipeline {
             end = new int[n];
             escaped = new boolean[n];
             strings = new String[n];
-            sanitizeKeys = logfmt != null && logfmt.params().isEmpty();
-            dropEmpty = sanitizeKeys && !logfmt.keepEmpty();
+            sanitizeKeys = parser != null && (logfmt == null || logfmt.params().isEmpty());
+            dropEmpty = logfmt != null && sanitizeKeys && !logfmt.keepEmpty();
+            json = parser instanceof Stage.Json ? new JsonFlattenBytes() : null;
             for (int s = 0; s < n; s++) {
                 String name = names[s];
                 String v = streamLabels.get(name);
                 if (v != null) {
                     constant[s] = v;
                     constantBytes[s] = v.getBytes(StandardCharsets.UTF_8);
-                } else if (logfmt != null) {
+                } else if (parser != null) {
                     keys[s] = sources(name);
                 }
             }
@@ -374,6 +386,12 @@ public final class ColumnarPipeline {
                     int x = t.test(this);
                     if (x != TRUE) {
                         return x == FALSE ? REJECT : UNSURE;
+                    }
+                } else if (json != null) {
+                    errorKey = false;
+                    escapedJson = false;
+                    if (json.walk(bytes, offset, length, this) == JsonFlattenBytes.UNSURE || errorKey || escapedJson) {
+                        return UNSURE;
                     }
                 } else {
                     unfilled = 0;
@@ -468,6 +486,31 @@ public final class ColumnarPipeline {
                 }
             }
             return true;
+        }
+
+        @Override
+        public void field(byte[] key, int keyLength, byte[] b, int valueStart, int valueEnd, int kind) {
+            if (keyLength == ERROR_KEY.length && Arrays.equals(key, 0, keyLength, ERROR_KEY, 0, keyLength)) {
+                errorKey = true;
+                return;
+            }
+            for (int s = 0; s < keys.length; s++) {
+                byte[][] k = keys[s];
+                if (k == null || start[s] >= 0) {
+                    continue;
+                }
+                for (byte[] candidate : k) {
+                    if (Arrays.equals(key, 0, keyLength, candidate, 0, candidate.length)) {
+                        if (kind == JsonFlattenBytes.ESCAPED) {
+                            escapedJson = true;
+                        }
+                        start[s] = valueStart;
+                        end[s] = kind == JsonFlattenBytes.NULL ? valueStart : valueEnd;
+                        escaped[s] = false;
+                        break;
+                    }
+                }
+            }
         }
 
         boolean present(int slot) {

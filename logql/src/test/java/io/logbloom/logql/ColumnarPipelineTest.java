@@ -47,6 +47,41 @@ final class ColumnarPipelineTest {
         return sb.toString();
     }
 
+    private static final String[] JSON_PIECES = {"{", "}", "[", "]", ",", ":", "\"bytes\"", "\"level\"", "\"app\"",
+        "\"a\"", "\"b-c\"", "\"1x\"", "\"é\"", "\"__error__\"", "\"__error\"", "\"_\"", "5", "-0", "1.5e3", "01",
+        "true", "false", "null", "nul", "\"x\\\"y\"", "\"\\u00e9\"", "\"\\q\"", "\"error\"", " ", "\t", "\"\"",
+        "\"bytes_extracted\"", "1x", "\"ünï\"", "\n", "\"ok", "/*c*/"};
+
+    private static String randomJson(Random r) {
+        if (r.nextInt(3) == 0) {
+            StringBuilder sb = new StringBuilder();
+            int n = r.nextInt(16);
+            for (int i = 0; i < n; i++) {
+                sb.append(JSON_PIECES[r.nextInt(JSON_PIECES.length)]);
+            }
+            return sb.toString();
+        }
+        return "{" + members(r, 0) + "}" + (r.nextInt(8) == 0 ? " trailing" : "");
+    }
+
+    private static String members(Random r, int depth) {
+        String[] keys = {"bytes", "level", "app", "a", "b-c", "1x", "é", "__error__", "bytes_extracted", "lat", "_"};
+        String[] scalars = {"5", "1200", "-0", "1.5", "1.0E+3", "\"abc\"", "\"\"", "null", "true", "false",
+            "\"q\\\"d\"", "\"1200\"", "\"é😀\"", "[1,{\"a\":2}]", "[]", "{}", "-42", "0.5"};
+        StringBuilder sb = new StringBuilder();
+        int n = r.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            sb.append(i == 0 ? "" : r.nextBoolean() ? "," : ", ").append('"').append(keys[r.nextInt(keys.length)])
+                    .append("\":");
+            if (depth < 2 && r.nextInt(5) == 0) {
+                sb.append('{').append(members(r, depth + 1)).append('}');
+            } else {
+                sb.append(scalars[r.nextInt(scalars.length)]);
+            }
+        }
+        return sb.toString();
+    }
+
     private record Pair(String key, String value, boolean standalone) {}
 
     @Test
@@ -109,7 +144,15 @@ final class ColumnarPipelineTest {
         "avg_over_time({app=\"api\"} | logfmt --strict | unwrap duration(dur) [1m])",
         "sum_over_time({app=\"api\"} | logfmt | unwrap bytes(size) | bytes > 2 [1m])",
         "min_over_time({app=\"api\"} | logfmt b=\"bytes\" | unwrap b [1m])",
-        "sum_over_time({app=\"api\"} | logfmt | unwrap bytes_extracted [1m])"})
+        "sum_over_time({app=\"api\"} | logfmt | unwrap bytes_extracted [1m])",
+        "count_over_time({app=\"api\"} | json | bytes > 100 [1m])",
+        "count_over_time({app=\"api\"} | json | a_a=\"abc\" or b_c >= 5 or _1x!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | json | level=\"stream\" | app_extracted=\"\" [1m])",
+        "bytes_rate({app=\"api\"} | json | __error__=\"\" | _ != \"\" [1m])",
+        "count_over_time({app=\"api\"} | json | a_bytes_extracted > 0 or bytes_extracted > 0 [1m])",
+        "sum_over_time({app=\"api\"} | json | unwrap bytes [1m])",
+        "max_over_time({app=\"api\"} | json | unwrap lat | __error__=\"\" [1m])",
+        "sum_over_time({app=\"api\"} | json | unwrap a_lat [1m])"})
     void randomLines_sameSamplesAsRowSampler(String query) {
         RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
         Set<String> grouped = Set.of("app");
@@ -122,7 +165,7 @@ final class ColumnarPipelineTest {
             ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(stream);
             RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
             for (int i = 0; i < 5000; i++) {
-                String line = randomLine(r);
+                String line = query.contains("json") ? randomJson(r) : randomLine(r);
                 byte[] bytes = ("#" + line).getBytes(StandardCharsets.UTF_8);
                 int verdict = evaluator.evaluate(i, bytes, 1, bytes.length - 1);
                 boolean sample = sampler.sample(i, line, stream, Map.of());
@@ -146,7 +189,8 @@ final class ColumnarPipelineTest {
     @ParameterizedTest
     @ValueSource(strings = {
         "count_over_time({app=\"api\"} | logfmt | line_format \"x\" [1m])",
-        "count_over_time({app=\"api\"} | json | a > 1 [1m])",
+        "count_over_time({app=\"api\"} | json a=\"b\" | a > 1 [1m])",
+        "count_over_time({app=\"api\"} | logfmt | json [1m])",
         "count_over_time({app=\"api\"} | logfmt | logfmt [1m])",
         "absent_over_time({app=\"api\"} | logfmt [1m])",
         "count_over_time({app=\"api\"} | logfmt __error__=\"x\" [1m])"})

@@ -210,8 +210,12 @@ final class ColumnarCountPropertyTest {
         "size=12MB dur=1m30s bytes=%3$d", "dur=bad size=lots latency=slow", "{\"level\":\"%1$s\",\"bytes\":%3$d}",
         "msg=\"open bytes=%3$d", "bytes=%3$d\"x\" level=%1$s", "by-tes=%3$d lat=%4$s", "ébytes=1 _bytes=2 bytes=%3$d",
         "level=\"%1$s\" bytes=\"%3$d\" latency=\"%4$s\"", "addr=10.1.2.3 bytes=%3$d", "addr=192.168.0.1 status=%2$d",
-        "__error_details__=x level=%1$s", "bytes=%3$d\tlevel=%1$s\tstatus=%2$d", "level=%1$s status=%2$d bytes=%3$d"};
-    private static final String[] PARSERS = {"| logfmt", "| logfmt", "| logfmt", "| logfmt --strict",
+        "__error_details__=x level=%1$s", "bytes=%3$d\tlevel=%1$s\tstatus=%2$d", "level=%1$s status=%2$d bytes=%3$d",
+        "{\"level\":\"%1$s\",\"status\":%2$d,\"bytes\":%3$d,\"latency\":%4$s,\"req\":{\"b-c\":\"x\"}}",
+        "{\"app\":\"other\",\"bytes\":\"%3$d\",\"msg\":\"a \\\"q\\\" é\",\"tags\":[1,2]}",
+        "{\"level\":null,\"bytes\":%3$d, \"dur\":\"%5$dms\", \"size\":\"%6$dKB\"} tail",
+        "{\"level\":\"%1$s\",\"bytes\":%3$d", "{\"__error__\":\"x\",\"bytes\":%3$d}"};
+    private static final String[] PARSERS = {"| logfmt", "| logfmt", "| json", "| json", "| logfmt --strict",
         "| logfmt --keep-empty", "| logfmt bytes, lvl=\"level\"", "| logfmt b=\"bytes\", app, level",
         "| logfmt --strict --keep-empty"};
     private static final String[] PARSER_FILTERS = {"| bytes > 100", "| bytes >= 2000 or level=\"error\"",
@@ -219,7 +223,7 @@ final class ColumnarCountPropertyTest {
         "| bytes_extracted > 0", "| by_tes > 1", "| __error__=\"\"", "| __error__!=\"\"", "| level!=\"info\"",
         "| msg=\"retry later\"", "| addr = ip(\"10.0.0.0/8\")", "| b < 3000", "| lvl=\"warn\"", "| latency > 0.5",
         "|= \"bytes\"", "!= \"retry\"", "| level=\"\"", "| _bytes > 1", "| bytes == 7, level=\"warn\"",
-        "| env=\"prod\"", "| app=~\"a.*\""};
+        "| env=\"prod\"", "| app=~\"a.*\"", "| req_b_c=\"x\"", "| status >= 400"};
     private static final String[] UNWRAPS = {"| unwrap bytes", "| unwrap latency", "| unwrap duration(dur)",
         "| unwrap bytes(size)", "| unwrap b", "| unwrap bytes | __error__=\"\"", "| unwrap latency | __error__=\"\"",
         "| unwrap duration_seconds(dur) | __error__=\"\"", "| unwrap bytes | level=\"error\""};
