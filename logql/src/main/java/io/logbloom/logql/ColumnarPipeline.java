@@ -15,8 +15,9 @@ import java.util.function.Predicate;
 
 /**
  * The part of a range aggregation's log pipeline after its leading line filters, evaluated on a row's line bytes
- * for a columnar reader: label filters, line filters, one parser ({@code logfmt}, or {@code json} without
- * parameters) and an {@code unwrap} with its post filters. The parser extracts only the labels the rest of the query reads; the other keys are skipped
+ * for a columnar reader: label filters, line filters, one parser ({@code logfmt}, {@code json} without
+ * parameters, {@code regexp} or {@code pattern}) and an {@code unwrap} with its post filters. {@code regexp} and
+ * {@code pattern} run on the line decoded once per row; the other stages run on the bytes. The parser extracts only the labels the rest of the query reads; the other keys are skipped
  * without allocating, and a label filter compares numbers parsed from the bytes. No log entry and no label map is
  * built for a row.
  *
@@ -107,6 +108,13 @@ public final class ColumnarPipeline {
             } else if (s instanceof Stage.Json j && parser == null && j.params().isEmpty()) {
                 parser = j;
                 steps.add(j);
+            } else if ((s instanceof Stage.Regexp || s instanceof Stage.PatternParser) && parser == null) {
+                StringParser p = StringParser.of(s);
+                if (p == null) {
+                    return null;
+                }
+                parser = s;
+                steps.add(p);
             } else {
                 return null;
             }
@@ -124,6 +132,42 @@ public final class ColumnarPipeline {
         }
         return new ColumnarPipeline(range, op, grouped == null ? null : Set.copyOf(grouped), List.copyOf(steps),
                 parser, slots.keySet().toArray(new String[0]), unwrapSlot, List.copyOf(post));
+    }
+
+    /**
+     * A {@code regexp} or {@code pattern} stage: it runs on the row's line decoded once (no entry, no label map)
+     * and keeps only the captures the pipeline reads.
+     */
+    private record StringParser(RegexpParser regexp, LinePattern pattern) {
+        /** The stage compiled, or null when it is invalid (the row path reports it) or captures {@code __error__}. */
+        static StringParser of(Stage s) {
+            try {
+                if (s instanceof Stage.Regexp r) {
+                    if (r.regex().contains(LineLabels.ERROR)) {
+                        return null;
+                    }
+                    return new StringParser(RegexpParser.compile(r.regex()), null);
+                }
+                String pattern = ((Stage.PatternParser) s).pattern();
+                if (pattern.contains(LineLabels.ERROR)) {
+                    return null;
+                }
+                return new StringParser(null, LinePattern.parse(pattern, true));
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+        }
+
+        void extract(String line, java.util.function.BiConsumer<String, String> sink) {
+            if (regexp != null) {
+                regexp.extract(line, sink);
+            } else {
+                Map<String, String> m = pattern.match(line);
+                if (m != null) {
+                    m.forEach(sink);
+                }
+            }
+        }
     }
 
     private static boolean namesError(List<Stage.LabelExtraction> params) {
@@ -387,6 +431,9 @@ public final class ColumnarPipeline {
                     if (x != TRUE) {
                         return x == FALSE ? REJECT : UNSURE;
                     }
+                } else if (step instanceof StringParser p) {
+                    String decoded = new String(bytes, offset, length, StandardCharsets.UTF_8);
+                    p.extract(decoded, this::captured);
                 } else if (json != null) {
                     errorKey = false;
                     escapedJson = false;
@@ -488,6 +535,26 @@ public final class ColumnarPipeline {
             return true;
         }
 
+        /** A capture of a regexp or pattern stage: kept, first value wins, when a read label's source. */
+        private void captured(String name, String capture) {
+            byte[] key = name.getBytes(StandardCharsets.UTF_8);
+            for (int s = 0; s < keys.length; s++) {
+                byte[][] k = keys[s];
+                if (k == null || start[s] >= 0) {
+                    continue;
+                }
+                for (byte[] candidate : k) {
+                    if (Arrays.equals(key, candidate)) {
+                        start[s] = 0;
+                        end[s] = 0;
+                        escaped[s] = true; // not a range of the line: every read goes through strings[s]
+                        strings[s] = capture;
+                        break;
+                    }
+                }
+            }
+        }
+
         @Override
         public void field(byte[] key, int keyLength, byte[] b, int valueStart, int valueEnd, int kind) {
             if (keyLength == ERROR_KEY.length && Arrays.equals(key, 0, keyLength, ERROR_KEY, 0, keyLength)) {
@@ -518,7 +585,8 @@ public final class ColumnarPipeline {
         }
 
         private int valueLength(int slot) {
-            return constant[slot] != null ? constant[slot].length() : end[slot] - start[slot];
+            return constant[slot] != null ? constant[slot].length()
+                    : strings[slot] != null ? strings[slot].length() : end[slot] - start[slot];
         }
 
         /** The slot's value, or null when the row does not have the label. */

@@ -152,7 +152,13 @@ final class ColumnarPipelineTest {
         "count_over_time({app=\"api\"} | json | a_bytes_extracted > 0 or bytes_extracted > 0 [1m])",
         "sum_over_time({app=\"api\"} | json | unwrap bytes [1m])",
         "max_over_time({app=\"api\"} | json | unwrap lat | __error__=\"\" [1m])",
-        "sum_over_time({app=\"api\"} | json | unwrap a_lat [1m])"})
+        "sum_over_time({app=\"api\"} | json | unwrap a_lat [1m])",
+        "count_over_time({app=\"api\"} | regexp \"bytes=(?P<bytes>\\\\S+)\" | bytes > 10 [1m])",
+        "count_over_time({app=\"api\"} | regexp \"(?P<app>\\\\w+)=(?P<v>\\\\d*)\" | app_extracted=\"level\" or v=\"\" [1m])",
+        "sum_over_time({app=\"api\"} | regexp \"lat=(?P<lat>[^ ]*)\" | unwrap lat | __error__=\"\" [1m])",
+        "count_over_time({app=\"api\"} | pattern \"<k>=<v> <_>\" | k=\"bytes\" | v > 3 [1m])",
+        "count_over_time({app=\"api\"} | pattern \"<level> <_>\" | level_extracted!=\"\" [1m])",
+        "sum_over_time({app=\"api\"} | pattern \"<_>bytes=<b> <_>\" | unwrap b [1m])"})
     void randomLines_sameSamplesAsRowSampler(String query) {
         RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
         Set<String> grouped = Set.of("app");
@@ -193,7 +199,9 @@ final class ColumnarPipelineTest {
         "count_over_time({app=\"api\"} | logfmt | json [1m])",
         "count_over_time({app=\"api\"} | logfmt | logfmt [1m])",
         "absent_over_time({app=\"api\"} | logfmt [1m])",
-        "count_over_time({app=\"api\"} | logfmt __error__=\"x\" [1m])"})
+        "count_over_time({app=\"api\"} | logfmt __error__=\"x\" [1m])",
+        "count_over_time({app=\"api\"} | regexp \"(?P<__error__>x)\" [1m])",
+        "count_over_time({app=\"api\"} | pattern \"<__error__> <_>\" [1m])"})
     void unsupportedStages_compileToNull(String query) {
         RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
         assertThat(ColumnarPipeline.compile(agg.range(), agg.op(), Set.of(), 0)).isNull();

@@ -216,6 +216,7 @@ final class ColumnarCountPropertyTest {
         "{\"level\":null,\"bytes\":%3$d, \"dur\":\"%5$dms\", \"size\":\"%6$dKB\"} tail",
         "{\"level\":\"%1$s\",\"bytes\":%3$d", "{\"__error__\":\"x\",\"bytes\":%3$d}"};
     private static final String[] PARSERS = {"| logfmt", "| logfmt", "| json", "| json", "| logfmt --strict",
+        "| regexp \"bytes=(?P<bytes>\\\\d+)\"", "| pattern \"level=<level> <_>status=<status> <_>\"",
         "| logfmt --keep-empty", "| logfmt bytes, lvl=\"level\"", "| logfmt b=\"bytes\", app, level",
         "| logfmt --strict --keep-empty"};
     private static final String[] PARSER_FILTERS = {"| bytes > 100", "| bytes >= 2000 or level=\"error\"",
