@@ -22,9 +22,12 @@ import java.util.Set;
  * @param boundaries sorted window bounds: windows are (b, b'] for bounds b, b' of this array
  * @param groupedLabels the label names the result is grouped by, or null when every label counts (then a row
  *     with structured metadata makes its own series and the source must decline)
+ * @param pipeline what runs on a row after {@code filter} (parsers, label filters, unwrap), or null when
+ *     {@code filter} is the whole pipeline; when it is {@link ColumnarPipeline#perRow()}, every row passing is
+ *     its own sample (never summed) and the weight is the pipeline's value
  */
 public record LineCountQuery(List<Matcher> selector, LineFilterBytes filter, boolean lineBytes, long fromNanos,
-        long throughNanos, long[] boundaries, Set<String> groupedLabels) {
+        long throughNanos, long[] boundaries, Set<String> groupedLabels, ColumnarPipeline pipeline) {
     /** Copies and validates. */
     public LineCountQuery {
         selector = List.copyOf(selector);
@@ -36,6 +39,12 @@ public record LineCountQuery(List<Matcher> selector, LineFilterBytes filter, boo
             }
         }
         groupedLabels = groupedLabels == null ? null : Set.copyOf(groupedLabels);
+    }
+
+    /** A query whose line filters are the whole pipeline. */
+    public LineCountQuery(List<Matcher> selector, LineFilterBytes filter, boolean lineBytes, long fromNanos,
+            long throughNanos, long[] boundaries, Set<String> groupedLabels) {
+        this(selector, filter, lineBytes, fromNanos, throughNanos, boundaries, groupedLabels, null);
     }
 
     /** The region of {@code ts}: how many boundaries lie strictly below it. Equal regions, equal windows. */
@@ -50,8 +59,11 @@ public record LineCountQuery(List<Matcher> selector, LineFilterBytes filter, boo
         return i;
     }
 
-    /** Whether structured metadata named {@code key} would change the result's series (so rows must not be summed). */
+    /**
+     * Whether structured metadata named {@code key} would change the result's series (so rows must not be summed)
+     * or what the pipeline reads.
+     */
     public boolean labelMatters(String key) {
-        return groupedLabels == null || groupedLabels.contains(key);
+        return groupedLabels == null || groupedLabels.contains(key) || pipeline != null && pipeline.reads(key);
     }
 }

@@ -151,7 +151,8 @@ final class RangeAggregator {
         LabelGrouping grouping = chain.isEmpty() ? null : LabelGrouping.of(chain);
         Map<Map<String, String>, SeriesBuffer> series =
                 counted(r, source, from, through, steps, grouping, budget);
-        // a counted sample stands for several lines: a window's count is the sum of its samples
+        // a counted sample stands for several lines: a window's count is the sum of its samples (an unwrap's
+        // samples are single rows, and count_over_time has no unwrap)
         RangeOp windowOp = series != null && r.op() == RangeOp.COUNT_OVER_TIME ? RangeOp.SUM_OVER_TIME : r.op();
         if (series == null) {
             series = collect(r, source, from, through, grouping, budget);
@@ -204,22 +205,33 @@ final class RangeAggregator {
     }
 
     /**
-     * The samples of a count or byte range aggregation over line filters only, as the source counts them from
-     * its columns, grouped as {@link #collect} would; null when the query has another shape or the source
-     * declines. Sums of rows sharing their windows are integers, so every range function sees the same values.
+     * The samples of a count or byte range aggregation, or of an unwrapped one, as the source evaluates them from
+     * its columns (line filters on bytes, then the rest of the pipeline as a {@link ColumnarPipeline}), grouped as
+     * {@link #collect} would; null when the query has another shape or the source declines. Sums of rows sharing
+     * their windows are integers, so every range function sees the same values; unwrapped samples stay one per row.
      */
     private Map<Map<String, String>, SeriesBuffer> counted(RangeAggregation r, EntrySource source, long from,
             long through, long[] steps, LabelGrouping grouping, SampleBudget budget) throws IOException {
         LogRange lr = r.range();
         boolean lineBytes = r.op() == RangeOp.BYTES_OVER_TIME || r.op() == RangeOp.BYTES_RATE;
-        if (!sourceCounts || lr.unwrap() != null || !(lineBytes || r.op() == RangeOp.COUNT_OVER_TIME
+        if (!sourceCounts || lr.unwrap() == null && !(lineBytes || r.op() == RangeOp.COUNT_OVER_TIME
                 || r.op() == RangeOp.RATE)) {
             return null;
         }
-        LineFilterBytes filter = LineFilterBytes.compile(lr.log().stages());
-        if (filter == null) {
-            return null;
+        List<Stage> stages = lr.log().stages();
+        int lineFilters = 0;
+        while (lineFilters < stages.size() && stages.get(lineFilters) instanceof Stage.LineFilter) {
+            lineFilters++;
         }
+        Set<String> grouped = grouping == null ? null : grouping.keptNames();
+        ColumnarPipeline pipeline = null;
+        if (lineFilters < stages.size() || lr.unwrap() != null) {
+            pipeline = ColumnarPipeline.compile(lr, r.op(), grouped, lineFilters);
+            if (pipeline == null) {
+                return null;
+            }
+        }
+        LineFilterBytes filter = LineFilterBytes.compile(stages.subList(0, lineFilters));
         long offsetNanos = lr.offset().toNanos();
         long rangeNanos = lr.range().toNanos();
         long[] boundaries = new long[steps.length * 2];
@@ -228,9 +240,8 @@ final class RangeAggregator {
             boundaries[2 * i + 1] = steps[i] - offsetNanos;
         }
         Arrays.sort(boundaries);
-        Set<String> grouped = grouping == null ? null : grouping.keptNames();
         Optional<List<StreamSamples>> answer = source.countLines(new LineCountQuery(lr.log().selector(), filter,
-                lineBytes, from, through, boundaries, grouped));
+                lineBytes, from, through, boundaries, grouped, pipeline));
         if (answer.isEmpty()) {
             return null;
         }
@@ -255,18 +266,8 @@ final class RangeAggregator {
     private Map<Map<String, String>, SeriesBuffer> collect(RangeAggregation r, EntrySource source, long from,
             long through, LabelGrouping grouping, SampleBudget budget) throws IOException {
         LogRange lr = r.range();
-        Pipeline pipeline = Pipeline.compile(lr.log().stages());
-        Unwrap unwrap = lr.unwrap();
-        List<java.util.function.Predicate<LineLabels>> post = new ArrayList<>();
-        if (unwrap != null) {
-            for (LabelFilter f : unwrap.postFilters()) {
-                post.add(Pipeline.labelFilter(f));
-            }
-        }
         // as Loki, the unwrapped label stays a label only when a by() grouping names it
-        boolean keepsUnwrapLabel = grouping != null && grouping.keepsOnly();
-        // as Loki's parser hints: a query that filters on __error__ asked for its errors, so they are no failure
-        boolean preserveErrors = filtersOnError(lr);
+        RowSampler sampler = new RowSampler(lr, r.op(), grouping != null && grouping.keepsOnly());
         Map<Map<String, String>, SeriesBuffer> series = new HashMap<>();
         for (SourceStream s : source.select(lr.log().selector(), from, through, Direction.FORWARD)) {
             Iterator<StreamEntry> it = s.entries();
@@ -275,37 +276,11 @@ final class RangeAggregator {
                 if (e.timestampNanos() <= from || e.timestampNanos() >= through) {
                     continue;
                 }
-                String line = pipeline.process(e.timestampNanos(), e.line(), s.labels(), e.structuredMetadata());
-                if (line == null) {
+                if (!sampler.sample(e.timestampNanos(), e.line(), s.labels(), e.structuredMetadata())) {
                     continue;
                 }
-                LineLabels labels = pipeline.labels();
-                double value;
-                if (unwrap != null) {
-                    String raw = labels.get(unwrap.label());
-                    if (raw == null || raw.isEmpty()) {
-                        continue; // Loki: a line without the unwrapped label yields no sample and no error
-                    }
-                    if (!keepsUnwrapLabel) {
-                        labels.delete(unwrap.label());
-                    }
-                    value = unwrapValue(unwrap, raw, labels);
-                    boolean keep = true;
-                    for (java.util.function.Predicate<LineLabels> p : post) {
-                        if (!p.test(labels)) {
-                            keep = false;
-                            break;
-                        }
-                    }
-                    if (!keep) {
-                        continue;
-                    }
-                } else if (r.op() == RangeOp.BYTES_OVER_TIME || r.op() == RangeOp.BYTES_RATE) {
-                    value = line.getBytes(StandardCharsets.UTF_8).length;
-                } else {
-                    value = 1;
-                }
-                if (labels.hasError() && !preserveErrors) {
+                LineLabels labels = sampler.labels();
+                if (labels.hasError() && !sampler.preservesErrors()) {
                     throw pipelineError(labels);
                 }
                 LabelSet key = grouping == null ? LabelSet.of(labels.view()) : grouping.key(labels);
@@ -315,54 +290,16 @@ final class RangeAggregator {
                     series.put(key, b);
                 }
                 budget.take(1);
-                b.add(e.timestampNanos(), value);
+                b.add(e.timestampNanos(), sampler.value());
             }
         }
         for (SeriesBuffer b : series.values()) {
             b.sort();
         }
-        if (pipeline.labels().referencedMetadata()) {
+        if (sampler.labels().referencedMetadata()) {
             source.structuredMetadataReferenced();
         }
         return series;
-    }
-
-    private static boolean filtersOnError(LogRange lr) {
-        for (Stage s : lr.log().stages()) {
-            if (s instanceof Stage.LabelFilterStage f && namesError(f.filter())) {
-                return true;
-            }
-        }
-        if (lr.unwrap() != null) {
-            for (LabelFilter f : lr.unwrap().postFilters()) {
-                if (namesError(f)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static boolean namesError(LabelFilter f) {
-        if (f instanceof LabelFilter.And a) {
-            return namesError(a.left()) || namesError(a.right());
-        }
-        if (f instanceof LabelFilter.Or o) {
-            return namesError(o.left()) || namesError(o.right());
-        }
-        String name;
-        if (f instanceof LabelFilter.StringFilter s) {
-            name = s.matcher().name();
-        } else if (f instanceof LabelFilter.NumberFilter n) {
-            name = n.name();
-        } else if (f instanceof LabelFilter.DurationFilter d) {
-            name = d.name();
-        } else if (f instanceof LabelFilter.BytesFilter b) {
-            name = b.name();
-        } else {
-            name = ((LabelFilter.IpFilter) f).name();
-        }
-        return name.equals(LineLabels.ERROR);
     }
 
     private static LogQLValidationException pipelineError(LineLabels labels) {
@@ -381,26 +318,5 @@ final class RangeAggregator {
             first = false;
         }
         return sb.append('}').toString();
-    }
-
-    private static double unwrapValue(Unwrap u, String v, LineLabels labels) {
-        try {
-            return switch (u.conversion()) {
-                case NONE -> parseFloat(v);
-                case DURATION, DURATION_SECONDS -> Units.parseDurationNanos(v) / 1e9;
-                case BYTES -> Units.parseBytes(v);
-            };
-        } catch (IllegalArgumentException e) {
-            labels.replaceError(Pipeline.SAMPLE_ERROR, e.getMessage()); // Loki overwrites an earlier parser error
-            return 0;
-        }
-    }
-
-    private static double parseFloat(String v) {
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("strconv.ParseFloat: parsing " + GoStrings.quote(v) + ": invalid syntax", e);
-        }
     }
 }

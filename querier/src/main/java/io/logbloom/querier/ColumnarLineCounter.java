@@ -10,6 +10,7 @@ import io.logbloom.chunks.ColumnarLines;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
+import io.logbloom.logql.ColumnarPipeline;
 import io.logbloom.logql.LineCountQuery;
 import io.logbloom.logql.StreamSamples;
 import java.io.IOException;
@@ -165,6 +166,9 @@ final class ColumnarLineCounter {
                     return Optional.empty();
                 }
             }
+            if (query.pipeline() != null && !query.pipeline().groupsSafely(labelMap(e.getKey()))) {
+                return Optional.empty();
+            }
             if (overlap(list)) {
                 return Optional.empty();
             }
@@ -188,13 +192,17 @@ final class ColumnarLineCounter {
                 System.arraycopy(s.values, 0, values, n, s.size);
                 n += s.size;
             }
-            Map<String, String> labels = new LinkedHashMap<>();
-            for (Label l : e.getKey().list()) {
-                labels.put(l.name(), l.value());
-            }
-            out.add(new StreamSamples(labels, ts, values, size));
+            out.add(new StreamSamples(labelMap(e.getKey()), ts, values, size));
         }
         return Optional.of(out);
+    }
+
+    private static Map<String, String> labelMap(Labels labels) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Label l : labels.list()) {
+            out.put(l.name(), l.value());
+        }
+        return out;
     }
 
     private static boolean metadataMatters(ColumnarBlockInfo info, LineCountQuery query) {
@@ -240,8 +248,9 @@ final class ColumnarLineCounter {
                     continue;
                 }
                 int index = i;
+                Labels series = e.getKey();
                 pending.add(() -> {
-                    CompletableFuture<Sums> f = start(ctx, unit, query);
+                    CompletableFuture<Sums> f = start(ctx, series, unit, query);
                     ctx.track(f);
                     inFlight.add(f.thenApply(s -> results[index] = s));
                 });
@@ -263,7 +272,8 @@ final class ColumnarLineCounter {
 
     /** A unit answered from its directory entry alone, or null when its rows must be read. */
     private Sums fromDirectory(QueryContext ctx, Unit unit, LineCountQuery query) {
-        if (!query.filter().acceptsAll() || query.lineBytes() || !(unit instanceof Block s) || s.part() != null
+        if (!query.filter().acceptsAll() || query.lineBytes() || query.pipeline() != null || !(unit instanceof Block s)
+                || s.part() != null
                 || !distinct.isDistinct(s.name(), s.block())) {
             return null;
         }
@@ -279,15 +289,16 @@ final class ColumnarLineCounter {
         return sums;
     }
 
-    private CompletableFuture<Sums> start(QueryContext ctx, Unit unit, LineCountQuery query) {
+    private CompletableFuture<Sums> start(QueryContext ctx, Labels series, Unit unit, LineCountQuery query) {
         if (unit instanceof Memory m) {
-            return CompletableFuture.completedFuture(countMemory(ctx, m.entries(), query));
+            return CompletableFuture.completedFuture(countMemory(ctx, rows(series, query), m.entries(), query));
         }
         Block b = (Block) unit;
+        RowPipeline rows = rows(series, query);
         boolean stored = b.part() == null;
         ColumnarBlock cached = stored ? columnar.cachedLinesBlock(ctx, b.name(), b.info()) : null;
         if (cached != null) {
-            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, query, true), evalPool);
+            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true), evalPool);
         }
         CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info())
                 : CompletableFuture.supplyAsync(() -> {
@@ -302,7 +313,7 @@ final class ColumnarLineCounter {
             if (block == null) {
                 return new Sums();
             }
-            Sums sums = count(ctx, b, block, query, stored);
+            Sums sums = count(ctx, b, block, rows, query, stored);
             if (stored && !sums.damaged) {
                 columnar.rememberLinesBlock(b.name(), b.info(), block);
             }
@@ -310,8 +321,9 @@ final class ColumnarLineCounter {
         }, evalPool);
     }
 
-    private Sums count(QueryContext ctx, Block b, ColumnarBlock block, LineCountQuery query, boolean stored) {
-        Sums sums = countBlock(ctx, b.name(), b.block(), block, query, stored);
+    private Sums count(QueryContext ctx, Block b, ColumnarBlock block, RowPipeline rows, LineCountQuery query,
+            boolean stored) {
+        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored);
         if (stored && sums != Sums.DECLINED && !sums.damaged) {
             distinct.record(b.name(), b.block(), sums.distinctTimestamps);
         }
@@ -326,12 +338,20 @@ final class ColumnarLineCounter {
         }
     }
 
-    /** Scans one decoded block: time bounds, repeats within equal timestamps, filter on line bytes, region sums. */
-    private Sums countBlock(QueryContext ctx, String name, int index, ColumnarBlock block, LineCountQuery query,
-            boolean stored) {
-        List<byte[]> literals = query.lineBytes() ? null : query.filter().literals();
+    /** The evaluator of the query's pipeline for one series' rows, or null when line filters are the whole pipeline. */
+    private RowPipeline rows(Labels series, LineCountQuery query) {
+        return query.pipeline() == null ? null : new RowPipeline(query.pipeline().evaluator(labelMap(series)), metrics);
+    }
+
+    /**
+     * Scans one decoded block: time bounds, repeats within equal timestamps, filter on line bytes, the rest of the
+     * pipeline ({@code rows}, may be null) on those bytes, region sums.
+     */
+    private Sums countBlock(QueryContext ctx, String name, int index, ColumnarBlock block, RowPipeline rows,
+            LineCountQuery query, boolean stored) {
+        List<byte[]> literals = query.lineBytes() || rows != null ? null : query.filter().literals();
         boolean onTokens = literals != null && !literals.isEmpty();
-        boolean needLines = !onTokens && (!query.filter().acceptsAll() || query.lineBytes());
+        boolean needLines = !onTokens && (!query.filter().acceptsAll() || query.lineBytes() || rows != null);
         Sums sums = new Sums();
         RegionSum acc = new RegionSum(query, sums);
         long inRange = 0;
@@ -377,7 +397,11 @@ final class ColumnarLineCounter {
                     if (!query.filter().test(lines.bytes(), offset, length)) {
                         continue;
                     }
-                    acc.add(ts, query.lineBytes() ? length : 1);
+                    if (rows == null) {
+                        acc.add(ts, query.lineBytes() ? length : 1);
+                    } else if (!rows.add(acc, ts, lines.bytes(), offset, length)) {
+                        return Sums.DECLINED;
+                    }
                 } else {
                     acc.add(ts, 1);
                 }
@@ -389,6 +413,9 @@ final class ColumnarLineCounter {
             return none;
         }
         acc.flush();
+        if (rows != null) {
+            rows.close();
+        }
         sums.distinctTimestamps = strict;
         ColumnarBlockInfo info = block.info();
         long bytes = block.rows() == 0 ? 0 : info.rawBytes() * inRange / block.rows();
@@ -416,7 +443,7 @@ final class ColumnarLineCounter {
         return false;
     }
 
-    private static Sums countMemory(QueryContext ctx, List<LogEntry> entries, LineCountQuery query) {
+    private static Sums countMemory(QueryContext ctx, RowPipeline rows, List<LogEntry> entries, LineCountQuery query) {
         Sums sums = new Sums();
         RegionSum acc = new RegionSum(query, sums);
         long previous = Long.MIN_VALUE;
@@ -443,15 +470,50 @@ final class ColumnarLineCounter {
                 continue;
             }
             byte[] line = e.line().getBytes(StandardCharsets.UTF_8);
-            if (query.filter().test(line, 0, line.length)) {
+            if (!query.filter().test(line, 0, line.length)) {
+                continue;
+            }
+            if (rows == null) {
                 acc.add(ts, query.lineBytes() ? line.length : 1);
+            } else if (!rows.add(acc, ts, line, 0, line.length)) {
+                return Sums.DECLINED;
             }
         }
         acc.flush();
+        if (rows != null) {
+            rows.close();
+        }
         ctx.stats.headChunkLines.add(entries.size());
         ctx.stats.headChunkBytes.add(StoreReader.lineBytes(entries));
         ctx.stats.headChunkStructuredMetadataBytes.add(StoreReader.metadataBytes(entries));
         return sums;
+    }
+
+    /**
+     * Runs the query's {@link ColumnarPipeline} on the rows of one series' unit and adds the samples that pass; counts
+     * rows answered on bytes and rows decoded into the metrics when closed. Not thread-safe.
+     */
+    private static final class RowPipeline {
+        private final ColumnarPipeline.Evaluator evaluator;
+        private final QuerierMetrics metrics;
+
+        RowPipeline(ColumnarPipeline.Evaluator evaluator, QuerierMetrics metrics) {
+            this.evaluator = evaluator;
+            this.metrics = metrics;
+        }
+
+        /** Adds the row's sample if it passes; false when the row cannot be answered here (the query declines). */
+        boolean add(RegionSum acc, long ts, byte[] bytes, int offset, int length) {
+            int verdict = evaluator.evaluate(ts, bytes, offset, length);
+            if (verdict == ColumnarPipeline.PASS) {
+                acc.add(ts, evaluator.value());
+            }
+            return verdict != ColumnarPipeline.DECLINE;
+        }
+
+        void close() {
+            metrics.columnarPipelineRows(evaluator.bytesRows(), evaluator.decodedRows());
+        }
     }
 
     /** Sums consecutive rows of one window region into one sample. Not thread-safe. */
@@ -468,6 +530,10 @@ final class ColumnarLineCounter {
         }
 
         void add(long ts, double value) {
+            if (query.pipeline() != null && query.pipeline().perRow()) {
+                out.add(ts, value); // an unwrapped value is its own sample
+                return;
+            }
             int r = query.region(ts);
             if (r != region) {
                 flush();

@@ -17,6 +17,7 @@ public final class QuerierMetrics {
     private final Counter corruptObjects;
     private final Counter columnarCounts;
     private final Counter columnarBlocks;
+    private final Counter columnarPipelineRows;
     private final Counter resultsCacheRequests;
     private final Counter resultsCacheEvictions;
     private final Gauge resultsCacheBytes;
@@ -39,6 +40,10 @@ public final class QuerierMetrics {
         columnarBlocks = Counter.builder().name("logbloom_querier_columnar_blocks_total")
                 .help("Blocks of answered line-counting aggregations, by how: directory (its row count, never"
                         + " fetched) or scanned (timestamps and line bytes read)").labelNames("how").register(registry);
+        columnarPipelineRows = Counter.builder().name("logbloom_querier_columnar_pipeline_rows_total")
+                .help("Rows of columnar aggregations whose parsers, label filters or unwrap ran, by path: bytes (on"
+                        + " the line bytes, no entry built) or decoded (an escape or error case, run row at a time)")
+                .labelNames("path").register(registry);
         resultsCacheRequests = Counter.builder().name("logbloom_querier_results_cache_requests_total")
                 .help("Cacheable metric range query splits by outcome: hit (answered from the results cache) or miss"
                         + " (evaluated: not cached, or its data changed since)").labelNames("outcome").register(registry);
@@ -71,6 +76,17 @@ public final class QuerierMetrics {
     void columnarBlocks(long fromDirectory, long scanned) {
         columnarBlocks.labelValues("directory").inc(fromDirectory);
         columnarBlocks.labelValues("scanned").inc(scanned);
+    }
+
+    /** Counts rows a columnar pipeline answered on their bytes and rows it decoded to run row at a time. */
+    void columnarPipelineRows(long onBytes, long decoded) {
+        columnarPipelineRows.labelValues("bytes").inc(onBytes);
+        columnarPipelineRows.labelValues("decoded").inc(decoded);
+    }
+
+    /** Rows a columnar pipeline answered on their line bytes so far (for tests and reports). */
+    public long columnarPipelineRowsOnBytes() {
+        return (long) columnarPipelineRows.labelValues("bytes").get();
     }
 
     /** Answered line-counting aggregations so far (for tests and reports). */

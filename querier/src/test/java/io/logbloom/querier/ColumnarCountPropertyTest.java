@@ -59,6 +59,11 @@ final class ColumnarCountPropertyTest {
 
     /** One random data set in the querier's fakes: objects, a part and memory rows per stream, in time order. */
     private QuerierFakes.Storage data(Random r, Path partDir) throws Exception {
+        return data(r, partDir, ColumnarCountPropertyTest::line);
+    }
+
+    private QuerierFakes.Storage data(Random r, Path partDir, java.util.function.Function<Random, String> lines)
+            throws Exception {
         QuerierFakes.Storage s = new QuerierFakes.Storage(0);
         int metadataMode = r.nextInt(3); // none, trace_id, a "level" key that shadows the parsed one
         boolean overlap = r.nextInt(5) == 0;
@@ -83,7 +88,7 @@ final class ColumnarCountPropertyTest {
                     case 2 -> r.nextBoolean() ? List.of(new Label("level", "md")) : List.of();
                     default -> List.of();
                 };
-                rows.add(new LogEntry(ts, line(r), md));
+                rows.add(new LogEntry(ts, lines.apply(r), md));
             }
             int a = rows.size() * 2 / 5;
             int b = rows.size() * 7 / 10;
@@ -197,6 +202,114 @@ final class ColumnarCountPropertyTest {
         assertThat(fromDirectory).as("blocks answered from their row count").isPositive();
     }
 
+    private static final String[] PARSER_LINES = {"level=%s status=%d bytes=%d latency=%s dur=%dms size=%dKB msg=\"retry later\"",
+        "msg=\"a \\\"quoted\\\" \\\\ x\" bytes=%3$d level=%1$s", "ключ=значение bytes=%3$d é=1 lévél=%1$s",
+        "bytes=%3$d bytes=7 level=%1$s level=warn", "app=other env=x bytes=%3$d level=%1$s", "bytes= level= status",
+        "bytes=%3$d \"bad level=%1$s", "a=b=c bytes=%3$d", "__error__=boom bytes=%3$d", "1abc=5 bytes=%3$d",
+        "bytes_extracted=7 app=zz bytes=%3$d", "bytes=abc level=%1$s", "bytes=-0 latency=-0", "bytes=1e3 latency=0x10",
+        "size=12MB dur=1m30s bytes=%3$d", "dur=bad size=lots latency=slow", "{\"level\":\"%1$s\",\"bytes\":%3$d}",
+        "msg=\"open bytes=%3$d", "bytes=%3$d\"x\" level=%1$s", "by-tes=%3$d lat=%4$s", "ébytes=1 _bytes=2 bytes=%3$d",
+        "level=\"%1$s\" bytes=\"%3$d\" latency=\"%4$s\"", "addr=10.1.2.3 bytes=%3$d", "addr=192.168.0.1 status=%2$d",
+        "__error_details__=x level=%1$s", "bytes=%3$d\tlevel=%1$s\tstatus=%2$d", "level=%1$s status=%2$d bytes=%3$d",
+        "{\"level\":\"%1$s\",\"status\":%2$d,\"bytes\":%3$d,\"latency\":%4$s,\"req\":{\"b-c\":\"x\"}}",
+        "{\"app\":\"other\",\"bytes\":\"%3$d\",\"msg\":\"a \\\"q\\\" é\",\"tags\":[1,2]}",
+        "{\"level\":null,\"bytes\":%3$d, \"dur\":\"%5$dms\", \"size\":\"%6$dKB\"} tail",
+        "{\"level\":\"%1$s\",\"bytes\":%3$d", "{\"__error__\":\"x\",\"bytes\":%3$d}"};
+    private static final String[] PARSERS = {"| logfmt", "| logfmt", "| json", "| json", "| logfmt --strict",
+        "| regexp \"bytes=(?P<bytes>\\\\d+)\"", "| pattern \"level=<level> <_>status=<status> <_>\"",
+        "| logfmt --keep-empty", "| logfmt bytes, lvl=\"level\"", "| logfmt b=\"bytes\", app, level",
+        "| logfmt --strict --keep-empty"};
+    private static final String[] PARSER_FILTERS = {"| bytes > 100", "| bytes >= 2000 or level=\"error\"",
+        "| level=~\"err.*\"", "| status != 200", "| size > 1KB", "| dur > 1m", "| app_extracted=\"other\"",
+        "| bytes_extracted > 0", "| by_tes > 1", "| __error__=\"\"", "| __error__!=\"\"", "| level!=\"info\"",
+        "| msg=\"retry later\"", "| addr = ip(\"10.0.0.0/8\")", "| b < 3000", "| lvl=\"warn\"", "| latency > 0.5",
+        "|= \"bytes\"", "!= \"retry\"", "| level=\"\"", "| _bytes > 1", "| bytes == 7, level=\"warn\"",
+        "| env=\"prod\"", "| app=~\"a.*\"", "| req_b_c=\"x\"", "| status >= 400"};
+    private static final String[] UNWRAPS = {"| unwrap bytes", "| unwrap latency", "| unwrap duration(dur)",
+        "| unwrap bytes(size)", "| unwrap b", "| unwrap bytes | __error__=\"\"", "| unwrap latency | __error__=\"\"",
+        "| unwrap duration_seconds(dur) | __error__=\"\"", "| unwrap bytes | level=\"error\""};
+    private static final String[] PARSER_WRAPPERS = {"sum(%s)", "sum by (app) (%s)", "sum by (env) (%s)",
+        "count by (app) (%s)", "max by (env) (%s)", "sum(%s)", "sum by (app, env) (%s)", "sum by (level) (%s)", "%s",
+        "sum by (app_extracted) (%s)", "sum without (app) (%s)"};
+
+    private static String parserLine(Random r) {
+        String level = LEVELS[r.nextInt(LEVELS.length)];
+        int status = new int[] {200, 200, 404, 500, 503}[r.nextInt(5)];
+        String latency = new String[] {"0.25", "1.5", "3", "12.125", "0"}[r.nextInt(5)];
+        String format = PARSER_LINES[r.nextInt(PARSER_LINES.length)];
+        return String.format(java.util.Locale.ROOT, format, level, status, r.nextInt(5000), latency, r.nextInt(900),
+                r.nextInt(40));
+    }
+
+    private static String parserQuery(Random r) {
+        StringBuilder pipeline = new StringBuilder();
+        if (r.nextInt(3) == 0) {
+            pipeline.append(' ').append(FILTERS[r.nextInt(FILTERS.length)]);
+        }
+        if (r.nextInt(8) == 0) {
+            pipeline.append(" | app=\"api\"");
+        }
+        pipeline.append(' ').append(PARSERS[r.nextInt(PARSERS.length)]);
+        int filters = r.nextInt(3);
+        for (int i = 0; i < filters; i++) {
+            pipeline.append(' ').append(PARSER_FILTERS[r.nextInt(PARSER_FILTERS.length)]);
+        }
+        String selector = new String[] {"{env=\"prod\"}", "{app=~\".+\"}", "{app=\"api\"}"}[r.nextInt(3)];
+        String range = " [" + new String[] {"5s", "20s", "1m", "3m"}[r.nextInt(4)] + "]";
+        String inner;
+        if (r.nextInt(3) == 0) {
+            String op = UNWRAP_OPS[r.nextInt(UNWRAP_OPS.length)];
+            String open = op.endsWith(",") ? op + " " : op + "(";
+            inner = open + selector + pipeline + " " + UNWRAPS[r.nextInt(UNWRAPS.length)] + range + ")";
+        } else {
+            inner = COUNT_OPS[r.nextInt(COUNT_OPS.length)] + "(" + selector + pipeline + range + ")";
+        }
+        return String.format(PARSER_WRAPPERS[r.nextInt(PARSER_WRAPPERS.length)], inner);
+    }
+
+    @Test
+    void randomParserPipelines_onBytesEqualRowAtATime() throws Exception {
+        Random r = new Random(20261124);
+        long onBytes = 0;
+        long answered = 0;
+        int queries = 0;
+        int errors = 0;
+        for (int set = 0; set < 30; set++) {
+            Path partDir = Files.createDirectories(dir.resolve("parser-parts-" + set));
+            QuerierFakes.Storage s = data(r, partDir, ColumnarCountPropertyTest::parserLine);
+            try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
+                    QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
+                QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+                QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
+                for (int k = 0; k < 30; k++) {
+                    String q = parserQuery(r);
+                    long start = BASE + r.nextInt(300) * SEC;
+                    QueryRequest request = r.nextBoolean()
+                            ? new QueryRequest(TENANT, q, start, start, 0, 100, false, true, true)
+                            : new QueryRequest(TENANT, q, start, start + r.nextInt(300) * SEC,
+                                    (1 + r.nextInt(30)) * SEC, 100, false, false, true);
+                    Throwable expectedError = catchThrowable(() -> reference.run(request));
+                    if (expectedError != null) {
+                        Throwable got = catchThrowable(() -> columnar.run(request));
+                        assertThat(got).as(q).isNotNull().hasMessage(expectedError.getMessage());
+                        errors++;
+                        continue;
+                    }
+                    Object expected = ((QueryOutcome.Metrics) reference.run(request)).result();
+                    Object got = ((QueryOutcome.Metrics) columnar.run(request)).result();
+                    assertThat(got).as("set %d: %s", set, q).isEqualTo(expected);
+                    queries++;
+                }
+                onBytes += querier.metrics().columnarPipelineRowsOnBytes();
+                answered += querier.metrics().columnarCountsAnswered();
+            }
+        }
+        assertThat(queries).isGreaterThan(400);
+        assertThat(errors).as("queries failing with a pipeline error").isPositive();
+        assertThat(answered).as("parser aggregations answered from columns").isGreaterThan(150);
+        assertThat(onBytes).as("rows whose parser and label filters ran on bytes").isGreaterThan(1000);
+    }
+
     @Test
     void wideQuery_overItsMemoryBudget_badRequestWithTheReason() throws Exception {
         QuerierFakes.Storage s = new QuerierFakes.Storage(0);
@@ -208,13 +321,15 @@ final class ColumnarCountPropertyTest {
         try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
                 QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
             QueryRunner runner = new QueryRunner(querier, new Engine(true, true, 100), LogqlBloomQueries::extract);
-            QueryRequest parsed = new QueryRequest(TENANT, "sum(count_over_time({app=\"api\"} | logfmt [1h]))",
+            QueryRequest parsed = new QueryRequest(TENANT,
+                    "sum(count_over_time({app=\"api\"} | logfmt | line_format \"{{.n}}\" [1h]))",
                     BASE + 600 * SEC, BASE + 600 * SEC, 0, 100, false, true, true);
             Throwable error = catchThrowable(() -> runner.run(parsed));
             assertThat(error).isInstanceOf(QuerierException.class).hasMessageContaining("budget");
             assertThat(((QuerierException) error).code()).isEqualTo(QuerierErrorCode.BAD_REQUEST);
-            // counted from columns, the same query shape without a parser holds one sample per block, within budget
-            QueryOutcome counted = runner.run(new QueryRequest(TENANT, "sum(count_over_time({app=\"api\"} [1h]))",
+            // counted from columns, the same query shape without line_format holds one sample per block, within budget
+            QueryOutcome counted = runner.run(new QueryRequest(TENANT,
+                    "sum(count_over_time({app=\"api\"} | logfmt | n >= 0 [1h]))",
                     BASE + 600 * SEC, BASE + 600 * SEC, 0, 100, false, true, true));
             assertThat(counted.toString()).contains("value=500.0");
         }

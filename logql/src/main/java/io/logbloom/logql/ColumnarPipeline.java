@@ -1,0 +1,721 @@
+package io.logbloom.logql;
+
+import io.logbloom.logql.SampleExpr.LogRange;
+import io.logbloom.logql.SampleExpr.RangeOp;
+import io.logbloom.logql.SampleExpr.Unwrap;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The part of a range aggregation's log pipeline after its leading line filters, evaluated on a row's line bytes
+ * for a columnar reader: label filters, line filters, one parser ({@code logfmt}, {@code json} without
+ * parameters, {@code regexp} or {@code pattern}) and an {@code unwrap} with its post filters. {@code regexp} and
+ * {@code pattern} run on the line decoded once per row; the other stages run on the bytes. The parser extracts only the labels the rest of the query reads; the other keys are skipped
+ * without allocating, and a label filter compares numbers parsed from the bytes. No log entry and no label map is
+ * built for a row.
+ *
+ * <p>Exactness: a row's sample must be the one the row-at-a-time {@link RowSampler} yields. The byte path
+ * resolves each label it reads once per stream: a stream label shadows a parsed key of its name (the parsed one
+ * becomes {@code name_extracted}, as Loki's labels builder renames it), so such a label is a constant; any other
+ * label is the first value, in line order, of the keys that would land on its name (sanitised as Loki does,
+ * empty values dropped unless {@code --keep-empty}, or the named parameters). Whenever the byte path meets what
+ * would set {@code __error__} (a syntax error, a key named {@code __error__}, a value that does not convert), or a
+ * JSON value it reads holds escapes, or the JSON is not strictly well-formed ({@link JsonFlattenBytes}), that row
+ * alone is decoded and run through the {@link RowSampler} itself. A row the row-at-a-time path
+ * would fail the query on (an error not filtered out), or whose labels would change the result's series, makes
+ * the evaluator answer {@link #DECLINE}; the caller then declines and the engine reads entries, which reports the
+ * error exactly. Structured metadata is not seen here: the caller declines a block holding a metadata key this
+ * pipeline reads ({@link #reads}).
+ *
+ * <p>What is supported: stages line filter, label filter and at most one parser; anything else compiles to null
+ * (the row path). The result's series must be fixed by stream labels: a {@code by} grouping whose names the
+ * pipeline cannot produce ({@link #groupsSafely}), or, for a pipeline without parser and unwrap, no grouping.
+ *
+ * <p>Immutable and thread-safe; an {@link Evaluator} is per stream and not thread-safe.
+ */
+public final class ColumnarPipeline {
+    /** The row yields no sample. */
+    public static final int REJECT = 0;
+    /** The row yields a sample of value {@link Evaluator#value()}. */
+    public static final int PASS = 1;
+    /** The row cannot be answered exactly here: the whole aggregation must be read row at a time. */
+    public static final int DECLINE = 2;
+
+    private static final byte[] ERROR_KEY = LineLabels.ERROR.getBytes(StandardCharsets.US_ASCII);
+
+    /** Per-row answers of a label filter on bytes. */
+    private static final int FALSE = 0;
+    private static final int TRUE = 1;
+    private static final int UNSURE = 2;
+
+    private final LogRange range;
+    private final RangeOp op;
+    private final Set<String> grouped;
+    private final List<Object> steps;
+    /** The parser: a {@link Stage.Logfmt}, a {@link Stage.Json} without parameters, or null. */
+    private final Stage parser;
+    /** The parser when it is logfmt, else null. */
+    private final Stage.Logfmt logfmt;
+    /** The labels read after the leading line filters, in slot order. */
+    private final String[] names;
+    private final int unwrapSlot;
+    private final List<LabelTest> post;
+
+    private ColumnarPipeline(LogRange range, RangeOp op, Set<String> grouped, List<Object> steps,
+            Stage parser, String[] names, int unwrapSlot, List<LabelTest> post) {
+        this.range = range;
+        this.op = op;
+        this.grouped = grouped;
+        this.steps = steps;
+        this.parser = parser;
+        this.logfmt = parser instanceof Stage.Logfmt l ? l : null;
+        this.names = names;
+        this.unwrapSlot = unwrapSlot;
+        this.post = post;
+    }
+
+    /**
+     * The pipeline of {@code range} after its first {@code skip} stages (line filters the caller runs itself), or
+     * null when a stage or the result's grouping is not supported here.
+     *
+     * @param grouped the names a {@code by} grouping keeps, or null when every label counts
+     */
+    static ColumnarPipeline compile(LogRange range, RangeOp op, Set<String> grouped, int skip) {
+        Unwrap unwrap = range.unwrap();
+        if (op == RangeOp.ABSENT_OVER_TIME || unwrap != null && (op == RangeOp.COUNT_OVER_TIME
+                || op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE)) {
+            return null;
+        }
+        List<Stage> stages = range.log().stages().subList(skip, range.log().stages().size());
+        Stage parser = null;
+        Map<String, Integer> slots = new LinkedHashMap<>();
+        List<Object> steps = new ArrayList<>();
+        for (Stage s : stages) {
+            if (s instanceof Stage.LineFilter f) {
+                steps.add(LineFilterBytes.compile(List.of(f)));
+            } else if (s instanceof Stage.LabelFilterStage f) {
+                steps.add(labelTest(f.filter(), slots));
+            } else if (s instanceof Stage.Logfmt l && parser == null && !namesError(l.params())) {
+                parser = l;
+                steps.add(l);
+            } else if (s instanceof Stage.Json j && parser == null && j.params().isEmpty()) {
+                parser = j;
+                steps.add(j);
+            } else if ((s instanceof Stage.Regexp || s instanceof Stage.PatternParser) && parser == null) {
+                StringParser p = StringParser.of(s);
+                if (p == null) {
+                    return null;
+                }
+                parser = s;
+                steps.add(p);
+            } else {
+                return null;
+            }
+        }
+        if ((parser != null || unwrap != null) && grouped == null) {
+            return null; // parsed labels, or the unwrapped label's removal, would shape the series
+        }
+        int unwrapSlot = -1;
+        List<LabelTest> post = new ArrayList<>();
+        if (unwrap != null) {
+            unwrapSlot = slot(unwrap.label(), slots);
+            for (LabelFilter f : unwrap.postFilters()) {
+                post.add(labelTest(f, slots));
+            }
+        }
+        return new ColumnarPipeline(range, op, grouped == null ? null : Set.copyOf(grouped), List.copyOf(steps),
+                parser, slots.keySet().toArray(new String[0]), unwrapSlot, List.copyOf(post));
+    }
+
+    /**
+     * A {@code regexp} or {@code pattern} stage: it runs on the row's line decoded once (no entry, no label map)
+     * and keeps only the captures the pipeline reads.
+     */
+    private record StringParser(RegexpParser regexp, LinePattern pattern) {
+        /** The stage compiled, or null when it is invalid (the row path reports it) or captures {@code __error__}. */
+        static StringParser of(Stage s) {
+            try {
+                if (s instanceof Stage.Regexp r) {
+                    if (r.regex().contains(LineLabels.ERROR)) {
+                        return null;
+                    }
+                    return new StringParser(RegexpParser.compile(r.regex()), null);
+                }
+                String pattern = ((Stage.PatternParser) s).pattern();
+                if (pattern.contains(LineLabels.ERROR)) {
+                    return null;
+                }
+                return new StringParser(null, LinePattern.parse(pattern, true));
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+        }
+
+        void extract(String line, java.util.function.BiConsumer<String, String> sink) {
+            if (regexp != null) {
+                regexp.extract(line, sink);
+            } else {
+                Map<String, String> m = pattern.match(line);
+                if (m != null) {
+                    m.forEach(sink);
+                }
+            }
+        }
+    }
+
+    private static boolean namesError(List<Stage.LabelExtraction> params) {
+        for (Stage.LabelExtraction p : params) {
+            if (p.label().equals(LineLabels.ERROR) || p.label().equals(LineLabels.ERROR_DETAILS)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether each row is its own sample (an unwrapped value), rather than a count rows may be summed into. */
+    public boolean perRow() {
+        return unwrapSlot >= 0;
+    }
+
+    /**
+     * Whether structured metadata named {@code key} could change what this pipeline reads: it reads the label
+     * {@code key}, or {@code key_extracted} (the metadata's name when a stream label has it).
+     */
+    public boolean reads(String key) {
+        for (String n : names) {
+            if (n.equals(key) || n.equals(key + LineLabels.DUPLICATE_SUFFIX)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the result's series of a stream with {@code streamLabels} are its stream labels, whatever the rows say. */
+    public boolean groupsSafely(Map<String, String> streamLabels) {
+        if (grouped == null) {
+            return true; // compile allowed it: no parser, no unwrap, and errors decline row by row
+        }
+        for (String g : grouped) {
+            if (!streamLabels.containsKey(g) && mayProduce(g, streamLabels)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean mayProduce(String name, Map<String, String> streamLabels) {
+        if (name.equals(LineLabels.ERROR) || name.equals(LineLabels.ERROR_DETAILS)) {
+            return true;
+        }
+        if (parser == null) {
+            return false;
+        }
+        if (logfmt == null || logfmt.params().isEmpty()) {
+            return true;
+        }
+        for (Stage.LabelExtraction p : logfmt.params()) {
+            String renamed = streamLabels.containsKey(p.label()) ? p.label() + LineLabels.DUPLICATE_SUFFIX : p.label();
+            if (renamed.equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An evaluator for the rows of one stream. */
+    public Evaluator evaluator(Map<String, String> streamLabels) {
+        return new Evaluator(streamLabels);
+    }
+
+    private static int slot(String name, Map<String, Integer> slots) {
+        return slots.computeIfAbsent(name, k -> slots.size());
+    }
+
+    // ---- label tests on slots ----
+
+    /** A label filter on a row's slots: {@link #TRUE}, {@link #FALSE} or {@link #UNSURE} (the row path decides). */
+    private interface LabelTest {
+        int test(Evaluator row);
+    }
+
+    private static LabelTest labelTest(LabelFilter f, Map<String, Integer> slots) {
+        if (f instanceof LabelFilter.And a) {
+            LabelTest l = labelTest(a.left(), slots);
+            LabelTest r = labelTest(a.right(), slots);
+            return row -> {
+                int x = l.test(row);
+                return x == TRUE ? r.test(row) : x;
+            };
+        }
+        if (f instanceof LabelFilter.Or o) {
+            LabelTest l = labelTest(o.left(), slots);
+            LabelTest r = labelTest(o.right(), slots);
+            return row -> {
+                int x = l.test(row);
+                return x == FALSE ? r.test(row) : x;
+            };
+        }
+        int slot = slot(LabelFilters.name(f), slots);
+        if (f instanceof LabelFilter.StringFilter s) {
+            MatchType type = s.matcher().type();
+            if (type == MatchType.EQUAL || type == MatchType.NOT_EQUAL) {
+                byte[] want = s.matcher().value().getBytes(StandardCharsets.UTF_8);
+                boolean equal = type == MatchType.EQUAL;
+                return row -> row.valueEquals(slot, want) == equal ? TRUE : FALSE;
+            }
+            Predicate<String> p = s.matcher().compile();
+            return row -> p.test(row.string(slot)) ? TRUE : FALSE;
+        }
+        if (f instanceof LabelFilter.IpFilter ip) {
+            IpMatcher m = IpMatcher.parse(ip.pattern());
+            return row -> {
+                String v = row.string(slot);
+                boolean pass = v == null ? ip.negated() : m.matches(v) != ip.negated();
+                return pass ? TRUE : FALSE;
+            };
+        }
+        if (f instanceof LabelFilter.NumberFilter n) {
+            return row -> {
+                if (!row.present(slot)) {
+                    return FALSE;
+                }
+                double x = row.number(slot);
+                return Double.isNaN(x) && row.numberFailed ? UNSURE : n.op().test(x, n.value()) ? TRUE : FALSE;
+            };
+        }
+        if (f instanceof LabelFilter.DurationFilter d) {
+            return converted(slot, d.op(), d.nanos(), v -> (double) Units.parseDurationNanos(v));
+        }
+        LabelFilter.BytesFilter b = (LabelFilter.BytesFilter) f;
+        return converted(slot, b.op(), b.bytes(), v -> (double) Units.parseBytes(v));
+    }
+
+    private interface Converter {
+        double convert(String v);
+    }
+
+    private static LabelTest converted(int slot, LabelFilter.CompareOp op, double value, Converter conv) {
+        return row -> {
+            String v = row.string(slot);
+            if (v == null) {
+                return FALSE;
+            }
+            try {
+                return op.test(conv.convert(v.trim()), value) ? TRUE : FALSE;
+            } catch (IllegalArgumentException e) {
+                return UNSURE; // the row path marks the line with the conversion error
+            }
+        };
+    }
+
+    // ---- per stream ----
+
+    /**
+     * Evaluates rows of one stream: {@link #evaluate} answers {@link #REJECT}, {@link #PASS} (then
+     * {@link #value()}) or {@link #DECLINE}. Not thread-safe; reuses its slot arrays per row.
+     */
+    public final class Evaluator implements LogfmtBytes.Sink, JsonFlattenBytes.Sink {
+        private final Map<String, String> streamLabels;
+        /** Per slot: the stream label's value when the stream has the label (the parser cannot change it). */
+        private final String[] constant;
+        private final byte[][] constantBytes;
+        /** Per slot: the keys whose pairs land on it (sanitised names, or a parameter's expression), else null. */
+        private final byte[][][] keys;
+        private final boolean sanitizeKeys;
+        private final JsonFlattenBytes json;
+        /** Set by the JSON walk when a read label's value holds escapes: the row path then decodes it. */
+        private boolean escapedJson;
+        private final boolean dropEmpty;
+        // the current row
+        private byte[] line;
+        private final int[] start;
+        private final int[] end;
+        private final boolean[] escaped;
+        private final String[] strings;
+        private int unfilled;
+        /** Set by the walk when a key lands on {@code __error__}: the row path then fails or filters the line. */
+        private boolean errorKey;
+        private boolean numberFailed;
+        private double value;
+        private RowSampler sampler;
+        private long bytesRows;
+        private long decodedRows;
+
+        private Evaluator(Map<String, String> streamLabels) {
+            this.streamLabels = streamLabels;
+            int n = names.length;
+            constant = new String[n];
+            constantBytes = new byte[n][];
+            keys = new byte[n][][];
+            start = new int[n];
+            end = new int[n];
+            escaped = new boolean[n];
+            strings = new String[n];
+            sanitizeKeys = parser != null && (logfmt == null || logfmt.params().isEmpty());
+            dropEmpty = logfmt != null && sanitizeKeys && !logfmt.keepEmpty();
+            json = parser instanceof Stage.Json ? new JsonFlattenBytes() : null;
+            for (int s = 0; s < n; s++) {
+                String name = names[s];
+                String v = streamLabels.get(name);
+                if (v != null) {
+                    constant[s] = v;
+                    constantBytes[s] = v.getBytes(StandardCharsets.UTF_8);
+                } else if (parser != null) {
+                    keys[s] = sources(name);
+                }
+            }
+        }
+
+        /** The keys of the parser whose pairs would be stored under {@code name} (not a stream label). */
+        private byte[][] sources(String name) {
+            Set<String> out = new LinkedHashSet<>();
+            String base = name.endsWith(LineLabels.DUPLICATE_SUFFIX)
+                    ? name.substring(0, name.length() - LineLabels.DUPLICATE_SUFFIX.length()) : null;
+            boolean renamedBase = base != null && streamLabels.containsKey(base);
+            if (sanitizeKeys) {
+                out.add(name);
+                if (renamedBase) {
+                    out.add(base);
+                }
+            } else {
+                Map<String, String> wanted = new LinkedHashMap<>();
+                for (Stage.LabelExtraction p : logfmt.params()) {
+                    wanted.put(p.expression(), p.label());
+                }
+                for (Map.Entry<String, String> e : wanted.entrySet()) {
+                    if (e.getValue().equals(name) || renamedBase && e.getValue().equals(base)) {
+                        out.add(e.getKey());
+                    }
+                }
+            }
+            if (out.isEmpty()) {
+                return null;
+            }
+            byte[][] bytes = new byte[out.size()][];
+            int i = 0;
+            for (String k : out) {
+                bytes[i++] = k.getBytes(StandardCharsets.UTF_8);
+            }
+            return bytes;
+        }
+
+        /** Evaluates the row at {@code ts} whose line is [{@code offset}, {@code offset + length}) of {@code bytes}. */
+        public int evaluate(long ts, byte[] bytes, int offset, int length) {
+            line = bytes;
+            Arrays.fill(start, -1);
+            Arrays.fill(strings, null);
+            int verdict = onBytes(bytes, offset, length);
+            if (verdict != UNSURE) {
+                bytesRows++;
+                return verdict;
+            }
+            decodedRows++;
+            return onRow(ts, new String(bytes, offset, length, StandardCharsets.UTF_8));
+        }
+
+        private int onBytes(byte[] bytes, int offset, int length) {
+            for (Object step : steps) {
+                if (step instanceof LineFilterBytes f) {
+                    if (!f.test(bytes, offset, length)) {
+                        return REJECT;
+                    }
+                } else if (step instanceof LabelTest t) {
+                    int x = t.test(this);
+                    if (x != TRUE) {
+                        return x == FALSE ? REJECT : UNSURE;
+                    }
+                } else if (step instanceof StringParser p) {
+                    String decoded = new String(bytes, offset, length, StandardCharsets.UTF_8);
+                    p.extract(decoded, this::captured);
+                } else if (json != null) {
+                    errorKey = false;
+                    escapedJson = false;
+                    if (json.walk(bytes, offset, length, this) == JsonFlattenBytes.UNSURE || errorKey || escapedJson) {
+                        return UNSURE;
+                    }
+                } else {
+                    unfilled = 0;
+                    for (byte[][] k : keys) {
+                        unfilled += k == null ? 0 : 1;
+                    }
+                    errorKey = false;
+                    if (LogfmtBytes.walk(bytes, offset, length, logfmt.strict(), this) == LogfmtBytes.MALFORMED
+                            || errorKey) {
+                        return UNSURE;
+                    }
+                }
+            }
+            if (unwrapSlot < 0) {
+                value = op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE ? length : 1;
+                return PASS;
+            }
+            if (!present(unwrapSlot) || valueLength(unwrapSlot) == 0) {
+                return REJECT; // no sample, as the row path
+            }
+            double v = unwrapped(unwrapSlot);
+            if (numberFailed) {
+                return UNSURE;
+            }
+            for (LabelTest t : post) {
+                int x = t.test(this);
+                if (x != TRUE) {
+                    return x == FALSE ? REJECT : UNSURE;
+                }
+            }
+            value = v;
+            return PASS;
+        }
+
+        private int onRow(long ts, String row) {
+            if (sampler == null) {
+                sampler = new RowSampler(range, op, true);
+            }
+            if (!sampler.sample(ts, row, streamLabels, Map.of())) {
+                return REJECT;
+            }
+            if (sampler.labels().hasError() && (!sampler.preservesErrors() || grouped == null)) {
+                return DECLINE;
+            }
+            value = sampler.value();
+            return PASS;
+        }
+
+        /** The value of the last row that passed. */
+        public double value() {
+            return value;
+        }
+
+        /** Rows answered on their bytes so far. */
+        public long bytesRows() {
+            return bytesRows;
+        }
+
+        /** Rows that were decoded and run row at a time so far. */
+        public long decodedRows() {
+            return decodedRows;
+        }
+
+        @Override
+        public boolean pair(byte[] b, int keyStart, int keyEnd, int valueStart, int valueEnd, boolean esc,
+                boolean standalone) {
+            if (dropEmpty && valueEnd == valueStart) {
+                return true;
+            }
+            if (sanitizeKeys && keyEnd - keyStart >= ERROR_KEY.length - 1
+                    && sanitizedEquals(b, keyStart, keyEnd, ERROR_KEY)) {
+                errorKey = true;
+                return false;
+            }
+            if (unfilled == 0) {
+                return true; // every read label is set; later keys matter only if one is __error__
+            }
+            for (int s = 0; s < keys.length; s++) {
+                byte[][] k = keys[s];
+                if (k == null || start[s] >= 0) {
+                    continue;
+                }
+                for (byte[] key : k) {
+                    if (sanitizeKeys ? sanitizedEquals(b, keyStart, keyEnd, key)
+                            : Arrays.equals(b, keyStart, keyEnd, key, 0, key.length)) {
+                        start[s] = valueStart;
+                        end[s] = valueEnd;
+                        escaped[s] = esc;
+                        unfilled--;
+                        break;
+                    }
+                }
+            }
+            return true;
+        }
+
+        /** A capture of a regexp or pattern stage: kept, first value wins, when a read label's source. */
+        private void captured(String name, String capture) {
+            byte[] key = name.getBytes(StandardCharsets.UTF_8);
+            for (int s = 0; s < keys.length; s++) {
+                byte[][] k = keys[s];
+                if (k == null || start[s] >= 0) {
+                    continue;
+                }
+                for (byte[] candidate : k) {
+                    if (Arrays.equals(key, candidate)) {
+                        start[s] = 0;
+                        end[s] = 0;
+                        escaped[s] = true; // not a range of the line: every read goes through strings[s]
+                        strings[s] = capture;
+                        break;
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void field(byte[] key, int keyLength, byte[] b, int valueStart, int valueEnd, int kind) {
+            if (keyLength == ERROR_KEY.length && Arrays.equals(key, 0, keyLength, ERROR_KEY, 0, keyLength)) {
+                errorKey = true;
+                return;
+            }
+            for (int s = 0; s < keys.length; s++) {
+                byte[][] k = keys[s];
+                if (k == null || start[s] >= 0) {
+                    continue;
+                }
+                for (byte[] candidate : k) {
+                    if (Arrays.equals(key, 0, keyLength, candidate, 0, candidate.length)) {
+                        if (kind == JsonFlattenBytes.ESCAPED) {
+                            escapedJson = true;
+                        }
+                        start[s] = valueStart;
+                        end[s] = kind == JsonFlattenBytes.NULL ? valueStart : valueEnd;
+                        escaped[s] = false;
+                        break;
+                    }
+                }
+            }
+        }
+
+        boolean present(int slot) {
+            return constant[slot] != null || start[slot] >= 0;
+        }
+
+        private int valueLength(int slot) {
+            return constant[slot] != null ? constant[slot].length()
+                    : strings[slot] != null ? strings[slot].length() : end[slot] - start[slot];
+        }
+
+        /** The slot's value, or null when the row does not have the label. */
+        String string(int slot) {
+            if (constant[slot] != null) {
+                return constant[slot];
+            }
+            if (start[slot] < 0) {
+                return null;
+            }
+            if (strings[slot] == null) {
+                strings[slot] = escaped[slot] ? LogfmtBytes.unescape(line, start[slot], end[slot])
+                        : new String(line, start[slot], end[slot] - start[slot], StandardCharsets.UTF_8);
+            }
+            return strings[slot];
+        }
+
+        /** Whether the slot's value (a missing label reads as "") equals {@code want}. */
+        boolean valueEquals(int slot, byte[] want) {
+            if (constant[slot] != null) {
+                return Arrays.equals(constantBytes[slot], want);
+            }
+            if (start[slot] < 0) {
+                return want.length == 0;
+            }
+            if (escaped[slot]) {
+                return string(slot).equals(new String(want, StandardCharsets.UTF_8));
+            }
+            return Arrays.equals(line, start[slot], end[slot], want, 0, want.length);
+        }
+
+        /** The slot's value as a label filter's number; NaN with {@link #numberFailed} when it does not parse. */
+        double number(int slot) {
+            numberFailed = false;
+            if (constant[slot] == null && !escaped[slot]) {
+                long digits = digits(line, start[slot], end[slot]);
+                if (digits != Long.MIN_VALUE) {
+                    return digits;
+                }
+            }
+            try {
+                return Double.parseDouble(string(slot).trim());
+            } catch (NumberFormatException e) {
+                numberFailed = true;
+                return Double.NaN;
+            }
+        }
+
+        /** The slot's value as the unwrap converts it; {@link #numberFailed} when it does not convert. */
+        private double unwrapped(int slot) {
+            numberFailed = false;
+            Unwrap u = range.unwrap();
+            if (u.conversion() == SampleExpr.UnwrapConversion.NONE && constant[slot] == null && !escaped[slot]) {
+                long digits = digits(line, start[slot], end[slot]);
+                if (digits != Long.MIN_VALUE) {
+                    return digits;
+                }
+            }
+            try {
+                return RowSampler.convert(u, string(slot));
+            } catch (IllegalArgumentException e) {
+                numberFailed = true;
+                return 0;
+            }
+        }
+    }
+
+    /**
+     * The integer an optional '-' and 1 to 15 ASCII digits spell (exact as a double, so equal to what
+     * {@link Double#parseDouble} gives), else {@link Long#MIN_VALUE} (also for "-0").
+     */
+    static long digits(byte[] b, int from, int to) {
+        int i = from;
+        boolean negative = i < to && b[i] == '-';
+        if (negative) {
+            i++;
+        }
+        if (to - i < 1 || to - i > 15) {
+            return Long.MIN_VALUE;
+        }
+        long v = 0;
+        for (; i < to; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                return Long.MIN_VALUE;
+            }
+            v = v * 10 + d;
+        }
+        return negative ? (v == 0 ? Long.MIN_VALUE : -v) : v; // "-0" parses to -0.0, which no long spells
+    }
+
+    /**
+     * Whether the key [{@code from}, {@code to}) sanitised as {@link Pipeline#sanitize} equals {@code want}: on
+     * ASCII bytes directly (each byte other than a letter, digit or '_' becomes '_', a leading digit gains a '_'
+     * prefix); a key with other characters is decoded and sanitised per character.
+     */
+    static boolean sanitizedEquals(byte[] b, int from, int to, byte[] want) {
+        int j = 0;
+        if (from < to && b[from] >= '0' && b[from] <= '9') {
+            if (want.length == 0 || want[0] != '_') {
+                return false;
+            }
+            j = 1;
+        }
+        if (to - from != want.length - j) {
+            // a multi-byte character sanitises to fewer '_' than it has bytes: only then can the lengths differ
+            return nonAscii(b, from, to) && Pipeline.sanitize(new String(b, from, to - from, StandardCharsets.UTF_8))
+                    .equals(new String(want, StandardCharsets.UTF_8));
+        }
+        for (int i = from; i < to; i++, j++) {
+            byte c = b[i];
+            if (c < 0) {
+                return Pipeline.sanitize(new String(b, from, to - from, StandardCharsets.UTF_8))
+                        .equals(new String(want, StandardCharsets.UTF_8));
+            }
+            boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= '0' && c <= '9';
+            if (want[j] != (ok ? c : '_')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean nonAscii(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

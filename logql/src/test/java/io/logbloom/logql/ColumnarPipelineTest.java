@@ -1,0 +1,218 @@
+package io.logbloom.logql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.logbloom.logql.SampleExpr.RangeAggregation;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Parsers, label filters and unwrap on line bytes against the row-at-a-time sampler, line by line. */
+final class ColumnarPipelineTest {
+    private static final String[] PIECES = {"a", "b", "=", "\"", "\\", " ", "\t", "é", "😀", "1", "_", "-", "bytes",
+        "level", "=5", "=x", "\\\"", "app", "__error__", "_extracted", "ключ", "9", ".", "e3", "KB", "ms", "-0"};
+    private static final Map<String, String> PLAIN = Map.of("app", "api");
+    private static final Map<String, String> SHADOWING = Map.of("app", "api", "level", "stream", "bytes", "8");
+
+    private static String randomText(Random r) {
+        StringBuilder sb = new StringBuilder();
+        int n = r.nextInt(14);
+        for (int i = 0; i < n; i++) {
+            sb.append(PIECES[r.nextInt(PIECES.length)]);
+        }
+        return sb.toString();
+    }
+
+    private static String randomLine(Random r) {
+        if (r.nextInt(3) > 0) {
+            return randomText(r);
+        }
+        String[] keys = {"bytes", "level", "app", "lat", "size", "dur", "bytes_extracted", "by-tes", "1x", "é"};
+        String[] values = {"5", "1200", "-0", "1.5", "abc", "", "\"q \\\" d\"", "\"12\"", "2KB", "1m30s", "error",
+            "\"\"", "0x10", "1e3", "007", "-42"};
+        StringBuilder sb = new StringBuilder();
+        int n = 1 + r.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            sb.append(i == 0 ? "" : r.nextInt(5) == 0 ? "\t" : " ").append(keys[r.nextInt(keys.length)]);
+            if (r.nextInt(8) > 0) {
+                sb.append('=').append(values[r.nextInt(values.length)]);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static final String[] JSON_PIECES = {"{", "}", "[", "]", ",", ":", "\"bytes\"", "\"level\"", "\"app\"",
+        "\"a\"", "\"b-c\"", "\"1x\"", "\"é\"", "\"__error__\"", "\"__error\"", "\"_\"", "5", "-0", "1.5e3", "01",
+        "true", "false", "null", "nul", "\"x\\\"y\"", "\"\\u00e9\"", "\"\\q\"", "\"error\"", " ", "\t", "\"\"",
+        "\"bytes_extracted\"", "1x", "\"ünï\"", "\n", "\"ok", "/*c*/"};
+
+    private static String randomJson(Random r) {
+        if (r.nextInt(3) == 0) {
+            StringBuilder sb = new StringBuilder();
+            int n = r.nextInt(16);
+            for (int i = 0; i < n; i++) {
+                sb.append(JSON_PIECES[r.nextInt(JSON_PIECES.length)]);
+            }
+            return sb.toString();
+        }
+        return "{" + members(r, 0) + "}" + (r.nextInt(8) == 0 ? " trailing" : "");
+    }
+
+    private static String members(Random r, int depth) {
+        String[] keys = {"bytes", "level", "app", "a", "b-c", "1x", "é", "__error__", "bytes_extracted", "lat", "_"};
+        String[] scalars = {"5", "1200", "-0", "1.5", "1.0E+3", "\"abc\"", "\"\"", "null", "true", "false",
+            "\"q\\\"d\"", "\"1200\"", "\"é😀\"", "[1,{\"a\":2}]", "[]", "{}", "-42", "0.5"};
+        StringBuilder sb = new StringBuilder();
+        int n = r.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            sb.append(i == 0 ? "" : r.nextBoolean() ? "," : ", ").append('"').append(keys[r.nextInt(keys.length)])
+                    .append("\":");
+            if (depth < 2 && r.nextInt(5) == 0) {
+                sb.append('{').append(members(r, depth + 1)).append('}');
+            } else {
+                sb.append(scalars[r.nextInt(scalars.length)]);
+            }
+        }
+        return sb.toString();
+    }
+
+    private record Pair(String key, String value, boolean standalone) {}
+
+    @Test
+    void logfmtWalk_randomText_samePairsAsStringDecoder() {
+        Random r = new Random(7);
+        for (int i = 0; i < 50_000; i++) {
+            String line = r.nextBoolean() ? randomText(r) : randomLine(r);
+            for (boolean strict : new boolean[] {false, true}) {
+                List<Pair> expected = new ArrayList<>();
+                boolean failed = false;
+                try {
+                    Logfmt.decode(line, strict, (k, v, s) -> expected.add(new Pair(k, v, s)));
+                } catch (IllegalArgumentException e) {
+                    failed = true;
+                }
+                byte[] bytes = ("xx" + line + "yy").getBytes(StandardCharsets.UTF_8);
+                int length = line.getBytes(StandardCharsets.UTF_8).length;
+                List<Pair> got = new ArrayList<>();
+                int status = LogfmtBytes.walk(bytes, 2, length, strict, (b, ks, ke, vs, ve, esc, standalone) -> {
+                    String v = esc ? LogfmtBytes.unescape(b, vs, ve) : new String(b, vs, ve - vs, StandardCharsets.UTF_8);
+                    got.add(new Pair(new String(b, ks, ke - ks, StandardCharsets.UTF_8), v, standalone));
+                    return true;
+                });
+                assertThat(got).as("%s strict=%s", line, strict).isEqualTo(expected);
+                assertThat(status == LogfmtBytes.MALFORMED).as("%s strict=%s", line, strict).isEqualTo(failed);
+            }
+        }
+    }
+
+    @Test
+    void sanitizedEquals_sameAsSanitize() {
+        Random r = new Random(11);
+        for (int i = 0; i < 20_000; i++) {
+            String key = randomText(r).replace(" ", "").replace("=", "");
+            String other = r.nextBoolean() ? Pipeline.sanitize(key) : Pipeline.sanitize(randomText(r));
+            byte[] b = key.getBytes(StandardCharsets.UTF_8);
+            assertThat(ColumnarPipeline.sanitizedEquals(b, 0, b.length, other.getBytes(StandardCharsets.UTF_8)))
+                    .as("%s vs %s", key, other).isEqualTo(Pipeline.sanitize(key).equals(other));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "count_over_time({app=\"api\"} | logfmt | bytes > 100 [1m])",
+        "count_over_time({app=\"api\"} | logfmt | level=\"error\" or bytes <= 5 [1m])",
+        "rate({app=\"api\"} | logfmt --strict | bytes >= 0 [1m])",
+        "bytes_over_time({app=\"api\"} | logfmt --keep-empty | level=\"\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | bytes_extracted > 1 [1m])",
+        "count_over_time({app=\"api\"} | logfmt | by_tes > 1, _1x=\"5\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | app_extracted=~\"a.*\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | __error__=\"\" | size > 1KB [1m])",
+        "count_over_time({app=\"api\"} | logfmt | dur > 1m or __error__!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | level=\"stream\" | logfmt |= \"5\" | lat < 2 [1m])",
+        "count_over_time({app=\"api\"} | logfmt b=\"bytes\", level | b > 10 | level!=\"error\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt bytes, app | app_extracted=\"\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | _=\"5\" or _1x=\"\" [1m])",
+        "count_over_time({app=\"api\"} | bytes > 3 [1m])",
+        "sum_over_time({app=\"api\"} | logfmt | unwrap bytes [1m])",
+        "max_over_time({app=\"api\"} | logfmt | unwrap lat | __error__=\"\" [1m])",
+        "avg_over_time({app=\"api\"} | logfmt --strict | unwrap duration(dur) [1m])",
+        "sum_over_time({app=\"api\"} | logfmt | unwrap bytes(size) | bytes > 2 [1m])",
+        "min_over_time({app=\"api\"} | logfmt b=\"bytes\" | unwrap b [1m])",
+        "sum_over_time({app=\"api\"} | logfmt | unwrap bytes_extracted [1m])",
+        "count_over_time({app=\"api\"} | json | bytes > 100 [1m])",
+        "count_over_time({app=\"api\"} | json | a_a=\"abc\" or b_c >= 5 or _1x!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | json | level=\"stream\" | app_extracted=\"\" [1m])",
+        "bytes_rate({app=\"api\"} | json | __error__=\"\" | _ != \"\" [1m])",
+        "count_over_time({app=\"api\"} | json | a_bytes_extracted > 0 or bytes_extracted > 0 [1m])",
+        "sum_over_time({app=\"api\"} | json | unwrap bytes [1m])",
+        "max_over_time({app=\"api\"} | json | unwrap lat | __error__=\"\" [1m])",
+        "sum_over_time({app=\"api\"} | json | unwrap a_lat [1m])",
+        "count_over_time({app=\"api\"} | regexp \"bytes=(?P<bytes>\\\\S+)\" | bytes > 10 [1m])",
+        "count_over_time({app=\"api\"} | regexp \"(?P<app>\\\\w+)=(?P<v>\\\\d*)\" | app_extracted=\"level\" or v=\"\" [1m])",
+        "sum_over_time({app=\"api\"} | regexp \"lat=(?P<lat>[^ ]*)\" | unwrap lat | __error__=\"\" [1m])",
+        "count_over_time({app=\"api\"} | pattern \"<k>=<v> <_>\" | k=\"bytes\" | v > 3 [1m])",
+        "count_over_time({app=\"api\"} | pattern \"<level> <_>\" | level_extracted!=\"\" [1m])",
+        "sum_over_time({app=\"api\"} | pattern \"<_>bytes=<b> <_>\" | unwrap b [1m])"})
+    void randomLines_sameSamplesAsRowSampler(String query) {
+        RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
+        Set<String> grouped = Set.of("app");
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), grouped, 0);
+        assertThat(pipeline).isNotNull();
+        Random r = new Random(query.hashCode());
+        int passed = 0;
+        for (Map<String, String> stream : List.of(PLAIN, SHADOWING)) {
+            assertThat(pipeline.groupsSafely(stream)).isTrue();
+            ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(stream);
+            RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
+            for (int i = 0; i < 5000; i++) {
+                String line = query.contains("json") ? randomJson(r) : randomLine(r);
+                byte[] bytes = ("#" + line).getBytes(StandardCharsets.UTF_8);
+                int verdict = evaluator.evaluate(i, bytes, 1, bytes.length - 1);
+                boolean sample = sampler.sample(i, line, stream, Map.of());
+                boolean error = sample && sampler.labels().hasError() && !sampler.preservesErrors();
+                if (verdict == ColumnarPipeline.DECLINE) {
+                    assertThat(error).as("declined %s", line).isTrue();
+                    continue;
+                }
+                assertThat(error).as("error missed on %s", line).isFalse();
+                assertThat(verdict == ColumnarPipeline.PASS).as(line).isEqualTo(sample);
+                if (sample) {
+                    passed++;
+                    assertThat(evaluator.value()).as(line).isEqualTo(sampler.value());
+                }
+            }
+            assertThat(evaluator.bytesRows()).as("rows answered on bytes").isGreaterThan(evaluator.decodedRows());
+        }
+        assertThat(passed).isPositive();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "count_over_time({app=\"api\"} | logfmt | line_format \"x\" [1m])",
+        "count_over_time({app=\"api\"} | json a=\"b\" | a > 1 [1m])",
+        "count_over_time({app=\"api\"} | logfmt | json [1m])",
+        "count_over_time({app=\"api\"} | logfmt | logfmt [1m])",
+        "absent_over_time({app=\"api\"} | logfmt [1m])",
+        "count_over_time({app=\"api\"} | logfmt __error__=\"x\" [1m])",
+        "count_over_time({app=\"api\"} | regexp \"(?P<__error__>x)\" [1m])",
+        "count_over_time({app=\"api\"} | pattern \"<__error__> <_>\" [1m])"})
+    void unsupportedStages_compileToNull(String query) {
+        RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
+        assertThat(ColumnarPipeline.compile(agg.range(), agg.op(), Set.of(), 0)).isNull();
+    }
+
+    @Test
+    void parsedLabels_withoutFixedGrouping_notSupported() {
+        RangeAggregation agg = (RangeAggregation) LogQL.parse("count_over_time({app=\"api\"} | logfmt [1m])");
+        assertThat(ColumnarPipeline.compile(agg.range(), agg.op(), null, 0)).isNull();
+        ColumnarPipeline byLevel = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("level"), 0);
+        assertThat(byLevel.groupsSafely(PLAIN)).as("level may be parsed").isFalse();
+        assertThat(byLevel.groupsSafely(SHADOWING)).as("a stream label shadows the parsed one").isTrue();
+    }
+}
