@@ -17,6 +17,8 @@ import io.logbloom.ingest.FlushConfig;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.LimitsConfig;
 import io.logbloom.ingest.WalConfig;
+import io.logbloom.querier.QuerierConfig;
+import io.logbloom.querier.ResultsCacheConfig;
 import io.logbloom.tokens.BloomTokenizerConfig;
 
 /**
@@ -87,14 +89,52 @@ final class ConfigMapping {
                             b.wordTokensEnabled()),
                     new BloomConfig(BloomConfig.DEFAULT_INITIAL_CAPACITY, b.errorRate(), b.expansion(), b.tightening(),
                             b.maxSizePerSeriesBytes(), false),
-                    IndexConfig.defaults(),
-                    new BudgetConfig(maxMemoryBytes(i.maxMemoryBytes(), Runtime.getRuntime().maxMemory()),
+                    indexConfig(config),
+                    new BudgetConfig(maxMemoryBytes(i.maxMemoryBytes(), HeapShares.maxHeapBytes()),
                             i.flushRetryBudget(), i.maxUnmergedBytes()));
         } catch (ConfigException e) {
             throw e;
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid ingester settings: " + e.getMessage(), e);
         }
+    }
+
+    /** The querier settings from the server configuration ({@code querier:}, {@code bloom:} and {@code limits:}). */
+    static QuerierConfig querierConfig(LogbloomConfig c) {
+        return querierConfig(c, HeapShares.maxHeapBytes());
+    }
+
+    /** As {@link #querierConfig(LogbloomConfig)}, with {@code auto} cache sizes resolved against {@code maxHeapBytes}. */
+    static QuerierConfig querierConfig(LogbloomConfig c, long maxHeapBytes) {
+        LogbloomConfig.Querier q = c.querier();
+        return new QuerierConfig(q.bloomsEnabled() && c.bloom().enabled(), q.maxConcurrentFetches(),
+                HeapShares.CHUNK_CACHE.bytes(q.chunkCacheSizeBytes(), maxHeapBytes),
+                HeapShares.BLOOM_CACHE.bytes(q.bloomCacheSizeBytes(), maxHeapBytes),
+                c.limits().maxEntriesLimitPerQuery(), c.limits().maxQuerySeries(), c.limits().queryTimeout(),
+                c.limits().maxQueryBytesRead());
+    }
+
+    /** The results cache of metric range queries ({@code querier:}), an {@code auto} size resolved against this heap. */
+    static ResultsCacheConfig resultsCacheConfig(LogbloomConfig c) {
+        return resultsCacheConfig(c, HeapShares.maxHeapBytes());
+    }
+
+    /** As {@link #resultsCacheConfig(LogbloomConfig)}, with an {@code auto} size resolved against {@code maxHeapBytes}. */
+    static ResultsCacheConfig resultsCacheConfig(LogbloomConfig c, long maxHeapBytes) {
+        LogbloomConfig.Querier q = c.querier();
+        return new ResultsCacheConfig(HeapShares.RESULTS_CACHE.bytes(q.resultsCacheSizeBytes(), maxHeapBytes),
+                q.splitQueriesByInterval(), q.maxCacheFreshness());
+    }
+
+    /** The index layout (always the default period: every role must agree on it) with the cache of opened files sized. */
+    static IndexConfig indexConfig(LogbloomConfig c) {
+        return indexConfig(c, HeapShares.maxHeapBytes());
+    }
+
+    /** As {@link #indexConfig(LogbloomConfig)}, with an {@code auto} cache size resolved against {@code maxHeapBytes}. */
+    static IndexConfig indexConfig(LogbloomConfig c, long maxHeapBytes) {
+        return new IndexConfig(IndexConfig.DEFAULT_PERIOD,
+                HeapShares.INDEX_CACHE.bytes(c.querier().indexCacheSizeBytes(), maxHeapBytes));
     }
 
     private static int toInt(String key, long bytes) {

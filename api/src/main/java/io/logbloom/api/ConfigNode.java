@@ -112,6 +112,15 @@ final class ConfigNode {
         }
     }
 
+    /** A size key that also takes {@code auto}, returned as {@link HeapShares#AUTO}. */
+    long bytesOrAuto(String key, long defaultValue) {
+        JsonNode value = field(key);
+        if (!value.isMissingNode() && !value.isNull() && value.asText().trim().equalsIgnoreCase("auto")) {
+            return HeapShares.AUTO;
+        }
+        return bytes(key, defaultValue);
+    }
+
     Duration duration(String key, Duration defaultValue) {
         JsonNode value = field(key);
         if (value.isMissingNode() || value.isNull()) {

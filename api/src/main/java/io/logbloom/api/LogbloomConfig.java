@@ -222,12 +222,13 @@ public record LogbloomConfig(
                 + "querier:\n"
                 + "  blooms_enabled: " + q.bloomsEnabled() + "\n"
                 + "  max_concurrent_fetches: " + q.maxConcurrentFetches() + "\n"
-                + "  chunk_cache_size: " + q.chunkCacheSizeBytes() + "\n"
-                + "  bloom_cache_size: " + q.bloomCacheSizeBytes() + "\n"
+                + "  chunk_cache_size: " + cacheSizeYaml(q.chunkCacheSizeBytes()) + "\n"
+                + "  bloom_cache_size: " + cacheSizeYaml(q.bloomCacheSizeBytes()) + "\n"
                 + "  max_concurrent: " + q.maxConcurrent() + "\n"
-                + "  results_cache_size: " + q.resultsCacheSizeBytes() + "\n"
+                + "  results_cache_size: " + cacheSizeYaml(q.resultsCacheSizeBytes()) + "\n"
                 + "  split_queries_by_interval: " + ConfigNode.formatDuration(q.splitQueriesByInterval()) + "\n"
                 + "  max_cache_freshness: " + ConfigNode.formatDuration(q.maxCacheFreshness()) + "\n"
+                + "  index_cache_size: " + cacheSizeYaml(q.indexCacheSizeBytes()) + "\n"
                 + "pattern_ingester:\n"
                 + "  enabled: " + patternIngester.enabled() + "\n"
                 + "  retain_for: " + ConfigNode.formatDuration(patternIngester.retainFor()) + "\n"
@@ -271,6 +272,10 @@ public record LogbloomConfig(
     }
 
     /** A YAML double-quoted scalar; {@code $} is doubled so that re-parsing (with env expansion) yields the same text. */
+    private static String cacheSizeYaml(long bytes) {
+        return bytes == HeapShares.AUTO ? "auto" : Long.toString(bytes);
+    }
+
     static String quote(String text) {
         StringBuilder sb = new StringBuilder("\"");
         for (int i = 0; i < text.length(); i++) {
@@ -753,16 +758,19 @@ public record LogbloomConfig(
     /**
      * {@code querier:} bloom use, fetch parallelism, cache sizes of the read path, and how many queries run at
      * once ({@code max_concurrent}, Loki's name; the time a query waits for a slot is its stats' queueTime).
+     * A cache size is bytes (0 = no cache) or {@code auto} (the default, {@link HeapShares#AUTO} here): a share
+     * of the maximum heap, resolved by {@link ConfigMapping}.
      */
     public record Querier(boolean bloomsEnabled, int maxConcurrentFetches, long chunkCacheSizeBytes,
             long bloomCacheSizeBytes, int maxConcurrent, long resultsCacheSizeBytes,
-            java.time.Duration splitQueriesByInterval, java.time.Duration maxCacheFreshness) {
+            java.time.Duration splitQueriesByInterval, java.time.Duration maxCacheFreshness, long indexCacheSizeBytes) {
         public Querier {
             positive("querier.max_concurrent_fetches", maxConcurrentFetches);
             positive("querier.max_concurrent", maxConcurrent);
-            notNegative("querier.chunk_cache_size", chunkCacheSizeBytes);
-            notNegative("querier.bloom_cache_size", bloomCacheSizeBytes);
-            notNegative("querier.results_cache_size", resultsCacheSizeBytes);
+            cacheSize("querier.chunk_cache_size", chunkCacheSizeBytes);
+            cacheSize("querier.bloom_cache_size", bloomCacheSizeBytes);
+            cacheSize("querier.results_cache_size", resultsCacheSizeBytes);
+            cacheSize("querier.index_cache_size", indexCacheSizeBytes);
             positive("querier.split_queries_by_interval", splitQueriesByInterval.toNanos());
             notNegative("querier.max_cache_freshness", maxCacheFreshness.toNanos());
         }
@@ -770,19 +778,20 @@ public record LogbloomConfig(
         static Querier from(ConfigNode n) {
             io.logbloom.querier.ResultsCacheConfig d = io.logbloom.querier.ResultsCacheConfig.defaults();
             Querier q = new Querier(n.bool("blooms_enabled", true), n.integer("max_concurrent_fetches", 8),
-                    n.bytes("chunk_cache_size", 256L << 20), n.bytes("bloom_cache_size", 128L << 20),
+                    n.bytesOrAuto("chunk_cache_size", HeapShares.AUTO), n.bytesOrAuto("bloom_cache_size", HeapShares.AUTO),
                     // a single process serves every query: a higher bound than a Loki querier's 4 workers
-                    n.integer("max_concurrent", 32), n.bytes("results_cache_size", d.maxBytes()),
+                    n.integer("max_concurrent", 32), n.bytesOrAuto("results_cache_size", HeapShares.AUTO),
                     n.duration("split_queries_by_interval", d.splitInterval()),
-                    n.duration("max_cache_freshness", d.maxFreshness()));
+                    n.duration("max_cache_freshness", d.maxFreshness()),
+                    n.bytesOrAuto("index_cache_size", HeapShares.AUTO));
             n.rejectUnknownKeys();
             return q;
         }
 
-        /** The results cache settings of these keys. */
-        public io.logbloom.querier.ResultsCacheConfig resultsCache() {
-            return new io.logbloom.querier.ResultsCacheConfig(resultsCacheSizeBytes, splitQueriesByInterval,
-                    maxCacheFreshness);
+        private static void cacheSize(String key, long bytes) {
+            if (bytes < 0 && bytes != HeapShares.AUTO) {
+                throw new ConfigException(key + " must be >= 0 or auto, got " + bytes);
+            }
         }
     }
 

@@ -144,7 +144,7 @@ public final class LogbloomServer implements AutoCloseable {
             this.producedOffsets = kafka.strongReads() ? new ProducedOffsets(kafka) : null;
             RemoteUnflushedSource remote = new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout(),
                     producedOffsets);
-            this.queryRoutes = new QueryRoutes(config, Querier.overStore(QueryRoutes.querierConfig(config), store, index,
+            this.queryRoutes = new QueryRoutes(config, Querier.overStore(ConfigMapping.querierConfig(config), store, index,
                     remote, clock, registry), clock, operations.sourceFilter());
         } else {
             this.producedOffsets = null;

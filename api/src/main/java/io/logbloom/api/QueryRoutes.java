@@ -18,7 +18,6 @@ import io.logbloom.logql.ResultStream;
 import io.logbloom.querier.IndexStats;
 import io.logbloom.querier.LogqlBloomQueries;
 import io.logbloom.querier.Querier;
-import io.logbloom.querier.QuerierConfig;
 import io.logbloom.querier.QuerierErrorCode;
 import io.logbloom.querier.QuerierException;
 import io.logbloom.querier.QueryOutcome;
@@ -75,7 +74,7 @@ public final class QueryRoutes implements AutoCloseable {
     /** As the other constructor, with every query's entry source wrapped by {@code sourceFilter} (deletes, retention). */
     public QueryRoutes(LogbloomConfig config, ObjectStore store, Supplier<Ingester> ingester, java.time.Clock clock,
             PrometheusRegistry registry, io.logbloom.querier.QuerySourceFilter sourceFilter) {
-        this(config, Querier.overIngester(querierConfig(config), store, ingester, clock, registry), clock, sourceFilter);
+        this(config, Querier.overIngester(ConfigMapping.querierConfig(config), store, ingester, clock, registry), clock, sourceFilter);
     }
 
     /** Routes over a given querier (the querier role's, reading the bucket and remote ingesters). */
@@ -85,19 +84,11 @@ public final class QueryRoutes implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.querier = Objects.requireNonNull(querier, "querier is null");
         this.runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract,
-                config.querier().maxConcurrent(), sourceFilter, config.querier().resultsCache());
+                config.querier().maxConcurrent(), sourceFilter, ConfigMapping.resultsCacheConfig(config));
         this.metadata = new io.logbloom.querier.MetadataQueries(querier, sourceFilter);
         this.tenants = new TenantResolver(config.authEnabled());
         this.volumeEnabled = config.limits().volumeEnabled();
         this.volumeMaxSeries = config.limits().volumeMaxSeries();
-    }
-
-    /** The querier settings from the server configuration ({@code querier:}, {@code bloom:} and {@code limits:}). */
-    static QuerierConfig querierConfig(LogbloomConfig c) {
-        return new QuerierConfig(c.querier().bloomsEnabled() && c.bloom().enabled(),
-                c.querier().maxConcurrentFetches(), c.querier().chunkCacheSizeBytes(),
-                c.querier().bloomCacheSizeBytes(), c.limits().maxEntriesLimitPerQuery(), c.limits().maxQuerySeries(),
-                c.limits().queryTimeout(), c.limits().maxQueryBytesRead());
     }
 
     /** The querier behind the routes. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbloom.chunks.ChunkEncoding;
+import io.logbloom.index.IndexConfig;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.WalConfig;
 import java.nio.file.Path;
@@ -20,6 +21,41 @@ final class ConfigMappingTest {
         assertThat(ConfigMapping.maxMemoryBytes(64L << 20, 6L << 30)).isEqualTo(64L << 20);
         assertThat(ConfigMapping.ingestConfig(LogbloomConfig.parse("", java.util.Map.of())).budget().maxMemoryBytes())
                 .isEqualTo(Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    @Test
+    void autoCacheSizes_areHeapShares_cappedAtTheFormerFixedSizes_explicitSizesKept() {
+        LogbloomConfig auto = LogbloomConfig.parse("", Map.of());
+        long small = 512L << 20;
+        assertThat(ConfigMapping.querierConfig(auto, small).chunkCacheBytes()).isEqualTo(64L << 20);
+        assertThat(ConfigMapping.querierConfig(auto, small).bloomCacheBytes()).isEqualTo(32L << 20);
+        assertThat(ConfigMapping.resultsCacheConfig(auto, small).maxBytes()).isEqualTo(32L << 20);
+        assertThat(ConfigMapping.indexConfig(auto, small).fileCacheMaxBytes()).isEqualTo(32L << 20);
+        long large = 24L << 30;
+        assertThat(ConfigMapping.querierConfig(auto, large).chunkCacheBytes()).isEqualTo(256L << 20);
+        assertThat(ConfigMapping.querierConfig(auto, large).bloomCacheBytes()).isEqualTo(128L << 20);
+        assertThat(ConfigMapping.resultsCacheConfig(auto, large).maxBytes()).isEqualTo(128L << 20);
+        assertThat(ConfigMapping.indexConfig(auto, large).fileCacheMaxBytes()).isEqualTo(256L << 20);
+        long tiny = 4L << 20; // never below one MB, so a cache still holds a block
+        assertThat(ConfigMapping.querierConfig(auto, tiny).bloomCacheBytes()).isEqualTo(1L << 20);
+
+        LogbloomConfig fixed = LogbloomConfig.parse("""
+                querier: { chunk_cache_size: 3MB, bloom_cache_size: 0, results_cache_size: 5MB, index_cache_size: 7MB }
+                """, Map.of());
+        assertThat(ConfigMapping.querierConfig(fixed, large).chunkCacheBytes()).isEqualTo(3L << 20);
+        assertThat(ConfigMapping.querierConfig(fixed, large).bloomCacheBytes()).isZero();
+        assertThat(ConfigMapping.resultsCacheConfig(fixed, large).maxBytes()).isEqualTo(5L << 20);
+        assertThat(ConfigMapping.indexConfig(fixed, large).fileCacheMaxBytes()).isEqualTo(7L << 20);
+        assertThat(ConfigMapping.indexConfig(fixed, large).period()).isEqualTo(IndexConfig.DEFAULT_PERIOD);
+    }
+
+    @Test
+    void heapShares_ofAHalfGigabyteHeap_leaveRoomForRequestsAndGarbage() {
+        long heap = 512L << 20;
+        long caches = HeapShares.CHUNK_CACHE.bytes(HeapShares.AUTO, heap) + HeapShares.BLOOM_CACHE.bytes(HeapShares.AUTO, heap)
+                + HeapShares.RESULTS_CACHE.bytes(HeapShares.AUTO, heap) + HeapShares.INDEX_CACHE.bytes(HeapShares.AUTO, heap);
+        long ingest = ConfigMapping.maxMemoryBytes(0, heap);
+        assertThat(caches + ingest).isLessThanOrEqualTo(heap * 9 / 16);
     }
 
     @Test

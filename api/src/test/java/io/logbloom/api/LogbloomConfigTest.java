@@ -33,8 +33,8 @@ final class LogbloomConfigTest {
                 true, 1000, OtlpConfig.defaults()));
         assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(false, Duration.ofHours(3), 300));
         assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.01, 2, 0.5, 64L << 20, 4, 0, false, true));
-        assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, 256L << 20, 128L << 20, 32, 128L << 20,
-                java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10)));
+        assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, HeapShares.AUTO, HeapShares.AUTO, 32,
+                HeapShares.AUTO, java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10), HeapShares.AUTO));
     }
 
     @Test
@@ -68,7 +68,8 @@ final class LogbloomConfigTest {
                 pattern_ingester: { enabled: false, retain_for: 1h, max_clusters: 50 }
                 bloom: { enabled: false, error_rate: 0.001, expansion: 4, tightening: 0.8, max_size_per_series: 1MB,
                          ngram_length: 3, ngram_skip: 1, ngram_enabled: true, word_tokens_enabled: false }
-                querier: { blooms_enabled: false, max_concurrent_fetches: 2, chunk_cache_size: 1MB, bloom_cache_size: 2MB }
+                querier: { blooms_enabled: false, max_concurrent_fetches: 2, chunk_cache_size: 1MB, bloom_cache_size: 2MB,
+                           results_cache_size: 0, index_cache_size: AUTO }
                 """;
         LogbloomConfig c = LogbloomConfig.parse(yaml, Map.of());
         assertThat(c.server()).isEqualTo(new LogbloomConfig.Server("0.0.0.0", 3200, 8L << 20));
@@ -92,8 +93,8 @@ final class LogbloomConfigTest {
                         true)));
         assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(false, Duration.ofHours(1), 50));
         assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(false, 0.001, 4, 0.8, 1 << 20, 3, 1, true, false));
-        assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(false, 2, 1 << 20, 2 << 20, 32, 128L << 20,
-                java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10)));
+        assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(false, 2, 1 << 20, 2 << 20, 32, 0,
+                java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10), HeapShares.AUTO));
         assertThat(c.storage().s3().toString()).doesNotContain("sk");
     }
 
@@ -120,6 +121,7 @@ final class LogbloomConfigTest {
             "limits: { otlp_config: { log_attributes: [ { regex: \"(\" } ] } }|log_attributes[0].regex: invalid regex",
             "limits: { otlp_config: { resource_attributes: { defaults: true } } }|config limits.otlp_config.resource_attributes.defaults: unknown key",
             "pattern_ingester: { retain: 1h }|config pattern_ingester.retain: unknown key",
+            "querier: { bloom_cache_size: lots }|config querier.bloom_cache_size: invalid size 'lots'",
     })
     void parse_badInput_namesKeyPathAndValue(String yaml, String message) {
         assertThatThrownBy(() -> LogbloomConfig.parse(yaml, Map.of()))
@@ -222,7 +224,7 @@ final class LogbloomConfigTest {
                 ingester: { chunk_idle_period: 1h30m, max_chunk_age: 90s, chunk_encoding: gzip }
                 limits: { ingestion_rate_mb: 0.5, reject_old_samples_max_age: 1w, creation_grace_period: 0 }
                 bloom: { ngram_enabled: true, ngram_skip: 2, error_rate: 0.001 }
-                querier: { blooms_enabled: false }
+                querier: { blooms_enabled: false, chunk_cache_size: 3MB, results_cache_size: 0 }
                 pattern_ingester: { retain_for: 30m }
                 """;
         LogbloomConfig c = LogbloomConfig.parse(yaml.replace("creation_grace_period: 0 }", "creation_grace_period: 0,"

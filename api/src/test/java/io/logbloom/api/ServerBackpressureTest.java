@@ -46,13 +46,14 @@ final class ServerBackpressureTest {
             AtomicLong refusals = new AtomicLong();
             Map<Integer, String> unexpected = new ConcurrentHashMap<>();
             long start = TestServer.nowNanos() - Duration.ofMinutes(1).toNanos();
-            long deadline = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+            // until the budget refused a few pushes: seconds on a quiet machine, the deadline bounds a starved one
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             List<Thread> workers = new ArrayList<>();
             for (int w = 0; w < 4; w++) {
                 int worker = w;
                 Thread t = new Thread(() -> {
                     try {
-                        for (int batch = 0; System.nanoTime() < deadline; batch++) {
+                        for (int batch = 0; System.nanoTime() < deadline && refusals.get() < 5; batch++) {
                             List<String> lines = new ArrayList<>();
                             for (int i = 0; i < 1000; i++) {
                                 lines.add("worker=" + worker + " batch=" + batch + " line=" + i + " msg=\"flooding\" "

@@ -46,7 +46,9 @@ import java.util.stream.Stream;
  * {@code java -cp bench/target/benchmarks.jar io.logbloom.bench.ServerBarReport
  * --server old=/tmp/logbloom-old.jar --server new=api/target/logbloom.jar
  * --loadtest-jar loadtest/target/logbloom-loadtest.jar --lines 3000000 [--jvm-opts "-Xmx512m"]
- * [--needles 15] [--line-length 85] [--config server.yaml] [--out bar.json] [--server sink=sink]};
+ * [--server-jvm-opts new="-Xmx512m ..."] [--needles 15] [--line-length 85] [--config server.yaml] [--out bar.json]
+ * [--server sink=sink]}; {@code --jvm-opts} go to every server, {@code --server-jvm-opts} to the labelled one
+ * after them (how the old and the new shipped start commands are compared);
  * {@code --config} replaces the default config (limits raised), e.g. to measure with a feature turned
  * off; {@code --line-length 85} gives the storage issue's shape (3 M lines = 430 MB, ~143 bytes a line),
  * the default 160 gives ~206 bytes a line.
@@ -92,6 +94,7 @@ public final class ServerBarReport {
     /** Parses the flags, measures every server jar, prints the side-by-side table. */
     public static void main(String[] args) throws Exception {
         Map<String, Path> servers = new LinkedHashMap<>();
+        Map<String, List<String>> serverJvmOpts = new LinkedHashMap<>();
         Path loadtestJar = Path.of("loadtest/target/logbloom-loadtest.jar");
         long lines = 3_000_000;
         int needles = 15;
@@ -108,30 +111,42 @@ public final class ServerBarReport {
                     }
                     servers.put(kv[0], Path.of(kv[1]));
                 }
+                case "--server-jvm-opts" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    if (kv.length != 2) {
+                        throw new IllegalArgumentException("--server-jvm-opts takes label=\"-Xmx512m ...\", got " + args[i]);
+                    }
+                    serverJvmOpts.put(kv[0], options(kv[1]));
+                }
                 case "--loadtest-jar" -> loadtestJar = Path.of(args[++i]);
                 case "--lines" -> lines = Long.parseLong(args[++i]);
                 case "--needles" -> needles = Integer.parseInt(args[++i]);
                 case "--line-length" -> lineLength = Integer.parseInt(args[++i]);
-                case "--jvm-opts" -> jvmOpts = Arrays.stream(args[++i].trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+                case "--jvm-opts" -> jvmOpts = options(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--config" -> configFile = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --server label=JAR "
-                        + "(repeatable; sink=sink for the harness alone), --loadtest-jar JAR, --lines N, --needles N, --line-length N, --jvm-opts \"...\", --config YAML, --out FILE)");
+                        + "(repeatable; sink=sink for the harness alone), --server-jvm-opts label=\"...\", --loadtest-jar JAR, --lines N, --needles N, --line-length N, --jvm-opts \"...\", --config YAML, --out FILE)");
             }
         }
         if (servers.isEmpty()) {
             servers.put("current", Path.of("api/target/logbloom.jar"));
+        }
+        if (!servers.keySet().containsAll(serverJvmOpts.keySet())) {
+            throw new IllegalArgumentException("--server-jvm-opts names a label without --server: " + serverJvmOpts.keySet());
         }
         ServerBarReport report = new ServerBarReport(configFile == null ? DEFAULT_CONFIG : Files.readString(configFile));
         Map<String, Map<String, Double>> results = new LinkedHashMap<>();
         ObjectNode json = JSON.createObjectNode();
         json.put("lines", lines);
         json.put("jvmOpts", String.join(" ", jvmOpts));
+        serverJvmOpts.forEach((label, opts) -> json.put("jvmOpts_" + label, String.join(" ", opts)));
         json.put("lineLength", lineLength);
         for (Map.Entry<String, Path> server : servers.entrySet()) {
             System.err.printf("== %s: %s%n", server.getKey(), server.getValue());
-            Map<String, Double> r = report.measure(server.getValue(), loadtestJar, lines, needles, lineLength,
-                    jvmOpts);
+            List<String> opts = new ArrayList<>(jvmOpts);
+            opts.addAll(serverJvmOpts.getOrDefault(server.getKey(), List.of()));
+            Map<String, Double> r = report.measure(server.getValue(), loadtestJar, lines, needles, lineLength, opts);
             results.put(server.getKey(), r);
             json.set(server.getKey(), JSON.valueToTree(r));
         }
@@ -140,6 +155,10 @@ public final class ServerBarReport {
         if (out != null) {
             JSON.writeValue(out.toFile(), json);
         }
+    }
+
+    private static List<String> options(String text) {
+        return Arrays.stream(text.trim().split("\\s+")).filter(o -> !o.isEmpty()).toList();
     }
 
     private Map<String, Double> measure(Path serverJar, Path loadtestJar, long lines, int needles, int lineLength,

@@ -198,4 +198,28 @@ final class DeploymentFilesTest {
                 .contains("/app/logbloom-loadtest.jar");
         assertThat(dockerfile).contains("/app/logbloom-loadtest.jar");
     }
+
+    @Test
+    void dockerEntrypoint_startsTheServerWithReadmesJvmOptions_andEveryComposeRoleUsesIt() throws IOException {
+        Matcher start = Pattern.compile("mvn -q -DskipTests package && java (.*) -jar api/target/logbloom.jar")
+                .matcher(Files.readString(ROOT.resolve("README.md")));
+        assertThat(start.find()).as("README's set-up command").isTrue();
+        List<String> readmeOptions = List.of(start.group(1).trim().split("\\s+"));
+        assertThat(readmeOptions).anyMatch(o -> o.startsWith("-Xmx"));
+
+        Matcher entrypoint = Pattern.compile("ENTRYPOINT \\[\"java\", (.*?), \"-jar\", \"/app/logbloom.jar\"\\]",
+                Pattern.DOTALL).matcher(Files.readString(ROOT.resolve("Dockerfile")));
+        assertThat(entrypoint.find()).as("Dockerfile ENTRYPOINT").isTrue();
+        List<String> imageOptions = new ArrayList<>();
+        Matcher quoted = Pattern.compile("\"([^\"]+)\"").matcher(entrypoint.group(1));
+        while (quoted.find()) {
+            imageOptions.add(quoted.group(1));
+        }
+        assertThat(imageOptions).isEqualTo(readmeOptions);
+
+        JsonNode services = compose().path("services");
+        for (String service : List.of("logbloom", "distributor", "ingester-1", "ingester-2", "querier-1", "querier-2")) {
+            assertThat(services.path(service).has("entrypoint")).as(service + " keeps the image's entrypoint").isFalse();
+        }
+    }
 }
