@@ -1,5 +1,7 @@
 package io.logbloom.bench;
 
+import io.logbloom.bloom.BloomConfig;
+import io.logbloom.bloom.ScalableBloomFilter;
 import io.logbloom.chunks.ChunkConfig;
 import io.logbloom.chunks.ColumnarBlock;
 import io.logbloom.chunks.ColumnarBlockInfo;
@@ -11,14 +13,19 @@ import io.logbloom.chunks.ColumnarObjectReader;
 import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.FileRangeSource;
+import io.logbloom.chunks.FileSystemObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.MemChunk;
 import io.logbloom.chunks.RangeSource;
+import io.logbloom.ingest.SeriesBloomStore;
+import io.logbloom.ingest.SeriesBloomWriter;
 import io.logbloom.loadtest.GeneratorConfig;
 import io.logbloom.loadtest.LogGenerator;
 import io.logbloom.loadtest.LogStream;
 import io.logbloom.loadtest.PushBatch;
+import io.logbloom.tokens.BloomTokenizer;
+import io.logbloom.tokens.BloomTokenizerConfig;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -64,6 +71,10 @@ public final class ColumnarFootprintReport {
     private static final int STREAMS = 100;
     private static final int BATCH_LINES = 1000;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** The storage issue's data set: median 85 gives 3 M lines = 430 MB of lines (~143 bytes a line). */
+    private static final int ISSUE_MEDIAN_LINE_LENGTH = 85;
+    /** Object key the merged object's blooms are scoped to (the report writes no real object). */
+    private static final String MERGED_KEY = "footprint/objects/merged.lbo";
 
     private ColumnarFootprintReport() {}
 
@@ -73,6 +84,8 @@ public final class ColumnarFootprintReport {
     /** Runs the measurement; flags {@code --lines N --window-seconds S --batch-interval-ms M --variants L:K,...}. */
     public static void main(String[] args) throws Exception {
         long lines = 3_000_000;
+        int lineLength = ISSUE_MEDIAN_LINE_LENGTH;
+        long entropyLines = 300_000;
         int windowSeconds = 1;
         double batchIntervalMs = 5;
         List<Variant> variants = List.of(new Variant(3, 256), new Variant(9, 256), new Variant(3, 1024),
@@ -80,6 +93,8 @@ public final class ColumnarFootprintReport {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--lines" -> lines = Long.parseLong(args[++i]);
+                case "--line-length" -> lineLength = Integer.parseInt(args[++i]);
+                case "--entropy-lines" -> entropyLines = Long.parseLong(args[++i]);
                 case "--window-seconds" -> windowSeconds = Integer.parseInt(args[++i]);
                 case "--batch-interval-ms" -> batchIntervalMs = Double.parseDouble(args[++i]);
                 case "--variants" -> {
@@ -91,12 +106,13 @@ public final class ColumnarFootprintReport {
                     variants = list;
                 }
                 default -> throw new IllegalArgumentException("unknown flag: " + args[i]
-                        + " (expected --lines, --window-seconds, --batch-interval-ms, --variants)");
+                        + " (expected --lines, --line-length, --entropy-lines, --window-seconds, --batch-interval-ms,"
+                        + " --variants)");
             }
         }
         Path dir = Files.createTempDirectory("columnar-footprint");
         try {
-            run(dir, lines, windowSeconds, batchIntervalMs, variants);
+            run(dir, lines, lineLength, entropyLines, windowSeconds, batchIntervalMs, variants);
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -104,10 +120,12 @@ public final class ColumnarFootprintReport {
         }
     }
 
-    private static void run(Path dir, long targetLines, int windowSeconds, double batchIntervalMs,
-            List<Variant> variants) throws IOException {
+    private static void run(Path dir, long targetLines, int lineLength, long entropyLines, int windowSeconds,
+            double batchIntervalMs, List<Variant> variants) throws IOException {
         long[] clockNanos = {1_760_000_000_000_000_000L};
-        LogGenerator generator = new LogGenerator(new GeneratorConfig(42, "footprint", STREAMS, BATCH_LINES, false));
+        LogGenerator generator = new LogGenerator(new GeneratorConfig(42, "footprint", STREAMS, BATCH_LINES, false,
+                lineLength));
+        InformationBound bound = new InformationBound(dir.resolve("entropy"), entropyLines);
         LogGenerator.Lane lane = generator.lane(0, 1, () -> Instant.ofEpochSecond(0, clockNanos[0]));
         Map<Map<String, String>, Labels> labelsCache = new IdentityHashMap<>();
         Map<Labels, MemChunk> v1Chunks = new HashMap<>();
@@ -138,6 +156,7 @@ public final class ColumnarFootprintReport {
                         rawBytes += label.name().length() + label.value().length();
                     }
                     lines++;
+                    bound.add(labels, entry.timestampNanos(), line, metadata);
                     long cpu = THREADS.getCurrentThreadCpuTime();
                     chunk.append(new io.logbloom.chunks.LogEntry(entry.timestampNanos(), entry.line(), metadata));
                     if (chunk.isFull()) {
@@ -165,12 +184,15 @@ public final class ColumnarFootprintReport {
         print("v1_row_chunks", "zstd-3, 256 KiB blocks, 1.5 MiB chunks", data, v1, v1);
         print("v2_parts", windowSeconds + " s windows, zstd-" + partConfig.zstdLevel() + ", "
                 + partConfig.maxRawBytesPerBlock() / 1024 + " KiB blocks", data, parts, v1);
+        boolean blooms = true;
         for (Variant variant : variants) {
             Totals merged = merge(partFiles, new ColumnarConfig(ColumnarConfig.DEFAULT_MAX_ROWS_PER_BLOCK,
-                    variant.blockKib() * 1024, variant.zstdLevel()));
-            print("v2_merged", "one object, zstd-" + variant.zstdLevel() + ", " + variant.blockKib() + " KiB blocks",
-                    data, merged, v1);
+                    variant.blockKib() * 1024, variant.zstdLevel()), blooms ? dir.resolve("blooms") : null);
+            print("v2_merged", "one object, zstd-" + variant.zstdLevel() + ", " + variant.blockKib() + " KiB blocks"
+                    + (blooms ? ", encode CPU with tokenizing for both bloom layouts" : ""), data, merged, v1);
+            blooms = false; // the tokens, so the blooms, are the same for every variant of the one object
         }
+        bound.print(lines);
     }
 
     private static Path seal(Path file, Map<Labels, ColumnarRows> window, ColumnarConfig config, Totals totals)
@@ -194,9 +216,18 @@ public final class ColumnarFootprintReport {
         return file;
     }
 
-    /** Reads every part and writes one merged object (to a counting sink); returns its totals. */
-    private static Totals merge(List<Path> partFiles, ColumnarConfig config) throws IOException {
+    /**
+     * Reads every part and writes one merged object (to a counting sink); returns its totals. With a
+     * {@code bloomDir}, also measures the series blooms of the object two ways: main's layout (one
+     * scalable filter per series with the default {@link BloomConfig}: capacity 1024, growth x2,
+     * tightening 0.5) and the exactly sized filter per series and object that {@link SeriesBloomWriter}
+     * writes (the stored bloom files' bytes).
+     */
+    private static Totals merge(List<Path> partFiles, ColumnarConfig config, Path bloomDir) throws IOException {
         Totals totals = new Totals();
+        BloomTokenizer tokenizer = new BloomTokenizer(BloomTokenizerConfig.defaults());
+        SeriesBloomWriter bloomWriter = bloomDir == null ? null : new SeriesBloomWriter(tokenizer,
+                BloomConfig.defaults(), new SeriesBloomStore(new FileSystemObjectStore(bloomDir)), Long.MAX_VALUE);
         List<FileRangeSource> sources = new ArrayList<>();
         try {
             List<ColumnarObjectReader> readers = new ArrayList<>();
@@ -236,8 +267,36 @@ public final class ColumnarFootprintReport {
                     }
                     totals.readNanos += THREADS.getCurrentThreadCpuTime() - cpu;
                     cpu = THREADS.getCurrentThreadCpuTime();
-                    writer.add(stream.getKey(), rows);
+                    if (bloomWriter == null) {
+                        writer.add(stream.getKey(), rows);
+                        totals.cpuNanos += THREADS.getCurrentThreadCpuTime() - cpu;
+                        continue;
+                    }
+                    // with blooms the encode CPU includes tokenizing into both layouts
+                    ScalableBloomFilter scalable = ScalableBloomFilter.create(BloomConfig.defaults());
+                    SeriesBloomWriter.ObjectTokens exact = bloomWriter.start("footprint", stream.getKey().fingerprint(),
+                            rows.timestampNanos(0), MERGED_KEY);
+                    writer.add(stream.getKey(), rows, (block, blockRows, order, from, to) -> {
+                        exact.block(block, blockRows, order, from, to);
+                        BloomTokenizer.ChunkTokens tokens = tokenizer.chunk(
+                                ColumnarDirectory.blockScope(MERGED_KEY, block), scalable::add);
+                        for (int i = from; i < to; i++) {
+                            for (Label field : blockRows.metadata(order[i])) {
+                                tokens.metadata(field.name(), field.value());
+                            }
+                            tokens.line(blockRows.line(order[i]));
+                        }
+                    });
+                    exact.finish();
+                    totals.bloomsScalableBytes += scalable.serialize().length;
                     totals.cpuNanos += THREADS.getCurrentThreadCpuTime() - cpu;
+                }
+                if (bloomWriter != null) {
+                    bloomWriter.persist();
+                    try (Stream<Path> files = Files.walk(bloomDir)) {
+                        totals.bloomsExactBytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length())
+                                .sum();
+                    }
                 }
                 long cpu = THREADS.getCurrentThreadCpuTime();
                 directory = writer.finish();
@@ -265,6 +324,15 @@ public final class ColumnarFootprintReport {
             json.append(String.format(Locale.ROOT, ",\"line_decode_mb_per_cpu_s\":%.1f,\"merge_read_cpu_s\":%.1f",
                     totals.decodedLineBytes / 1e6 / (totals.decodeNanos / 1e9), totals.readNanos / 1e9));
         }
+        if (totals.bloomsExactBytes > 0) {
+            json.append(String.format(Locale.ROOT, ",\"blooms_mb\":{\"scalable_per_series_main\":%.2f,"
+                    + "\"scalable_share_of_stored\":%.3f,\"exact_per_object\":%.2f,\"exact_share_of_stored\":%.3f,"
+                    + "\"exact_vs_scalable\":%.3f}", totals.bloomsScalableBytes / 1e6,
+                    totals.bloomsScalableBytes / (double) (totals.bytes + totals.bloomsScalableBytes),
+                    totals.bloomsExactBytes / 1e6,
+                    totals.bloomsExactBytes / (double) (totals.bytes + totals.bloomsExactBytes),
+                    totals.bloomsExactBytes / (double) totals.bloomsScalableBytes));
+        }
         if (!totals.byKind.isEmpty()) {
             json.append(",\"columns_mb\":{");
             boolean first = true;
@@ -289,6 +357,8 @@ public final class ColumnarFootprintReport {
         long decodeNanos;
         long readNanos;
         long decodedLineBytes;
+        long bloomsScalableBytes;
+        long bloomsExactBytes;
         final Map<String, Long> byKind = new TreeMap<>();
 
         void add(long objectBytes) {
@@ -308,7 +378,7 @@ public final class ColumnarFootprintReport {
     }
 
     /** An output stream that only counts. Not thread-safe. */
-    private static final class CountingSink extends OutputStream {
+    static final class CountingSink extends OutputStream {
         long count;
 
         @Override

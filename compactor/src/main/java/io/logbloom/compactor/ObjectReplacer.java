@@ -18,6 +18,7 @@ import io.logbloom.index.ColumnarRefs;
 import io.logbloom.index.IndexCompactor;
 import io.logbloom.index.IndexConfig;
 import io.logbloom.index.SeriesChunks;
+import io.logbloom.ingest.SeriesBloom;
 import io.logbloom.ingest.SeriesBloomWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -185,6 +186,27 @@ final class ObjectReplacer {
             marker.mark(tenant, nowMillis, obsolete);
         }
         store.delete(journal);
+        forgetBlooms(tenant, replaced, nowMillis);
+    }
+
+    /**
+     * Drops the filters of the replaced objects from their series blooms (no query reads those objects once
+     * the index no longer refers to them) and stores the blooms: they would otherwise keep every replaced
+     * object's filter until the period's bloom is deleted. A bloom not stored yet stays pending in the writer.
+     */
+    private void forgetBlooms(String tenant, Set<ChunkRef> replaced, long nowMillis) throws IOException {
+        if (blooms == null || replaced.isEmpty()) {
+            return;
+        }
+        Map<List<Long>, Set<String>> keysBySeriesPeriod = new HashMap<>();
+        for (ChunkRef ref : replaced) {
+            keysBySeriesPeriod.computeIfAbsent(List.of(ref.fingerprint(), SeriesBloom.periodNumber(ref.fromNanos())),
+                    k -> new HashSet<>()).add(ref.objectKey());
+        }
+        for (var e : keysBySeriesPeriod.entrySet()) {
+            blooms.forget(tenant, e.getKey().get(0), e.getKey().get(1), e.getValue());
+        }
+        persistBlooms(nowMillis);
     }
 
     /**

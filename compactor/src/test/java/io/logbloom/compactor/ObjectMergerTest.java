@@ -248,7 +248,7 @@ final class ObjectMergerTest {
     }
 
     @Test
-    void runOnce_withBlooms_mergedAndDeleteRewrittenObjectsCoveredByTheirSeriesBlooms() throws IOException {
+    void runOnce_withBlooms_mergedAndDeleteRewrittenObjectsCoveredByTheirSeriesBlooms_replacedOnesDropped() throws IOException {
         flushFiveCycles();
         SeriesBloomStore bloomStore = new SeriesBloomStore(store);
         SeriesBloomWriter blooms = new SeriesBloomWriter(new BloomTokenizer(BloomTokenizerConfig.defaults()),
@@ -277,7 +277,8 @@ final class ObjectMergerTest {
         assertThat(rewritten).isNotEqualTo(merged);
         for (Labels series : List.of(web, api)) {
             assertThat(bloomStore.load(TENANT, series.fingerprint(), period).orElseThrow().coveredChunkKeys())
-                    .contains(rewritten);
+                    .as("the replaced object's filter is dropped, the new one's kept").contains(rewritten)
+                    .doesNotContain(merged);
         }
     }
 

@@ -9,11 +9,15 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
@@ -21,14 +25,16 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  * file    := magic "LBSB" version:u8 flags:u8 (bit0 = n-gram mode, bit1 = word tokens) ngramLength:u8 ngramSkip:u8
- *            coveredCount:u32 { keyLength:u16 key-utf8 }
- *            filterLength:u32 filter (ScalableBloomFilter.serialize(), itself checksummed)
- *            crc32c:u32                                   (of every preceding byte; big-endian throughout)
+ *            body crc32c:u32                          (of every preceding byte; big-endian throughout)
+ * body v2 := filterCount:u32 { keyCount:u32 { keyLength:u16 key-utf8 }      (the objects the filter covers)
+ *                              filterLength:u32 filter }                    (ScalableBloomFilter.serialize())
+ * body v1 := keyCount:u32 { keyLength:u16 key-utf8 } filterLength:u32 filter (one filter for every key)
  * </pre>
  *
- * Bit1 came without a version bump: the layout is unchanged, a file without it reads as "no word
- * tokens" (sound: words are then never probed), and a reader that ignores it probes nothing new.
- * Bump {@link #VERSION} when the layout changes; an unknown version is refused with its number.
+ * Version 2 holds one filter per object (several keys per filter only for a bloom first read from a
+ * version-1 file); version 1 files are still read, as one filter shared by all their keys. Bit1 came
+ * without a version bump: a file without it reads as "no word tokens" (sound: words are then never
+ * probed). Bump {@link #VERSION} when the layout changes; an unknown version is refused with its number.
  * Thread-safe (stateless over a thread-safe {@link ObjectStore}).
  */
 public final class SeriesBloomStore {
@@ -36,7 +42,9 @@ public final class SeriesBloomStore {
     public static final long PERIOD_NANOS = 86_400_000_000_000L;
     static final int MAGIC = 0x4c425342; // "LBSB"
     /** Layout version; bump when the layout changes. */
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
+    /** The first layout (one filter shared by every covered key), still read. */
+    static final byte VERSION_SHARED_FILTER = 1;
 
     private final ObjectStore store;
 
@@ -68,43 +76,66 @@ public final class SeriesBloomStore {
         store.put(key(tenant, fingerprint, periodNumber), encode(bloom));
     }
 
-    /** Encodes a bloom in the layout above. */
+    /** Encodes a bloom in the layout above (version 2). */
     static byte[] encode(SeriesBloom bloom) {
-        byte[] filter = bloom.filter().serialize();
-        List<byte[]> keys = new ArrayList<>(bloom.coveredChunkKeys().size());
-        int size = 4 + 4 + 4 + 4 + filter.length + 4;
-        for (String k : bloom.coveredChunkKeys().stream().sorted().toList()) {
-            byte[] b = k.getBytes(StandardCharsets.UTF_8);
-            if (b.length > 0xffff) {
-                throw new IllegalArgumentException("chunk key longer than 65535 bytes: " + k);
+        // filters in the order of their first key, each with its keys (sorted): the same bloom encodes the same
+        Map<ScalableBloomFilter, Integer> indexOf = new IdentityHashMap<>();
+        List<ScalableBloomFilter> distinct = new ArrayList<>();
+        List<List<String>> keysOf = new ArrayList<>();
+        for (Map.Entry<String, ScalableBloomFilter> e : new TreeMap<>(bloom.filters()).entrySet()) {
+            int index = indexOf.computeIfAbsent(e.getValue(), f -> {
+                distinct.add(f);
+                keysOf.add(new ArrayList<>());
+                return distinct.size() - 1;
+            });
+            keysOf.get(index).add(e.getKey());
+        }
+        List<byte[]> filters = new ArrayList<>(distinct.size());
+        List<List<byte[]>> keys = new ArrayList<>(distinct.size());
+        int size = 4 + 4 + 4 + 4; // magic, version and settings, filter count, crc
+        for (int f = 0; f < distinct.size(); f++) {
+            byte[] filter = distinct.get(f).serialize();
+            List<byte[]> encodedKeys = new ArrayList<>(keysOf.get(f).size());
+            size += 4 + 4 + filter.length;
+            for (String k : keysOf.get(f)) {
+                byte[] b = k.getBytes(StandardCharsets.UTF_8);
+                if (b.length > 0xffff) {
+                    throw new IllegalArgumentException("chunk key longer than 65535 bytes: " + k);
+                }
+                encodedKeys.add(b);
+                size += 2 + b.length;
             }
-            keys.add(b);
-            size += 2 + b.length;
+            filters.add(filter);
+            keys.add(encodedKeys);
         }
         ByteBuffer out = ByteBuffer.allocate(size);
         out.putInt(MAGIC).put(VERSION).put((byte) ((bloom.ngramEnabled() ? 1 : 0) | (bloom.wordTokens() ? 2 : 0)))
                 .put((byte) bloom.ngramLength()).put((byte) bloom.ngramSkip());
-        out.putInt(keys.size());
-        for (byte[] k : keys) {
-            out.putShort((short) k.length).put(k);
+        out.putInt(filters.size());
+        for (int f = 0; f < filters.size(); f++) {
+            out.putInt(keys.get(f).size());
+            for (byte[] k : keys.get(f)) {
+                out.putShort((short) k.length).put(k);
+            }
+            out.putInt(filters.get(f).length).put(filters.get(f));
         }
-        out.putInt(filter.length).put(filter);
         out.putInt(crc(out.array(), out.position()));
         return out.array();
     }
 
-    /** Decodes a bloom; {@code name} is used in error messages. */
+    /** Decodes a bloom of version 1 or 2; {@code name} is used in error messages. */
     static SeriesBloom decode(byte[] bytes, String name) throws BloomFormatException {
         if (bytes.length < 16) {
             throw new BloomFormatException("series bloom " + name + " truncated: " + bytes.length + " bytes");
         }
-        ByteBuffer in = ByteBuffer.wrap(bytes);
+        ByteBuffer in = ByteBuffer.wrap(bytes, 0, bytes.length - 4);
         if (in.getInt() != MAGIC) {
             throw new BloomFormatException("series bloom " + name + " has bad magic");
         }
         byte version = in.get();
-        if (version != VERSION) {
-            throw new BloomFormatException("series bloom " + name + " has unsupported version " + version);
+        if (version != VERSION && version != VERSION_SHARED_FILTER) {
+            throw new BloomFormatException("series bloom " + name + " has unsupported version " + version
+                    + " (this reader knows " + VERSION_SHARED_FILTER + " and " + VERSION + ")");
         }
         int stored = ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt();
         if (crc(bytes, bytes.length - 4) != stored) {
@@ -116,29 +147,68 @@ public final class SeriesBloomStore {
             boolean words = (flags & 2) != 0;
             int n = in.get() & 0xff;
             int skip = in.get() & 0xff;
-            int count = in.getInt();
-            if (count < 0 || count > bytes.length) {
-                throw new BloomFormatException("series bloom " + name + " has invalid chunk count " + count);
+            if (version == VERSION_SHARED_FILTER) {
+                Set<String> covered = new HashSet<>(keys(in, bytes, name));
+                ScalableBloomFilter filter = filter(in, bytes, name);
+                if (in.hasRemaining()) {
+                    throw new BloomFormatException("series bloom " + name + " has " + in.remaining()
+                            + " bytes after its filter");
+                }
+                return SeriesBloom.shared(filter, covered, ngram, n, skip, words);
             }
-            Set<String> covered = new HashSet<>(count * 2);
-            for (int i = 0; i < count; i++) {
-                int len = in.getShort() & 0xffff;
-                covered.add(new String(bytes, in.position(), len, StandardCharsets.UTF_8));
-                in.position(in.position() + len);
+            int filterCount = count(in, bytes, name, "filter count");
+            Map<String, ScalableBloomFilter> filters = new HashMap<>(filterCount * 2);
+            for (int f = 0; f < filterCount; f++) {
+                List<String> covered = keys(in, bytes, name);
+                ScalableBloomFilter filter = filter(in, bytes, name);
+                for (String key : covered) {
+                    filters.put(key, filter);
+                }
             }
-            int filterLength = in.getInt();
-            if (filterLength < 0 || filterLength != bytes.length - 4 - in.position()) {
-                throw new BloomFormatException("series bloom " + name + " has invalid filter length " + filterLength
-                        + " at offset " + (in.position() - 4));
+            if (in.hasRemaining()) {
+                throw new BloomFormatException("series bloom " + name + " has " + in.remaining()
+                        + " bytes after its last filter");
             }
-            byte[] filter = new byte[filterLength];
-            in.get(filter);
-            return new SeriesBloom(ScalableBloomFilter.deserialize(filter), covered, ngram, n, skip, words);
+            return new SeriesBloom(filters, ngram, n, skip, words);
         } catch (java.nio.BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new BloomFormatException("series bloom " + name + " truncated at offset " + in.position());
         } catch (IllegalArgumentException e) {
             throw new BloomFormatException("series bloom " + name + " is invalid: " + e.getMessage());
         }
+    }
+
+    private static int count(ByteBuffer in, byte[] bytes, String name, String what) throws BloomFormatException {
+        int count = in.getInt();
+        if (count < 0 || count > bytes.length) {
+            throw new BloomFormatException("series bloom " + name + " has invalid " + what + " " + count
+                    + " at offset " + (in.position() - 4));
+        }
+        return count;
+    }
+
+    private static List<String> keys(ByteBuffer in, byte[] bytes, String name) throws BloomFormatException {
+        int count = count(in, bytes, name, "chunk count");
+        List<String> keys = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int len = in.getShort() & 0xffff;
+            if (len > in.remaining()) {
+                throw new BloomFormatException("series bloom " + name + " truncated at offset " + in.position());
+            }
+            keys.add(new String(bytes, in.position(), len, StandardCharsets.UTF_8));
+            in.position(in.position() + len);
+        }
+        return keys;
+    }
+
+    private static ScalableBloomFilter filter(ByteBuffer in, byte[] bytes, String name) throws BloomFormatException {
+        int filterLength = in.getInt();
+        if (filterLength < 0 || filterLength > in.remaining()) {
+            throw new BloomFormatException("series bloom " + name + " has invalid filter length " + filterLength
+                    + " at offset " + (in.position() - 4));
+        }
+        byte[] filter = new byte[filterLength];
+        in.get(filter);
+        return ScalableBloomFilter.deserialize(filter);
     }
 
     private static int crc(byte[] b, int length) {

@@ -1,10 +1,9 @@
 package io.logbloom.ingest;
 
-import io.logbloom.bloom.AddResult;
 import io.logbloom.bloom.BloomConfig;
 import io.logbloom.bloom.BloomFormatException;
-import io.logbloom.bloom.BloomStats;
 import io.logbloom.bloom.ScalableBloomFilter;
+import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.Label;
@@ -24,9 +23,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Series-bloom maintenance for merges: feeds the tokens of each series' rows in a merged object into
- * the bloom of its series and period (loaded from the store, or new), marks the object covered only
- * when no add came back FULL, persists every touched bloom, and bounds the blooms kept in memory.
+ * Series-bloom maintenance for merges: collects the distinct tokens of each series' rows in a merged
+ * object, adds them to one filter sized for their count ({@link SeriesBloom}: one filter per object) in
+ * the bloom of the series and period (loaded from the store, or new), which then covers the object
+ * (unless the tokens exceed {@link #MAX_TOKENS_PER_OBJECT} or the filter the size limit), drops the
+ * filters of objects replaced by the compactor ({@link #forget}), persists every touched bloom, and
+ * bounds the blooms kept in memory.
  *
  * <p>The ingester's part merger uses it, and so does the compactor for the objects it writes (merged and
  * delete-rewritten), with its own instance.
@@ -42,6 +44,12 @@ public final class SeriesBloomWriter {
      * thousands of series could otherwise hold gigabytes; evicted blooms are reloaded on their next flush.
      */
     static final long MAX_BLOOM_MEMORY_BYTES = 256L << 20;
+    /**
+     * Distinct tokens collected for one series in one object before it is left uncovered (never skipped):
+     * the hashes are held until the series is written (8 bytes each, so 32 MiB here), and a series with
+     * more tokens in one object (n-gram mode on huge lines) is cheaper to scan than to index.
+     */
+    static final int MAX_TOKENS_PER_OBJECT = 4 << 20;
 
     private final BloomTokenizer tokenizer;
     private final BloomConfig bloomConfig;
@@ -62,11 +70,15 @@ public final class SeriesBloomWriter {
         this.maxMemoryBytes = maxMemoryBytes;
     }
 
-    /** The tokens of one series' rows in one object, added block by block as the object is written. */
+    /**
+     * The tokens of one series' rows in one object, collected block by block as the object is written and
+     * put into one filter sized for their distinct count when the series is done ({@link #finish}).
+     */
     public final class ObjectTokens implements ColumnarObjectWriter.BlockSink {
         private final BloomKey key;
         private final String objectKey;
         private final SeriesBloom bloom;
+        private final TokenHashes hashes = new TokenHashes(MAX_TOKENS_PER_OBJECT);
         private boolean complete = true;
 
         private ObjectTokens(BloomKey key, String objectKey, SeriesBloom bloom) {
@@ -75,15 +87,15 @@ public final class SeriesBloomWriter {
             this.bloom = bloom;
         }
 
-        /** Adds the block's tokens, scoped to the block ({@link #blockScope}). */
+        /** Collects the block's tokens, scoped to the block ({@link io.logbloom.chunks.ColumnarDirectory#blockScope}). */
         @Override
         public void block(int blockIndex, ColumnarRows rows, int[] order, int from, int to) {
-            ScalableBloomFilter filter = bloom.filter();
-            BloomTokenizer.ChunkTokens tokens = tokenizer.chunk(io.logbloom.chunks.ColumnarDirectory.blockScope(objectKey, blockIndex), hash -> {
-                if (complete && filter.add(hash) == AddResult.FULL) {
-                    complete = false;
-                }
-            });
+            BloomTokenizer.ChunkTokens tokens = tokenizer.chunk(ColumnarDirectory.blockScope(objectKey, blockIndex),
+                    hash -> {
+                        if (complete && !hashes.add(hash)) {
+                            complete = false;
+                        }
+                    });
             for (int i = from; i < to && complete; i++) {
                 int row = order[i];
                 for (Label field : rows.metadata(row)) {
@@ -93,19 +105,48 @@ public final class SeriesBloomWriter {
             }
         }
 
-        /** Marks the object covered when every block's tokens went in; the bloom is persisted by {@link #persist}. */
+        /**
+         * Covers the object with one filter sized for the distinct tokens collected (when every block's tokens
+         * fit the bounds); the bloom is persisted by {@link #persist}.
+         */
         public void finish() {
-            if (complete) {
-                Set<String> covered = new HashSet<>(bloom.coveredChunkKeys());
-                covered.add(objectKey);
-                blooms.put(key, new SeriesBloom(bloom.filter(), covered, bloom.ngramEnabled(), bloom.ngramLength(),
-                        bloom.ngramSkip(), bloom.wordTokens()));
+            long[] distinct = hashes.distinct();
+            BloomConfig sized = bloomConfig.withInitialCapacity(Math.max(1, distinct.length)).withNonScaling(true);
+            if (complete && exactSizeBytes(distinct.length, bloomConfig.errorRate()) <= bloomConfig.maxSizeBytes()) {
+                ScalableBloomFilter filter = ScalableBloomFilter.create(sized);
+                if (filter.stats().sizeBytes() <= bloomConfig.maxSizeBytes()) {
+                    for (long hash : distinct) {
+                        filter.add(hash);
+                    }
+                    blooms.put(key, bloom.withObject(objectKey, filter));
+                }
             }
             unpersisted.add(key);
             touchedAt.put(key, System.nanoTime());
         }
     }
 
+    /** Bytes of an optimally sized bloom filter for {@code items} at {@code errorRate}: n ln(1/p) / ln(2)^2 bits. */
+    static long exactSizeBytes(long items, double errorRate) {
+        return (long) Math.ceil(items * -Math.log(errorRate) / (Math.log(2) * Math.log(2)) / 8);
+    }
+
+    /**
+     * Stops covering the objects {@code objectKeys} in the bloom of the series and period (they were replaced
+     * or deleted, so no query reads them again), dropping their filters; stored by the next {@link #persist}.
+     */
+    public void forget(String tenant, long fingerprint, long period, Set<String> objectKeys) throws IOException {
+        if (!tokenizer.config().enabled()) {
+            return;
+        }
+        BloomKey key = new BloomKey(tenant, fingerprint, period);
+        SeriesBloom bloom = bloomFor(key);
+        if (bloom.coveredChunkKeys().stream().anyMatch(objectKeys::contains)) {
+            blooms.put(key, bloom.withoutObjects(objectKeys));
+            unpersisted.add(key);
+            touchedAt.put(key, System.nanoTime());
+        }
+    }
 
     /**
      * Starts adding one series' rows in object {@code objectKey} to the series' bloom of the period of
@@ -161,8 +202,7 @@ public final class SeriesBloomWriter {
             LOG.warn("series bloom {} is unreadable, starting a new one: {}", key, e.getMessage());
         }
         if (bloom == null) {
-            bloom = new SeriesBloom(ScalableBloomFilter.create(bloomConfig), Set.of(), t.ngramEnabled(),
-                    t.ngramLength(), t.ngramSkip(), t.wordTokensEnabled());
+            bloom = SeriesBloom.empty(t.ngramEnabled(), t.ngramLength(), t.ngramSkip(), t.wordTokensEnabled());
         }
         blooms.put(key, bloom);
         return bloom;
@@ -186,7 +226,7 @@ public final class SeriesBloomWriter {
                 }
                 if (!unpersisted.contains(k)) {
                     SeriesBloom removed = blooms.remove(k);
-                    total -= removed.filter().stats().sizeBytes();
+                    total -= removed.sizeBytes();
                 }
             }
         }
@@ -197,21 +237,20 @@ public final class SeriesBloomWriter {
     long memoryBytes() {
         long total = 0;
         for (SeriesBloom b : blooms.values()) {
-            total += b.filter().stats().sizeBytes();
+            total += b.sizeBytes();
         }
         return total;
     }
 
-    /** Bloom totals as Valkey's INFO BF: memory bytes, objects, sub-filters, items, capacity. */
+    /** Bloom totals as Valkey's INFO BF: memory bytes, series blooms, sub-filters, items, capacity. */
     double[] totals() {
         double[] totals = new double[5];
         for (SeriesBloom b : blooms.values()) {
-            BloomStats s = b.filter().stats();
-            totals[0] += s.sizeBytes();
+            double[] t = b.totals();
+            for (int i = 0; i < totals.length; i++) {
+                totals[i] += i == 1 ? 0 : t[i];
+            }
             totals[1] += 1;
-            totals[2] += s.subFilters();
-            totals[3] += s.itemsInserted();
-            totals[4] += s.capacity();
         }
         return totals;
     }

@@ -43,7 +43,7 @@ final class IngesterS3Test {
                 SeriesBloom bloom = reader.blooms().load("s3-tenant", ref.fingerprint(),
                         SeriesBloom.periodNumber(ref.fromNanos())).orElseThrow();
                 assertThat(bloom.covers(ref)).isTrue();
-                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(io.logbloom.chunks.ColumnarDirectory.blockScope(ref.objectKey(), 0), "user=u3"))).isTrue();
+                assertThat(bloom.mightContain(ref.objectKey(), BloomTokenizer.chunkScopedHash(io.logbloom.chunks.ColumnarDirectory.blockScope(ref.objectKey(), 0), "user=u3"))).isTrue();
             }
         }
     }

@@ -91,15 +91,15 @@ final class IngesterTest {
             assertThat(bloom.covers(ref)).isTrue();
             assertThat(bloom.ngramEnabled()).isFalse();
             assertThat(bloom.wordTokens()).isTrue();
-            assertThat(bloom.filter().mightContain(WordTokens.wordHash(scope, "line"))).isTrue();
+            assertThat(bloom.mightContain(ref.objectKey(), WordTokens.wordHash(scope, "line"))).isTrue();
             for (int i = 0; i < 300; i++) {
-                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(scope, "trace_id=t" + i))).isTrue();
-                assertThat(bloom.filter().mightContain(WordTokens.wordHash(scope, "w" + i))).isTrue();
+                assertThat(bloom.mightContain(ref.objectKey(), BloomTokenizer.chunkScopedHash(scope, "trace_id=t" + i))).isTrue();
+                assertThat(bloom.mightContain(ref.objectKey(), WordTokens.wordHash(scope, "w" + i))).isTrue();
             }
-            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(scope, "trace_id"))).isTrue();
+            assertThat(bloom.mightContain(ref.objectKey(), BloomTokenizer.chunkScopedHash(scope, "trace_id"))).isTrue();
             int falsePositives = 0;
             for (int i = 0; i < 1000; i++) {
-                if (bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(scope, "trace_id=absent" + i))) {
+                if (bloom.mightContain(ref.objectKey(), BloomTokenizer.chunkScopedHash(scope, "trace_id=absent" + i))) {
                     falsePositives++;
                 }
             }
@@ -121,15 +121,15 @@ final class IngesterTest {
             assertThat(bloom.ngramEnabled()).isTrue();
             assertThat(bloom.ngramLength()).isEqualTo(4);
             for (String gram : BloomTokenizer.ngramAlignments("alice", 4, 0).get(0)) {
-                assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(scope, gram))).isTrue();
+                assertThat(bloom.mightContain(ref.objectKey(), BloomTokenizer.chunkScopedHash(scope, gram))).isTrue();
             }
         }
     }
 
     @Test
-    void bloomFull_chunkNotCovered_butEarlierChunksStayCovered() throws Exception {
-        // a non-growing filter of 64 items: the first small chunk fits, the big second one cannot
-        BloomConfig tiny = new BloomConfig(64, 0.01, 2, 0.5, 1L << 20, true);
+    void bloomOverSizeLimit_chunkNotCovered_butEarlierChunksStayCovered() throws Exception {
+        // filters of at most 128 bytes: the first small chunk's few tokens fit, the 600 of the second cannot
+        BloomConfig tiny = new BloomConfig(64, 0.01, 2, 0.5, 128, true);
         try (Ingester ingester = fx.open(IngesterFixture.config(dir).withBloom(tiny), store)) {
             ingester.push("t", List.of(new PushStream("{app=\"api\"}",
                     List.of(new LogEntry(fx.ts(1), "a", List.of(new Label("k", "v")))))));
@@ -147,8 +147,8 @@ final class IngesterTest {
             ChunkRef small = refs.stream().filter(r -> r.entries() == 1).findFirst().orElseThrow();
             ChunkRef big = refs.stream().filter(r -> r.entries() == 200).findFirst().orElseThrow();
             assertThat(bloom.covers(small)).isTrue();
-            assertThat(bloom.covers(big)).as("a chunk with a token lost to FULL is never claimed covered").isFalse();
-            assertThat(bloom.filter().mightContain(BloomTokenizer.chunkScopedHash(io.logbloom.chunks.ColumnarDirectory.blockScope(small.objectKey(), 0), "k=v"))).isTrue();
+            assertThat(bloom.covers(big)).as("a chunk whose filter exceeds the size limit is never claimed covered").isFalse();
+            assertThat(bloom.mightContain(small.objectKey(), BloomTokenizer.chunkScopedHash(io.logbloom.chunks.ColumnarDirectory.blockScope(small.objectKey(), 0), "k=v"))).isTrue();
         }
     }
 

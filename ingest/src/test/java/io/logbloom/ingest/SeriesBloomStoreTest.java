@@ -5,25 +5,44 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbloom.bloom.BloomConfig;
 import io.logbloom.bloom.BloomFormatException;
+import io.logbloom.bloom.BloomHash;
 import io.logbloom.bloom.ScalableBloomFilter;
 import io.logbloom.chunks.FileSystemObjectStore;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 final class SeriesBloomStoreTest {
+    private static final String FIRST = "t/objects/0000000000000001-w-0000000000000003.lbo";
+    private static final String SECOND = "t/objects/0000000000000004-w-0000000000000006.lbo";
+
     @TempDir
     Path dir;
 
-    private static SeriesBloom sample() {
-        ScalableBloomFilter filter = ScalableBloomFilter.create(BloomConfig.defaults());
-        for (int i = 0; i < 500; i++) {
-            filter.add("token" + i);
+    private static ScalableBloomFilter filterOf(String prefix, int items) {
+        ScalableBloomFilter filter = ScalableBloomFilter.create(
+                BloomConfig.defaults().withInitialCapacity(items).withNonScaling(true));
+        for (int i = 0; i < items; i++) {
+            filter.add(prefix + i);
         }
-        return new SeriesBloom(filter, Set.of("t/00000000000000ff/1-2-00000003", "t/00000000000000ff/4-5-00000006"),
-                true, 4, 1, true);
+        return filter;
+    }
+
+    private static SeriesBloom sample() {
+        return SeriesBloom.empty(true, 4, 1, true).withObject(FIRST, filterOf("first", 500))
+                .withObject(SECOND, filterOf("second", 300));
+    }
+
+    private static long hash(String token) {
+        return BloomHash.hash(token);
     }
 
     @Test
@@ -32,14 +51,90 @@ final class SeriesBloomStoreTest {
         assertThat(store.load("t", 255, 20454)).isEmpty();
         store.store("t", 255, 20454, sample());
         SeriesBloom loaded = store.load("t", 255, 20454).orElseThrow();
-        assertThat(loaded.coveredChunkKeys()).isEqualTo(sample().coveredChunkKeys());
+        assertThat(loaded.coveredChunkKeys()).containsExactlyInAnyOrder(FIRST, SECOND);
         assertThat(loaded.ngramEnabled()).isTrue();
         assertThat(loaded.ngramLength()).isEqualTo(4);
         assertThat(loaded.ngramSkip()).isEqualTo(1);
+        assertThat(loaded.wordTokens()).isTrue();
         for (int i = 0; i < 500; i++) {
-            assertThat(loaded.filter().mightContain("token" + i)).isTrue();
+            assertThat(loaded.mightContain(FIRST, hash("first" + i))).isTrue();
         }
+        for (int i = 0; i < 300; i++) {
+            assertThat(loaded.mightContain(SECOND, hash("second" + i))).isTrue();
+        }
+        assertThat(loaded.mightContain("t/objects/not-covered.lbo", hash("anything")))
+                .as("an object the bloom does not cover may contain anything").isTrue();
+        assertThat(SeriesBloomStore.encode(loaded)).isEqualTo(SeriesBloomStore.encode(sample()));
         assertThat(SeriesBloomStore.key("t", 255, 20454)).isEqualTo("blooms/t/20454/00000000000000ff.bloom");
+    }
+
+    @Test
+    void eachObjectProbesOnlyItsOwnFilter() throws Exception {
+        SeriesBloom loaded = SeriesBloomStore.decode(SeriesBloomStore.encode(sample()), "x");
+        int inOther = 0;
+        for (int i = 0; i < 500; i++) {
+            if (loaded.mightContain(SECOND, hash("first" + i))) {
+                inOther++;
+            }
+        }
+        assertThat(inOther).as("first's tokens are false positives in second's filter only at its error rate")
+                .isLessThan(25);
+    }
+
+    @Test
+    void withoutObjects_dropsTheirFilters() {
+        SeriesBloom bloom = sample().withoutObjects(Set.of(FIRST));
+        assertThat(bloom.coveredChunkKeys()).containsExactly(SECOND);
+        assertThat(bloom.sizeBytes()).isLessThan(sample().sizeBytes());
+        assertThat(bloom.mightContain(FIRST, hash("never added"))).isTrue();
+    }
+
+    @Test
+    void previousVersion_oneSharedFilter_stillRead_andRewrittenOnce() throws Exception {
+        ScalableBloomFilter shared = filterOf("token", 500);
+        byte[] v1 = versionOne(shared, List.of(FIRST, SECOND), 0b10, 4, 0);
+        SeriesBloom loaded = SeriesBloomStore.decode(v1, "x");
+        assertThat(loaded.coveredChunkKeys()).containsExactlyInAnyOrder(FIRST, SECOND);
+        assertThat(loaded.wordTokens()).isTrue();
+        assertThat(loaded.ngramEnabled()).isFalse();
+        for (int i = 0; i < 500; i++) {
+            assertThat(loaded.mightContain(FIRST, hash("token" + i))).isTrue();
+            assertThat(loaded.mightContain(SECOND, hash("token" + i))).isTrue();
+        }
+        assertThat(loaded.distinctFilters()).hasSize(1);
+        // re-encoded in the current version, the shared filter is written once, not once per key
+        byte[] v2 = SeriesBloomStore.encode(loaded.withObject("t/objects/third.lbo", filterOf("third", 10)));
+        assertThat(v2[4]).isEqualTo(SeriesBloomStore.VERSION);
+        assertThat(v2.length).isLessThan(v1.length + shared.serialize().length / 2);
+        SeriesBloom again = SeriesBloomStore.decode(v2, "x");
+        assertThat(again.coveredChunkKeys()).containsExactlyInAnyOrder(FIRST, SECOND, "t/objects/third.lbo");
+        assertThat(again.distinctFilters()).hasSize(2);
+        assertThat(again.mightContain(SECOND, hash("token7"))).isTrue();
+    }
+
+    /** The version-1 layout, written as the previous release wrote it. */
+    private static byte[] versionOne(ScalableBloomFilter filter, List<String> keys, int flags, int n, int skip)
+            throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeInt(SeriesBloomStore.MAGIC);
+        out.writeByte(1);
+        out.writeByte(flags);
+        out.writeByte(n);
+        out.writeByte(skip);
+        out.writeInt(keys.size());
+        for (String key : keys) {
+            byte[] b = key.getBytes(StandardCharsets.UTF_8);
+            out.writeShort(b.length);
+            out.write(b);
+        }
+        byte[] serialized = filter.serialize();
+        out.writeInt(serialized.length);
+        out.write(serialized);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes.toByteArray());
+        out.writeInt((int) crc.getValue());
+        return bytes.toByteArray();
     }
 
     @Test
@@ -64,7 +159,7 @@ final class SeriesBloomStoreTest {
         byte[] bytes = SeriesBloomStore.encode(sample());
         bytes[4] = 9;
         assertThatThrownBy(() -> SeriesBloomStore.decode(bytes, "x")).isInstanceOf(BloomFormatException.class)
-                .hasMessage("series bloom x has unsupported version 9");
+                .hasMessage("series bloom x has unsupported version 9 (this reader knows 1 and 2)");
     }
 
     @Test

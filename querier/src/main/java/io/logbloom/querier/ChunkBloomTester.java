@@ -52,7 +52,7 @@ final class ChunkBloomTester {
         if (bloom == null || !bloom.covers(ref.objectKey())) {
             return true;
         }
-        return eval(query, series, ref.objectKey(), bloom);
+        return eval(query, series, ref.objectKey(), ref.objectKey(), bloom);
     }
 
     /**
@@ -63,49 +63,49 @@ final class ChunkBloomTester {
         if (bloom == null || !bloom.covers(objectKey)) {
             return true;
         }
-        return eval(query, series, scope, bloom);
+        return eval(query, series, objectKey, scope, bloom);
     }
 
-    private boolean eval(BloomQuery query, Labels series, String ref, SeriesBloomView bloom) {
-        return query.mayHold(leaf -> leafMayMatch(leaf, series, ref, bloom));
+    private boolean eval(BloomQuery query, Labels series, String objectKey, String ref, SeriesBloomView bloom) {
+        return query.mayHold(leaf -> leafMayMatch(leaf, series, objectKey, ref, bloom));
     }
 
-    private boolean leafMayMatch(BloomQuery leaf, Labels series, String ref, SeriesBloomView bloom) {
+    private boolean leafMayMatch(BloomQuery leaf, Labels series, String objectKey, String ref, SeriesBloomView bloom) {
         if (leaf instanceof BloomQuery.MetadataEquals eq) {
             if (series.get(eq.key()) != null) {
                 return true;
             }
-            return bloom.mightContain(scheme.chunkScopedHash(ref, eq.key() + "=" + eq.value()));
+            return bloom.mightContain(objectKey, scheme.chunkScopedHash(ref, eq.key() + "=" + eq.value()));
         }
         if (leaf instanceof BloomQuery.MetadataExists exists) {
             if (series.get(exists.key()) != null) {
                 return true;
             }
-            return bloom.mightContain(scheme.chunkScopedHash(ref, exists.key()));
+            return bloom.mightContain(objectKey, scheme.chunkScopedHash(ref, exists.key()));
         }
         if (leaf instanceof BloomQuery.LineContains contains) {
-            return literalMayMatch(contains.literal(), ref, bloom);
+            return literalMayMatch(contains.literal(), objectKey, ref, bloom);
         }
         throw new IllegalStateException("BUG: unknown bloom query node " + leaf);
     }
 
-    private boolean literalMayMatch(String literal, String ref, SeriesBloomView bloom) {
-        return wordsMayMatch(literal, ref, bloom) && ngramsMayMatch(literal, ref, bloom);
+    private boolean literalMayMatch(String literal, String objectKey, String ref, SeriesBloomView bloom) {
+        return wordsMayMatch(literal, objectKey, ref, bloom) && ngramsMayMatch(literal, objectKey, ref, bloom);
     }
 
-    private boolean wordsMayMatch(String literal, String ref, SeriesBloomView bloom) {
+    private boolean wordsMayMatch(String literal, String objectKey, String ref, SeriesBloomView bloom) {
         if (!bloom.wordTokens()) {
             return true;
         }
         for (String word : scheme.provenWords(literal)) {
-            if (!bloom.mightContain(scheme.wordHash(ref, word))) {
+            if (!bloom.mightContain(objectKey, scheme.wordHash(ref, word))) {
                 return false;
             }
         }
         return true;
     }
 
-    private boolean ngramsMayMatch(String literal, String ref, SeriesBloomView bloom) {
+    private boolean ngramsMayMatch(String literal, String objectKey, String ref, SeriesBloomView bloom) {
         if (!bloom.ngramEnabled()) {
             return true;
         }
@@ -119,7 +119,7 @@ final class ChunkBloomTester {
             }
             boolean all = true;
             for (String gram : grams) {
-                if (!bloom.mightContain(scheme.chunkScopedHash(ref, gram))) {
+                if (!bloom.mightContain(objectKey, scheme.chunkScopedHash(ref, gram))) {
                     all = false;
                     break;
                 }

@@ -2,15 +2,16 @@ package io.logbloom.querier;
 
 /**
  * What the querier needs from one series bloom (one tenant, series and 24h period): which chunks it
- * covers, membership of a chunk-scoped token hash, and the tokenizer settings it was built with.
+ * covers, membership of a token hash scoped to a chunk or to a block of an object (asked of that
+ * object's filter), and the tokenizer settings it was built with.
  * Implementations must be safe for concurrent reads.
  */
 public interface SeriesBloomView {
     /** Whether every token of the chunk stored under {@code objectKey} was added to this bloom. */
     boolean covers(String objectKey);
 
-    /** False only when {@code hash} was definitely never added. */
-    boolean mightContain(long hash);
+    /** False only when {@code hash} was definitely never added for the object stored under {@code objectKey}. */
+    boolean mightContain(String objectKey, long hash);
 
     /** Whether line n-grams were indexed. */
     boolean ngramEnabled();

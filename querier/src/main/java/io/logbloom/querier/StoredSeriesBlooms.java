@@ -31,8 +31,8 @@ public final class StoredSeriesBlooms implements SeriesBloomSource {
         }
 
         @Override
-        public boolean mightContain(long hash) {
-            return bloom.filter().mightContain(hash);
+        public boolean mightContain(String objectKey, long hash) {
+            return bloom.mightContain(objectKey, hash);
         }
 
         @Override
@@ -61,7 +61,7 @@ public final class StoredSeriesBlooms implements SeriesBloomSource {
             for (String key : bloom.coveredChunkKeys()) {
                 keys += 48 + 2L * key.length();
             }
-            return bloom.filter().stats().sizeBytes() + keys;
+            return bloom.sizeBytes() + keys;
         }
     }
 }

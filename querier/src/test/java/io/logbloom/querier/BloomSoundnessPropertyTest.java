@@ -307,7 +307,7 @@ final class BloomSoundnessPropertyTest {
         }
 
         @Override
-        public boolean mightContain(long hash) {
+        public boolean mightContain(String objectKey, long hash) {
             return tokens.contains(hash);
         }
 

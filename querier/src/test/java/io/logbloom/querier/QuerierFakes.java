@@ -120,7 +120,7 @@ final class QuerierFakes {
         }
 
         @Override
-        public boolean mightContain(long hash) {
+        public boolean mightContain(String objectKey, long hash) {
             return hashes.contains(hash);
         }
 
