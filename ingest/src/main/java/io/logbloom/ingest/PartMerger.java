@@ -15,8 +15,9 @@ import io.logbloom.index.ColumnarRefs;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.IndexWriter;
 import io.logbloom.index.SeriesChunks;
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,8 @@ import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 import java.util.function.LongSupplier;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,12 +65,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory: one decoded block per part being merged plus the block being written (each stream is
  * k-way merged by time from its parts, see {@link #mergeStream}), whatever a stream's size, plus the
- * encoded object until it is uploaded. Not thread-safe: one merger thread per ingester.
+ * writer's buffers; the encoded object goes to a temporary file beside the manifest and is uploaded from
+ * there ({@link ObjectStore#putFile}), so it is in heap only where a store must read it (S3). Not
+ * thread-safe: one merger thread per ingester.
  */
 final class PartMerger {
     private static final Logger LOG = LoggerFactory.getLogger(PartMerger.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MANIFEST_PREFIX = "merge-";
+    /** Columns are written in pieces of a few KB; 64 KiB turns them into few large file writes. */
+    private static final int OBJECT_WRITE_BUFFER_BYTES = 64 * 1024;
 
     /** What one merge did. */
     record Outcome(String tenant, String objectKey, int partsMerged, int streams, long rows, long objectBytes) {}
@@ -133,7 +140,8 @@ final class PartMerger {
 
     /**
      * Merges the oldest mergeable parts of {@code tenant} while their bytes stay within {@code maxBytes}
-     * (at least one part), so an object, which is built in heap, stays bounded even after a backlog;
+     * (at least one part), so an object stays bounded even after a backlog (a store that reads it
+     * into heap to upload it, as S3 does, holds it whole);
      * returns null when there is none.
      */
     Outcome merge(String tenant, long maxBytes) throws IOException {
@@ -174,23 +182,34 @@ final class PartMerger {
     private Outcome mergeInto(Manifest manifest, Path manifestFile, List<LocalParts.Part> taken) throws IOException {
         String tenant = manifest.tenant();
         String objectKey = manifest.objectKey();
-        byte[] object;
         ColumnarDirectory directory;
         long rows = 0;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Map<LocalParts.Part, LocalParts.Reader> readers = new HashMap<>();
-        try (ColumnarObjectWriter writer = new ColumnarObjectWriter(out, format)) {
-            for (Map.Entry<Labels, List<Source>> stream : streamsOf(taken).entrySet()) {
-                rows += mergeStream(tenant, objectKey, stream.getKey(), stream.getValue(), readers, writer);
+        long objectBytes;
+        int objectCrc;
+        // the object goes to a file beside the manifest (a crash leaves it to recover's sweep of "merge-*.tmp"), so
+        // neither it nor a growing copy of it is held in heap
+        Path objectFile = manifestFile.resolveSibling(manifestFile.getFileName() + ".object.tmp");
+        try {
+            CRC32C crc = new CRC32C();
+            Map<LocalParts.Part, LocalParts.Reader> readers = new HashMap<>();
+            try (OutputStream out = new BufferedOutputStream(new CheckedOutputStream(Files.newOutputStream(objectFile),
+                    crc), OBJECT_WRITE_BUFFER_BYTES);
+                    ColumnarObjectWriter writer = new ColumnarObjectWriter(out, format)) {
+                for (Map.Entry<Labels, List<Source>> stream : streamsOf(taken).entrySet()) {
+                    rows += mergeStream(tenant, objectKey, stream.getKey(), stream.getValue(), readers, writer);
+                }
+                directory = writer.finish();
+                objectBytes = writer.bytesWritten();
+            } finally {
+                closeAll(readers.values());
             }
-            directory = writer.finish();
+            objectCrc = (int) crc.getValue();
+            store.putFile(objectKey, objectFile);
         } finally {
-            closeAll(readers.values());
+            Files.deleteIfExists(objectFile);
         }
-        object = out.toByteArray();
-        store.put(objectKey, object);
 
-        List<SeriesChunks> series = ColumnarRefs.of(tenant, objectKey, object, directory);
+        List<SeriesChunks> series = ColumnarRefs.of(tenant, objectKey, objectCrc, directory);
         blooms.persist();
         visibility.lock();
         try {
@@ -200,7 +219,7 @@ final class PartMerger {
             visibility.unlock();
         }
         retired.add(new Retired(taken, manifestFile, System.nanoTime() + retireGraceNanos));
-        return new Outcome(tenant, objectKey, taken.size(), directory.streams().size(), rows, object.length);
+        return new Outcome(tenant, objectKey, taken.size(), directory.streams().size(), rows, objectBytes);
     }
 
     /**
