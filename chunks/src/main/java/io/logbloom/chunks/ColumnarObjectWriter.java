@@ -17,7 +17,8 @@ import java.util.TreeSet;
  *
  * <p>Streams must be added in {@link ColumnarDirectory#STREAM_ORDER} (fingerprint, then labels),
  * each once; rows within a stream may come in any time order (they are sorted stably by
- * timestamp). Not thread-safe. {@link #close()} releases the native zstd context; it does not close
+ * timestamp). A stream too large for heap is written row by row through {@link #begin}, in time order.
+ * Not thread-safe. {@link #close()} releases the native zstd context; it does not close
  * the output stream.
  */
 public final class ColumnarObjectWriter implements AutoCloseable {
@@ -32,6 +33,8 @@ public final class ColumnarObjectWriter implements AutoCloseable {
     private boolean finished;
     private long[] timestampScratch = new long[256];
     private KeyColumn[] keyColumns = new KeyColumn[0];
+    /** The stream being written row by row, if any. */
+    private StreamAppender appending;
 
     /** A writer onto {@code out} (which it neither buffers nor closes) with {@code config}'s block bounds. */
     public ColumnarObjectWriter(OutputStream out, ColumnarConfig config) throws IOException {
@@ -80,17 +83,10 @@ public final class ColumnarObjectWriter implements AutoCloseable {
 
     /** As {@link #add(Labels, ColumnarRows)}, telling {@code sink} (when not null) which rows went into which block. */
     public void add(Labels labels, ColumnarRows rows, BlockSink sink) throws IOException {
-        if (finished) {
-            throw new IllegalStateException("writer already finished");
-        }
         if (rows.size() == 0) {
             throw new IllegalArgumentException("stream " + labels + " has no rows");
         }
-        if (previous != null && ColumnarDirectory.STREAM_ORDER.compare(previous, labels) >= 0) {
-            throw new IllegalArgumentException("stream " + labels + " added after " + previous
-                    + "; streams must be added once each in fingerprint order");
-        }
-        previous = labels;
+        checkNext(labels);
         int[] order = timeOrder(rows);
         int[] keyOrder = keyOrder(rows);
         int firstBlock = blocks.size();
@@ -116,6 +112,132 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         streams.add(new ColumnarStreamInfo(labels, firstBlock, blocks.size() - firstBlock,
                 rows.timestampNanos(order[0]), rows.timestampNanos(order[order.length - 1]), rows.size(),
                 rows.rawBytes()));
+    }
+
+    /**
+     * Starts writing one stream whose rows come one at a time in time order, through the returned
+     * appender: blocks are cut by the same rules as {@link #add} and written as they fill, so the writer
+     * holds one block's rows, never the stream's. Until {@link StreamAppender#end()} nothing else may be
+     * written.
+     *
+     * @param sink when not null, told which rows went into which block, as by {@link #add(Labels, ColumnarRows, BlockSink)}
+     * @throws IllegalArgumentException when {@code labels} does not come after the previously added stream in stream order
+     */
+    public StreamAppender begin(Labels labels, BlockSink sink) {
+        checkNext(labels);
+        appending = new StreamAppender(labels, sink);
+        return appending;
+    }
+
+    /**
+     * One stream being written row by row (see {@link #begin}); a row equal in time to the previous one
+     * stays after it, as {@link #add}'s stable sort keeps it. Two row buffers alternate: when a row
+     * overflows the block, the block is written and that row moves to the other buffer. Not thread-safe.
+     */
+    public final class StreamAppender {
+        private final Labels labels;
+        private final BlockSink sink;
+        private final int firstBlock = blocks.size();
+        private ColumnarRows block = new ColumnarRows();
+        private ColumnarRows spare = new ColumnarRows();
+        private int[] identity = new int[0];
+        private long blockRaw;
+        private long rows;
+        private long rawBytes;
+        private long minTimeNanos;
+        private long lastTimeNanos;
+        private boolean ended;
+
+        private StreamAppender(Labels labels, BlockSink sink) {
+            this.labels = labels;
+            this.sink = sink;
+        }
+
+        /**
+         * Appends one row: {@code utf8Line[offset, offset+length)} is copied.
+         *
+         * @throws IllegalArgumentException when {@code timestampNanos} is before the previous row's or a
+         *     metadata key repeats within the row
+         */
+        public void append(long timestampNanos, byte[] utf8Line, int offset, int length, List<Label> metadata)
+                throws IOException {
+            if (ended) {
+                throw new IllegalStateException("stream " + labels + " already ended");
+            }
+            if (rows > 0 && timestampNanos < lastTimeNanos) {
+                throw new IllegalArgumentException("row at " + timestampNanos + " after a row at " + lastTimeNanos
+                        + " in stream " + labels + "; rows must be appended in time order");
+            }
+            int count = block.size();
+            block.append(timestampNanos, utf8Line, offset, length, metadata);
+            int rowRaw = block.rowRawBytes(count);
+            if (count > 0 && (count == config.maxRowsPerBlock() || blockRaw + rowRaw > config.maxRawBytesPerBlock())) {
+                writeBufferedBlock(count);
+                spare.clear();
+                spare.append(timestampNanos, block.lineBytes(), block.lineOffset(count), block.lineLength(count),
+                        block.metadata(count));
+                ColumnarRows written = block;
+                block = spare;
+                spare = written;
+                blockRaw = 0;
+            }
+            if (rows == 0) {
+                minTimeNanos = timestampNanos;
+            }
+            blockRaw += rowRaw;
+            rawBytes += rowRaw;
+            lastTimeNanos = timestampNanos;
+            rows++;
+        }
+
+        /**
+         * Writes the last block and records the stream in the directory; the writer then accepts the next
+         * stream or {@link #finish()}.
+         *
+         * @throws IllegalArgumentException when no row was appended
+         */
+        public void end() throws IOException {
+            if (ended) {
+                throw new IllegalStateException("stream " + labels + " already ended");
+            }
+            if (rows == 0) {
+                throw new IllegalArgumentException("stream " + labels + " has no rows");
+            }
+            ended = true;
+            writeBufferedBlock(block.size());
+            streams.add(new ColumnarStreamInfo(labels, firstBlock, blocks.size() - firstBlock, minTimeNanos,
+                    lastTimeNanos, rows, rawBytes));
+            appending = null;
+        }
+
+        /** Writes the first {@code count} rows of {@link #block} as one block. */
+        private void writeBufferedBlock(int count) throws IOException {
+            if (identity.length < count) {
+                identity = new int[Math.max(count, identity.length * 2)];
+                for (int i = 0; i < identity.length; i++) {
+                    identity[i] = i;
+                }
+            }
+            int[] keyOrder = keyOrder(block);
+            if (sink != null) {
+                sink.block(blocks.size(), block, identity, 0, count);
+            }
+            writeBlock(streams.size(), block, identity, 0, count, blockRaw, keyOrder);
+        }
+    }
+
+    private void checkNext(Labels labels) {
+        if (finished) {
+            throw new IllegalStateException("writer already finished");
+        }
+        if (appending != null) {
+            throw new IllegalStateException("stream " + appending.labels + " is still being appended");
+        }
+        if (previous != null && ColumnarDirectory.STREAM_ORDER.compare(previous, labels) >= 0) {
+            throw new IllegalArgumentException("stream " + labels + " added after " + previous
+                    + "; streams must be added once each in fingerprint order");
+        }
+        previous = labels;
     }
 
     private static int[] timeOrder(ColumnarRows rows) {
@@ -210,6 +332,9 @@ public final class ColumnarObjectWriter implements AutoCloseable {
     public ColumnarDirectory finish() throws IOException {
         if (finished) {
             throw new IllegalStateException("writer already finished");
+        }
+        if (appending != null) {
+            throw new IllegalStateException("stream " + appending.labels + " is still being appended");
         }
         finished = true;
         long directoryOffset = position;

@@ -62,11 +62,7 @@ public final class FileSystemObjectStore implements ObjectStore {
     @Override
     public void put(String key, byte[] data) throws IOException {
         Objects.requireNonNull(data, "data is null");
-        Path target = path(key);
-        Path parent = target.getParent();
-        Files.createDirectories(parent);
-        Path temp = staging.resolve(UUID.randomUUID() + ".tmp");
-        try {
+        putStaged(key, temp -> {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 ByteBuffer buffer = ByteBuffer.wrap(data);
                 while (buffer.hasRemaining()) {
@@ -74,6 +70,34 @@ public final class FileSystemObjectStore implements ObjectStore {
                 }
                 channel.force(true);
             }
+        });
+    }
+
+    /** Copies {@code file} into the staging directory and renames it into place: the object never passes through heap. */
+    @Override
+    public void putFile(String key, Path file) throws IOException {
+        Objects.requireNonNull(file, "file is null");
+        putStaged(key, temp -> {
+            Files.copy(file, temp);
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            }
+        });
+    }
+
+    /** Writes a staging file of the object's bytes, durably. */
+    @FunctionalInterface
+    private interface Stager {
+        void write(Path temp) throws IOException;
+    }
+
+    private void putStaged(String key, Stager stager) throws IOException {
+        Path target = path(key);
+        Path parent = target.getParent();
+        Files.createDirectories(parent);
+        Path temp = staging.resolve(UUID.randomUUID() + ".tmp");
+        try {
+            stager.write(temp);
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {

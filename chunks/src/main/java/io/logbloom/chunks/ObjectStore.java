@@ -1,6 +1,8 @@
 package io.logbloom.chunks;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -11,6 +13,14 @@ import java.util.List;
 public interface ObjectStore extends AutoCloseable {
     /** Stores {@code data} under {@code key}, replacing any previous object, atomically. */
     void put(String key, byte[] data) throws IOException;
+
+    /**
+     * Stores the bytes of {@code file} under {@code key}, as {@link #put(String, byte[])} does; the file is
+     * left in place. The default reads the file into heap; stores override it to copy without that.
+     */
+    default void putFile(String key, Path file) throws IOException {
+        put(key, Files.readAllBytes(file));
+    }
 
     /** The whole object; throws {@link ObjectNotFoundException} when absent. */
     byte[] get(String key) throws IOException;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -13,6 +15,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -44,6 +47,18 @@ public abstract class ObjectStoreContractTest {
         store.put("tenant/0000000000000001/a-b-c", data);
         assertThat(store.get("tenant/0000000000000001/a-b-c")).isEqualTo(data);
         assertThat(store.exists("tenant/0000000000000001/a-b-c")).isTrue();
+    }
+
+    @Test
+    void putFile_storesTheFilesBytes_andLeavesTheFile(@TempDir Path dir) throws Exception {
+        byte[] data = new byte[300_000];
+        new Random(2).nextBytes(data);
+        Path file = dir.resolve("object.tmp");
+        Files.write(file, data);
+        store.put("k/file", bytes("replaced"));
+        store.putFile("k/file", file);
+        assertThat(store.get("k/file")).isEqualTo(data);
+        assertThat(file).exists().hasBinaryContent(data);
     }
 
     @Test

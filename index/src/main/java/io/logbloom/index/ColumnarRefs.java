@@ -21,7 +21,15 @@ public final class ColumnarRefs {
     public static List<SeriesChunks> of(String tenant, String objectKey, byte[] object, ColumnarDirectory directory) {
         CRC32C crc = new CRC32C();
         crc.update(object, 0, object.length);
-        int checksum = (int) crc.getValue();
+        return of(tenant, objectKey, (int) crc.getValue(), directory);
+    }
+
+    /**
+     * One entry per series of {@code directory}, the directory of the object stored under {@code objectKey}
+     * whose bytes have the CRC32C {@code objectCrc32c} (for objects written to a file, never held in heap).
+     */
+    public static List<SeriesChunks> of(String tenant, String objectKey, int objectCrc32c, ColumnarDirectory directory) {
+        int checksum = objectCrc32c;
         List<SeriesChunks> series = new ArrayList<>(directory.streams().size());
         for (int s = 0; s < directory.streams().size(); s++) {
             ColumnarStreamInfo stream = directory.streams().get(s);

@@ -7,7 +7,6 @@ import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarLines;
 import io.logbloom.chunks.ColumnarObjectWriter;
-import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.ColumnarStreamInfo;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.ObjectNotFoundException;
@@ -16,21 +15,26 @@ import io.logbloom.index.ColumnarRefs;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.IndexWriter;
 import io.logbloom.index.SeriesChunks;
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 import java.util.function.LongSupplier;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,13 +63,18 @@ import org.slf4j.LoggerFactory;
  * While the store does not answer, that check fails and so does the merge; the parts stay on disk,
  * where {@code ingester.max_unmerged_bytes} bounds them (the {@link Ingester} refuses pushes beyond).
  *
- * <p>Memory: one stream's rows at a time (the object is written stream by stream), plus the encoded
- * object until it is uploaded. Not thread-safe: one merger thread per ingester.
+ * <p>Memory: one decoded block per part being merged plus the block being written (each stream is
+ * k-way merged by time from its parts, see {@link #mergeStream}), whatever a stream's size, plus the
+ * writer's buffers; the encoded object goes to a temporary file beside the manifest and is uploaded from
+ * there ({@link ObjectStore#putFile}), so it is in heap only where a store must read it (S3). Not
+ * thread-safe: one merger thread per ingester.
  */
 final class PartMerger {
     private static final Logger LOG = LoggerFactory.getLogger(PartMerger.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MANIFEST_PREFIX = "merge-";
+    /** Columns are written in pieces of a few KB; 64 KiB turns them into few large file writes. */
+    private static final int OBJECT_WRITE_BUFFER_BYTES = 64 * 1024;
 
     /** What one merge did. */
     record Outcome(String tenant, String objectKey, int partsMerged, int streams, long rows, long objectBytes) {}
@@ -131,7 +140,8 @@ final class PartMerger {
 
     /**
      * Merges the oldest mergeable parts of {@code tenant} while their bytes stay within {@code maxBytes}
-     * (at least one part), so an object, which is built in heap, stays bounded even after a backlog;
+     * (at least one part), so an object stays bounded even after a backlog (a store that reads it
+     * into heap to upload it, as S3 does, holds it whole);
      * returns null when there is none.
      */
     Outcome merge(String tenant, long maxBytes) throws IOException {
@@ -172,30 +182,34 @@ final class PartMerger {
     private Outcome mergeInto(Manifest manifest, Path manifestFile, List<LocalParts.Part> taken) throws IOException {
         String tenant = manifest.tenant();
         String objectKey = manifest.objectKey();
-        byte[] object;
         ColumnarDirectory directory;
         long rows = 0;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (ColumnarObjectWriter writer = new ColumnarObjectWriter(out, format)) {
-            for (Map.Entry<Labels, List<Source>> stream : streamsOf(taken).entrySet()) {
-                ColumnarRows merged = new ColumnarRows();
-                for (Source source : stream.getValue()) {
-                    appendRows(source, merged);
+        long objectBytes;
+        int objectCrc;
+        // the object goes to a file beside the manifest (a crash leaves it to recover's sweep of "merge-*.tmp"), so
+        // neither it nor a growing copy of it is held in heap
+        Path objectFile = manifestFile.resolveSibling(manifestFile.getFileName() + ".object.tmp");
+        try {
+            CRC32C crc = new CRC32C();
+            Map<LocalParts.Part, LocalParts.Reader> readers = new HashMap<>();
+            try (OutputStream out = new BufferedOutputStream(new CheckedOutputStream(Files.newOutputStream(objectFile),
+                    crc), OBJECT_WRITE_BUFFER_BYTES);
+                    ColumnarObjectWriter writer = new ColumnarObjectWriter(out, format)) {
+                for (Map.Entry<Labels, List<Source>> stream : streamsOf(taken).entrySet()) {
+                    rows += mergeStream(tenant, objectKey, stream.getKey(), stream.getValue(), readers, writer);
                 }
-                rows += merged.size();
-                SeriesBloomWriter.ObjectTokens tokens = blooms.start(tenant, stream.getKey().fingerprint(),
-                        merged.timestampNanos(minRow(merged)), objectKey);
-                writer.add(stream.getKey(), merged, tokens);
-                if (tokens != null) {
-                    tokens.finish();
-                }
+                directory = writer.finish();
+                objectBytes = writer.bytesWritten();
+            } finally {
+                closeAll(readers.values());
             }
-            directory = writer.finish();
+            objectCrc = (int) crc.getValue();
+            store.putFile(objectKey, objectFile);
+        } finally {
+            Files.deleteIfExists(objectFile);
         }
-        object = out.toByteArray();
-        store.put(objectKey, object);
 
-        List<SeriesChunks> series = ColumnarRefs.of(tenant, objectKey, object, directory);
+        List<SeriesChunks> series = ColumnarRefs.of(tenant, objectKey, objectCrc, directory);
         blooms.persist();
         visibility.lock();
         try {
@@ -205,7 +219,7 @@ final class PartMerger {
             visibility.unlock();
         }
         retired.add(new Retired(taken, manifestFile, System.nanoTime() + retireGraceNanos));
-        return new Outcome(tenant, objectKey, taken.size(), directory.streams().size(), rows, object.length);
+        return new Outcome(tenant, objectKey, taken.size(), directory.streams().size(), rows, objectBytes);
     }
 
     /**
@@ -229,14 +243,114 @@ final class PartMerger {
         return deleted;
     }
 
-    private static int minRow(ColumnarRows rows) {
-        int min = 0;
-        for (int row = 1; row < rows.size(); row++) {
-            if (rows.timestampNanos(row) < rows.timestampNanos(min)) {
-                min = row;
+    /**
+     * Writes one stream's rows from all its sources in time order and returns how many: a k-way merge
+     * over the sources, each read one decoded block at a time, so memory is one block per source plus the
+     * writer's block, whatever the stream's size. Each part's stream is sorted by time (its writer sorts),
+     * and equal timestamps are taken in source order, so rows come out exactly as a stable sort of all
+     * sources' rows concatenated in source order would put them.
+     */
+    private long mergeStream(String tenant, String objectKey, Labels labels, List<Source> sources,
+            Map<LocalParts.Part, LocalParts.Reader> readers, ColumnarObjectWriter writer) throws IOException {
+        PriorityQueue<SourceCursor> heads = new PriorityQueue<>(Math.max(1, sources.size()), SourceCursor.ORDER);
+        for (int i = 0; i < sources.size(); i++) {
+            Source source = sources.get(i);
+            LocalParts.Reader reader = readers.get(source.part());
+            if (reader == null) {
+                reader = parts.open(source.part());
+                readers.put(source.part(), reader);
+            }
+            SourceCursor cursor = new SourceCursor(i, reader,
+                    source.part().directory().streams().get(source.streamIndex()));
+            if (cursor.advance()) {
+                heads.add(cursor);
             }
         }
-        return min;
+        if (heads.isEmpty()) {
+            throw new IllegalStateException("BUG: stream " + labels + " listed in parts without rows");
+        }
+        SeriesBloomWriter.ObjectTokens tokens = blooms.start(tenant, labels.fingerprint(),
+                heads.peek().timestampNanos(), objectKey);
+        ColumnarObjectWriter.StreamAppender appender = writer.begin(labels, tokens);
+        long rows = 0;
+        while (!heads.isEmpty()) {
+            SourceCursor head = heads.poll();
+            head.appendTo(appender);
+            rows++;
+            if (head.advance()) {
+                heads.add(head);
+            }
+        }
+        appender.end();
+        if (tokens != null) {
+            tokens.finish();
+        }
+        return rows;
+    }
+
+    /** The next row of one source's stream, decoding one block of it at a time. */
+    private static final class SourceCursor {
+        /** By time, then by source position: the tie order of a stable sort over the sources concatenated. */
+        static final Comparator<SourceCursor> ORDER = Comparator.comparingLong(SourceCursor::timestampNanos)
+                .thenComparingInt(c -> c.sourceIndex);
+
+        private final int sourceIndex;
+        private final LocalParts.Reader reader;
+        private final int endBlock;
+        private int nextBlock;
+        private ColumnarBlock block;
+        private ColumnarLines lines;
+        private int row = -1;
+
+        SourceCursor(int sourceIndex, LocalParts.Reader reader, ColumnarStreamInfo info) {
+            this.sourceIndex = sourceIndex;
+            this.reader = reader;
+            this.nextBlock = info.firstBlock();
+            this.endBlock = info.firstBlock() + info.blockCount();
+        }
+
+        /** Moves to the next row; false when the source has none left. */
+        boolean advance() throws IOException {
+            row++;
+            while (block == null || row >= block.rows()) {
+                if (nextBlock >= endBlock) {
+                    block = null;
+                    lines = null;
+                    return false;
+                }
+                block = reader.reader().readBlock(nextBlock++);
+                lines = block.lines();
+                row = 0;
+            }
+            return true;
+        }
+
+        long timestampNanos() {
+            return block.timestampNanos(row);
+        }
+
+        void appendTo(ColumnarObjectWriter.StreamAppender appender) throws IOException {
+            appender.append(block.timestampNanos(row), lines.bytes(), lines.offset(row), lines.length(row),
+                    block.metadata(row));
+        }
+    }
+
+    private static void closeAll(Iterable<LocalParts.Reader> readers) throws IOException {
+        IOException failure = null;
+        for (LocalParts.Reader reader : readers) {
+            try {
+                reader.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** One stream inside one part. */
@@ -251,20 +365,6 @@ final class PartMerger {
             }
         }
         return streams;
-    }
-
-    private void appendRows(Source source, ColumnarRows into) throws IOException {
-        ColumnarStreamInfo info = source.part().directory().streams().get(source.streamIndex());
-        try (LocalParts.Reader reader = parts.open(source.part())) {
-            for (int b = info.firstBlock(); b < info.firstBlock() + info.blockCount(); b++) {
-                ColumnarBlock block = reader.reader().readBlock(b);
-                ColumnarLines lines = block.lines();
-                for (int row = 0; row < block.rows(); row++) {
-                    into.append(block.timestampNanos(row), lines.bytes(), lines.offset(row), lines.length(row),
-                            block.metadata(row));
-                }
-            }
-        }
     }
 
     private Path writeManifest(Manifest manifest) throws IOException {

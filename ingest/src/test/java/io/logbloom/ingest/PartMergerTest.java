@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ColumnarConfig;
+import io.logbloom.chunks.ColumnarDirectory;
+import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarObjectReader;
 import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.FlakyObjectStore;
@@ -24,11 +26,15 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 final class PartMergerTest {
     private static final Labels A = Labels.of("app", "a");
@@ -43,12 +49,18 @@ final class PartMergerTest {
             new IndexFileCache(store, IndexConfig.defaults()));
 
     private PartMerger merger(LocalParts parts, long releasedThrough) {
+        return merger(parts, releasedThrough, ColumnarConfig.defaults());
+    }
+
+    private PartMerger merger(LocalParts parts, long releasedThrough, ColumnarConfig format) {
         return new PartMerger(parts, dir.resolve("parts"), store,
                 new IndexWriter(store, IndexConfig.defaults(), Clock.systemUTC(), "test"), index,
-                ColumnarConfig.defaults(), () -> releasedThrough, new ReentrantLock(), "w1",
-                new SeriesBloomWriter(new io.logbloom.tokens.BloomTokenizer(io.logbloom.tokens.BloomTokenizerConfig.defaults()),
-                        io.logbloom.bloom.BloomConfig.defaults(), new SeriesBloomStore(store), 1 << 20),
-                Duration.ZERO);
+                format, () -> releasedThrough, new ReentrantLock(), "w1", bloomWriter(store), Duration.ZERO);
+    }
+
+    private static SeriesBloomWriter bloomWriter(io.logbloom.chunks.ObjectStore into) {
+        return new SeriesBloomWriter(new io.logbloom.tokens.BloomTokenizer(io.logbloom.tokens.BloomTokenizerConfig.defaults()),
+                io.logbloom.bloom.BloomConfig.defaults(), new SeriesBloomStore(into), 1 << 20);
     }
 
     private static Map<Labels, ColumnarRows> rows(Labels labels, int from, int n) {
@@ -235,6 +247,75 @@ final class PartMergerTest {
         assertThat(stored("t")).hasSize(50).doesNotHaveDuplicates();
         assertThat(Files.list(dir.resolve("parts")).filter(f -> f.getFileName().toString().startsWith("merge-")))
                 .hasSize(1);
+    }
+
+    /**
+     * The merge streams each series from its parts (a k-way merge by time); the object and the series blooms
+     * must be exactly what collecting every part's rows of a series in part order and sorting them stably (the
+     * writer's {@code add}) gives: same rows in the same order, including equal timestamps across parts, same
+     * blocks, same bytes, same bloom tokens.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5})
+    void merge_ofOverlappingParts_isByteIdenticalToCollectingAndSortingEachStream(long seed) throws IOException {
+        Random random = new Random(seed);
+        ColumnarConfig format = new ColumnarConfig(1 + random.nextInt(100), 200 + random.nextInt(8000), 3);
+        LocalParts parts = new LocalParts(dir.resolve("parts"), format);
+        List<Labels> labels = List.of(A, B, Labels.of("app", "c"));
+        Map<Labels, ColumnarRows> collected = new HashMap<>();
+        int partCount = 2 + random.nextInt(6);
+        for (int p = 0; p < partCount; p++) {
+            Map<Labels, ColumnarRows> part = new HashMap<>();
+            for (Labels l : labels) {
+                if (random.nextInt(4) == 0) {
+                    continue;
+                }
+                ColumnarRows rows = new ColumnarRows();
+                int n = 1 + random.nextInt(300);
+                for (int i = 0; i < n; i++) {
+                    long ts = 1_000 + random.nextInt(200); // overlapping ranges, many equal timestamps
+                    String line = l.get("app") + " part " + p + " row " + i + " " + "x".repeat(random.nextInt(60));
+                    List<Label> metadata = random.nextBoolean() ? List.of()
+                            : List.of(new Label("trace_id", Integer.toHexString(random.nextInt(50))));
+                    rows.append(ts, line, metadata);
+                    collected.computeIfAbsent(l, k -> new ColumnarRows()).append(ts, line, metadata);
+                }
+                part.put(l, rows);
+            }
+            if (!part.isEmpty()) {
+                add(parts, "t", 1, part);
+            }
+        }
+
+        PartMerger.Outcome outcome = merger(parts, 1, format).merge("t");
+
+        InMemoryObjectStore expectedStore = new InMemoryObjectStore();
+        SeriesBloomWriter expectedBlooms = bloomWriter(expectedStore);
+        java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        try (ColumnarObjectWriter writer = new ColumnarObjectWriter(expected, format)) {
+            List<Labels> order = new ArrayList<>(collected.keySet());
+            order.sort(ColumnarDirectory.STREAM_ORDER);
+            for (Labels l : order) {
+                ColumnarRows rows = collected.get(l);
+                long min = Long.MAX_VALUE;
+                for (int r = 0; r < rows.size(); r++) {
+                    min = Math.min(min, rows.timestampNanos(r));
+                }
+                SeriesBloomWriter.ObjectTokens tokens = expectedBlooms.start("t", l.fingerprint(), min,
+                        outcome.objectKey());
+                writer.add(l, rows, tokens);
+                tokens.finish();
+            }
+            writer.finish();
+        }
+        expectedBlooms.persist();
+
+        assertThat(outcome.streams()).isEqualTo(collected.size());
+        assertThat(memory.get(outcome.objectKey())).isEqualTo(expected.toByteArray());
+        for (Labels l : collected.keySet()) {
+            String bloomKey = SeriesBloomStore.key("t", l.fingerprint(), 0);
+            assertThat(memory.get(bloomKey)).as("bloom of %s", l).isEqualTo(expectedStore.get(bloomKey));
+        }
     }
 
     /** Stores every put, but answers a put of a key with {@code failAfterPutPrefix} with an error, as a timed-out request may. */
