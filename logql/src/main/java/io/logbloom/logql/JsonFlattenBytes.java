@@ -34,6 +34,10 @@ final class JsonFlattenBytes {
     private static final int MAX_DEPTH = 64;
     /** Longest number the walk accepts; Jackson's limit is 1000 digits. */
     private static final int MAX_NUMBER_LENGTH = 200;
+    // what follows an element of an object or array (afterElement)
+    private static final int MORE = 0;
+    private static final int CLOSED = 1;
+    private static final int INVALID = 2;
 
     /** Receives scalar fields. */
     interface Sink {
@@ -67,6 +71,18 @@ final class JsonFlattenBytes {
         while (pos < end && (line[pos] == ' ' || line[pos] == '\t' || line[pos] == '\n' || line[pos] == '\r')) {
             pos++;
         }
+    }
+
+    /**
+     * Reads what follows an element of an object or array: {@link #CLOSED} after {@code close}, {@link #MORE}
+     * after a ',', {@link #INVALID} otherwise.
+     */
+    private int afterElement(byte close) {
+        skipSpace();
+        if (pos >= end || (line[pos] != close && line[pos] != ',')) {
+            return INVALID;
+        }
+        return line[pos++] == close ? CLOSED : MORE;
     }
 
     /** The members of an object whose '{' was read, flattened under the current key prefix. */
@@ -131,18 +147,10 @@ final class JsonFlattenBytes {
                 sink.field(key, keyLength, line, start, pos, kind);
             }
             keyLength = prefix;
-            skipSpace();
-            if (pos >= end) {
-                return false;
+            int next = afterElement((byte) '}');
+            if (next != MORE) {
+                return next == CLOSED;
             }
-            if (line[pos] == '}') {
-                pos++;
-                return true;
-            }
-            if (line[pos] != ',') {
-                return false;
-            }
-            pos++;
         }
     }
 
@@ -161,18 +169,10 @@ final class JsonFlattenBytes {
             if (!skipValue(depth)) {
                 return false;
             }
-            skipSpace();
-            if (pos >= end) {
-                return false;
+            int next = afterElement((byte) ']');
+            if (next != MORE) {
+                return next == CLOSED;
             }
-            if (line[pos] == ']') {
-                pos++;
-                return true;
-            }
-            if (line[pos] != ',') {
-                return false;
-            }
-            pos++;
         }
     }
 
@@ -213,18 +213,10 @@ final class JsonFlattenBytes {
                 if (!skipValue(depth + 1)) {
                     return false;
                 }
-                skipSpace();
-                if (pos >= end) {
-                    return false;
+                int next = afterElement((byte) '}');
+                if (next != MORE) {
+                    return next == CLOSED;
                 }
-                if (line[pos] == '}') {
-                    pos++;
-                    return true;
-                }
-                if (line[pos] != ',') {
-                    return false;
-                }
-                pos++;
             }
         }
         if (c == '"') {
