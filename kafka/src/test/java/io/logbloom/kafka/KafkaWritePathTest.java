@@ -155,29 +155,34 @@ final class KafkaWritePathTest {
         };
         List<List<Integer>> assignments = new CopyOnWriteArrayList<>();
         try (PushProducer producer = new PushProducer(c, metrics);
-                ProducedOffsets produced = new ProducedOffsets(c);
+                KafkaPartitionOffsets produced = new KafkaPartitionOffsets(c);
                 PartitionConsumer consumer = new PartitionConsumer(c, slow, assignments::add, Clock.systemUTC(), metrics)) {
             await(() -> !assignments.isEmpty() && assignments.get(assignments.size() - 1).size() == 4,
                     Duration.ofSeconds(30), "all partitions assigned");
-            assertThat(consumer.awaitConsumed(produced.latest(Duration.ofSeconds(5)), Duration.ofSeconds(10))).isEmpty();
+            assertThat(consumer.awaitConsumed(produced.produced(Duration.ofSeconds(5)), Duration.ofSeconds(10)).behind())
+                    .isEmpty();
             int before = slow.stored.size();
             for (int p = 0; p < 40; p++) {
                 producer.send("t1", streams(p, 1, 1, 10));
             }
-            Map<Integer, Long> last = produced.latest(Duration.ofSeconds(5));
+            Map<Integer, Long> last = produced.produced(Duration.ofSeconds(5));
             assertThat(last.keySet()).containsExactlyInAnyOrder(0, 1, 2, 3);
             // eventual: right after the acknowledgements the ingester is behind (40 records take 1.2 s)
-            Map<Integer, Long> behind = consumer.awaitConsumed(last, Duration.ZERO);
+            Map<Integer, Long> behind = consumer.awaitConsumed(last, Duration.ZERO).behind();
             assertThat(behind).isNotEmpty();
             assertThat(slow.stored.size() - before).isLessThan(40);
             // strong: the wait returns once every acknowledged record is in the ingester
-            assertThat(consumer.awaitConsumed(last, Duration.ofSeconds(30))).isEmpty();
+            ConsumedOffsets.CatchUp caughtUp = consumer.awaitConsumed(last, Duration.ofSeconds(30));
+            assertThat(caughtUp.behind()).isEmpty();
+            assertThat(caughtUp.caughtUp()).containsExactlyInAnyOrder(0, 1, 2, 3);
             assertThat(slow.stored.size() - before).isEqualTo(40);
             // bounded: an offset never produced is reported as not reached, with the offset reached
             Map<Integer, Long> beyond = Map.of(0, last.get(0) + 1_000);
-            assertThat(consumer.awaitConsumed(beyond, Duration.ofMillis(300))).containsEntry(0, last.get(0));
-            // partitions this consumer does not own are not waited for
-            assertThat(consumer.awaitConsumed(Map.of(99, 5L), Duration.ofSeconds(5))).isEmpty();
+            assertThat(consumer.awaitConsumed(beyond, Duration.ofMillis(300)).behind()).containsEntry(0, last.get(0));
+            // partitions this consumer does not own are not waited for, and not answered for
+            ConsumedOffsets.CatchUp notOwned = consumer.awaitConsumed(Map.of(99, 5L), Duration.ofSeconds(5));
+            assertThat(notOwned.behind()).isEmpty();
+            assertThat(notOwned.caughtUp()).isEmpty();
         }
     }
 
