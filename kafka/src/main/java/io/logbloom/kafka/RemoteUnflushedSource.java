@@ -36,8 +36,10 @@ import org.slf4j.LoggerFactory;
  * after, so a row an ingester uploads in between is seen twice rather than not at all; the querier
  * drops identical entries of a stream while merging. Rows re-read by a partition's new owner after
  * a crash, or returned twice by an ingester asked again (below), are dropped the same way. An
- * ingester refusing connections (stopped or killed, its partitions moving) contributes nothing; any
- * other failure fails the query, since a partial answer would silently miss logs.
+ * ingester refusing connections (stopped or killed, its partitions moving) contributes nothing. With
+ * eventual consistency any other failure fails the query, since a partial answer would silently miss
+ * logs; with strong consistency the coverage rule below notices what is missing, so a failed ingester
+ * just counts for no partition (an ingester answering 503, behind, fails the query in both).
  *
  * <p><b>Strong read consistency</b> ({@code kafka.read_consistency: strong}, the default). Every line
  * acknowledged before the query began lies below its partition's produced offset, read first
@@ -77,6 +79,9 @@ public final class RemoteUnflushedSource implements UnflushedSource {
      */
     static final Duration RETRY_INTERVAL = Duration.ofMillis(200);
 
+    /** Key of a failed committed-offsets read among the failures a 503 names. */
+    private static final String COMMITTED_OFFSETS = "committed offsets";
+
     private final Supplier<List<Announcement>> ingesters;
     private final Duration timeout;
     /** Null for eventual consistency. */
@@ -105,7 +110,7 @@ public final class RemoteUnflushedSource implements UnflushedSource {
         long deadline = System.nanoTime() + timeout.toNanos() / 2;
         Map<Labels, List<LogEntry>> merged = new TreeMap<>();
         if (offsets == null) {
-            ask(ingesters.get(), new UnflushedRequest(tenant, fromNanos, throughNanos, matchers), merged);
+            ask(ingesters.get(), new UnflushedRequest(tenant, fromNanos, throughNanos, matchers), merged, null);
             return streams(merged);
         }
         try {
@@ -116,15 +121,14 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                 }
             });
             PartitionCoverage coverage = new PartitionCoverage(targets);
+            Map<String, String> failures = new TreeMap<>();
             coverage.claimed(ask(ingesters.get(), request(tenant, matchers, fromNanos, throughNanos, targets, deadline),
-                    merged));
-            if (!coverage.complete()) {
-                coverage.committed(offsets.committed(left(deadline)));
-            }
+                    merged, failures));
+            readCommitted(coverage, deadline, failures);
             while (!coverage.complete()) {
                 long leftNanos = deadline - System.nanoTime();
                 if (leftNanos <= 0) {
-                    throw new NotCaughtUpException(coverage.describeUncovered(timeout.dividedBy(2)));
+                    throw new NotCaughtUpException(coverage.describeUncovered(timeout.dividedBy(2), failures));
                 }
                 Thread.sleep(Math.max(1, Math.min(RETRY_INTERVAL.toMillis(), leftNanos / 1_000_000)));
                 Map<Integer, Long> missing = coverage.uncovered();
@@ -136,10 +140,8 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                 }
                 LOG.debug("strong read: partitions {} not covered yet; asking {}", missing.keySet(), owners);
                 coverage.claimed(ask(owners, request(tenant, matchers, fromNanos, throughNanos, missing, deadline),
-                        merged));
-                if (!coverage.complete()) {
-                    coverage.committed(offsets.committed(left(deadline)));
-                }
+                        merged, failures));
+                readCommitted(coverage, deadline, failures);
             }
         } catch (KafkaUnavailableException e) {
             throw new UncheckedIOException(e);
@@ -148,6 +150,22 @@ public final class RemoteUnflushedSource implements UnflushedSource {
             throw new UncheckedIOException(new InterruptedIOException("interrupted while reading unflushed data"));
         }
         return streams(merged);
+    }
+
+    /**
+     * Covers the partitions whose committed offset reaches the target, when some are uncovered; a failed
+     * read is noted in {@code failures} (the next round reads again, the 503 names it).
+     */
+    private void readCommitted(PartitionCoverage coverage, long deadline, Map<String, String> failures) {
+        if (coverage.complete()) {
+            return;
+        }
+        try {
+            coverage.committed(offsets.committed(left(deadline)));
+            failures.remove(COMMITTED_OFFSETS);
+        } catch (KafkaUnavailableException e) {
+            failures.put(COMMITTED_OFFSETS, e.getMessage());
+        }
     }
 
     private static Duration left(long deadline) {
@@ -161,10 +179,13 @@ public final class RemoteUnflushedSource implements UnflushedSource {
 
     /**
      * Asks {@code members} in parallel, adds their rows to {@code merged} and returns the partitions they
-     * answered for; a member refusing connections is skipped.
+     * answered for. A member answering 503 (behind) fails the query. A member refusing connections is
+     * skipped. Any other failure fails the query when {@code failures} is null (eventual consistency:
+     * nothing else would notice the missing rows); otherwise it is noted there and the member counts for
+     * no partition, so the coverage rule decides (its partitions are asked again, else named in the 503).
      */
-    private Set<Integer> ask(List<Announcement> members, UnflushedRequest request,
-            Map<Labels, List<LogEntry>> merged) {
+    private Set<Integer> ask(List<Announcement> members, UnflushedRequest request, Map<Labels, List<LogEntry>> merged,
+            Map<String, String> failures) {
         List<CompletableFuture<UnflushedClient.Reply>> replies = new ArrayList<>(members.size());
         for (Announcement member : members) {
             replies.add(client.ask(member, request));
@@ -172,11 +193,11 @@ public final class RemoteUnflushedSource implements UnflushedSource {
         Set<Integer> caughtUp = new TreeSet<>();
         for (int i = 0; i < replies.size(); i++) {
             UnflushedClient.Reply reply;
+            Announcement member = members.get(i);
             try {
                 reply = replies.get(i).join();
             } catch (CompletionException e) {
                 Throwable cause = unwrap(e);
-                Announcement member = members.get(i);
                 if (cause instanceof NotCaughtUpException behind) {
                     throw behind;
                 }
@@ -185,8 +206,14 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                             member.address(), cause.toString());
                     continue;
                 }
-                throw new UncheckedIOException(new IOException("cannot read unflushed data of ingester "
-                        + member.id() + " at " + member.address() + ": " + cause, cause));
+                String what = "cannot read unflushed data of ingester " + member.id() + " at " + member.address()
+                        + ": " + cause;
+                if (failures == null) {
+                    throw new UncheckedIOException(new IOException(what, cause));
+                }
+                LOG.warn("{}; counting it for no partition", what);
+                failures.put(member.id(), cause.toString());
+                continue;
             }
             for (PushRecord r : reply.records()) {
                 merged.computeIfAbsent(r.labels(), k -> new ArrayList<>()).addAll(r.entries());
@@ -253,7 +280,7 @@ public final class RemoteUnflushedSource implements UnflushedSource {
             return new TreeMap<>(uncovered);
         }
 
-        String describeUncovered(Duration waited) {
+        String describeUncovered(Duration waited, Map<String, String> failures) {
             Map<Integer, String> committed = new TreeMap<>();
             for (Integer p : uncovered.keySet()) {
                 Long c = lastCommitted.get(p);
@@ -263,8 +290,9 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                     + waited.toMillis() + " ms: no live ingester answered that it owns them and consumed them up to "
                     + "the query's offsets " + uncovered + ", and the ingesters' committed offsets " + committed
                     + " are behind (their owner just left or died, or the group is rebalancing; "
-                    + "a successor re-reads them within kafka.session_timeout); retry, or set "
-                    + "kafka.read_consistency: eventual";
+                    + "a successor re-reads them within kafka.session_timeout)"
+                    + (failures.isEmpty() ? "" : "; failed to answer: " + failures)
+                    + "; retry, or set kafka.read_consistency: eventual";
         }
     }
 }

@@ -186,6 +186,89 @@ final class KafkaWritePathTest {
         }
     }
 
+    /**
+     * What a querier returns, as "tenant labels line": the unflushed rows the strong read collects and
+     * the lines in the bucket.
+     */
+    private static Set<String> strongRead(RemoteUnflushedSource source, Set<String> bucket) {
+        // the bucket is read after the ingesters, as the querier reads the index after them
+        Set<String> out = new HashSet<>();
+        for (io.logbloom.querier.UnflushedSource.Stream s : source.unflushed("t1", List.of(), 0, Long.MAX_VALUE)) {
+            s.entries().forEach(e -> out.add(TestIngesterNode.line(s.labels(), e)));
+        }
+        bucket.forEach(line -> out.add(line));
+        return out;
+    }
+
+    private static int push(PushProducer producer, int pushNumber, Set<String> acknowledged) throws Exception {
+        List<PushGate.Stream> streams = streams(pushNumber, 12, 5, 20);
+        int records = producer.send("t1", streams);
+        for (PushGate.Stream s : streams) {
+            s.entries().forEach(e -> acknowledged.add("t1 " + s.labels() + " " + e.line()));
+        }
+        return records;
+    }
+
+    /**
+     * The partition handover the strong read used to miss: an owner dies holding acknowledged lines it
+     * never flushed (and lines still in its consumer lag); a strong read issued at once must wait for
+     * the successor and see every line. With no ingester left it answers 503 naming the partitions
+     * (never a partial answer); once a graceful stop has committed everything, the bucket covers it.
+     */
+    @Test
+    void strongRead_ownerKilled_waitsForSuccessorOr503_neverPartial() throws Exception {
+        ClusterConfig base = config("handover");
+        // nothing is committed until a graceful stop: what the ingesters consumed stays unflushed
+        ClusterConfig c = new ClusterConfig(base.bootstrapServers(), base.topic(), base.partitions(),
+                base.replicationFactor(), base.membersTopic(), base.consumerGroup(), base.maxRecordBytes(),
+                Duration.ofHours(1), base.produceTimeout(), base.announceInterval(), base.sessionTimeout(), "", 1);
+        TopicSetup.ensure(c, Duration.ofSeconds(30));
+        KafkaMetrics metrics = new KafkaMetrics(new PrometheusRegistry());
+        Set<String> bucket = ConcurrentHashMap.newKeySet();
+        Set<String> acknowledged = new HashSet<>();
+        try (PushProducer producer = new PushProducer(c, metrics);
+                MemberDirectory directory = new MemberDirectory(c, Clock.systemUTC());
+                KafkaPartitionOffsets offsets = new KafkaPartitionOffsets(c)) {
+            RemoteUnflushedSource patient = new RemoteUnflushedSource(() -> directory.live("ingester"),
+                    Duration.ofSeconds(40), offsets);
+            RemoteUnflushedSource hurried = new RemoteUnflushedSource(() -> directory.live("ingester"),
+                    Duration.ofSeconds(1), offsets);
+            TestIngesterNode a = new TestIngesterNode(c, "a", bucket, metrics);
+            TestIngesterNode b = new TestIngesterNode(c, "b", bucket, metrics);
+            try {
+                await(() -> directory.live("ingester").size() == 2
+                        && directory.live("ingester").stream().noneMatch(m -> m.partitions().isEmpty())
+                        && directory.live("ingester").stream().mapToInt(m -> m.partitions().size()).sum() == 4,
+                        Duration.ofSeconds(30), "two ingesters sharing the four partitions");
+                push(producer, 0, acknowledged);
+                assertThat(strongRead(patient, bucket)).isEqualTo(acknowledged);
+
+                // b dies holding push 0 unflushed; push 1 lands partly in its partitions, now ownerless
+                b.halt();
+                push(producer, 1, acknowledged);
+                assertThat(strongRead(patient, bucket)).as("strong read right after the owner died")
+                        .isEqualTo(acknowledged);
+
+                // no ingester left: uncovered partitions are named in a 503, nothing partial is answered
+                a.halt();
+                push(producer, 2, acknowledged);
+                assertThatThrownBy(() -> strongRead(hurried, bucket)).isInstanceOf(NotCaughtUpException.class)
+                        .hasMessageContaining("are not covered after 500 ms")
+                        .hasMessageContaining("committed offsets");
+            } finally {
+                a.halt();
+                b.halt();
+            }
+            // a new ingester re-reads everything from the last commit (none), then stops gracefully
+            try (TestIngesterNode successor = new TestIngesterNode(c, "c", bucket, metrics)) {
+                assertThat(strongRead(patient, bucket)).isEqualTo(acknowledged);
+            }
+            // no ingester, but the commit covers every partition: answered from the bucket at once
+            assertThat(bucket).isEqualTo(acknowledged);
+            assertThat(strongRead(hurried, bucket)).isEqualTo(acknowledged);
+        }
+    }
+
     @Test
     void producedStreams_consumedInOrder_committedAfterFlush() throws Exception {
         ClusterConfig c = config("order");

@@ -220,13 +220,35 @@ final class RemoteUnflushedSourceTest {
     }
 
     @Test
-    void otherIngesterFailure_failsTheQuery_neverPartial() {
+    void ownerFailing_countsForNoPartition_503NamesItsFailure() {
         offsets.produced = Map.of(0, 5L);
         announced = List.of(member("a", 0));
         ingesters.behaviour.put("a", request -> CompletableFuture.failedFuture(new java.io.IOException("status 500")));
 
-        assertThatThrownBy(() -> read(source(TIMEOUT))).isInstanceOf(java.io.UncheckedIOException.class)
-                .hasMessageContaining("ingester id-a at a");
+        assertThatThrownBy(() -> read(source(Duration.ofMillis(600)))).isInstanceOf(NotCaughtUpException.class)
+                .hasMessageContaining("partitions [0] are not covered")
+                .hasMessageContaining("id-a=java.io.IOException: status 500");
+    }
+
+    @Test
+    void failingNonOwner_ignoredWhenEveryPartitionIsCovered() {
+        offsets.produced = Map.of(0, 5L);
+        announced = List.of(member("a", 0), member("b"));
+        ingesters.behaviour.put("a", owning(Set.of(0), "a1"));
+        ingesters.behaviour.put("b", request -> CompletableFuture.failedFuture(new java.io.IOException("reset")));
+
+        assertThat(lines(read(source(TIMEOUT)))).containsExactly("a1");
+    }
+
+    @Test
+    void eventual_ingesterFailure_failsTheQuery_neverPartial() {
+        announced = List.of(member("a", 0), member("b", 1));
+        ingesters.behaviour.put("a", owning(Set.of(), "a1"));
+        ingesters.behaviour.put("b", request -> CompletableFuture.failedFuture(new java.io.IOException("status 500")));
+        RemoteUnflushedSource eventual = new RemoteUnflushedSource(() -> announced, TIMEOUT, null, ingesters);
+
+        assertThatThrownBy(() -> read(eventual)).isInstanceOf(java.io.UncheckedIOException.class)
+                .hasMessageContaining("ingester id-b at b");
     }
 
     @Test
