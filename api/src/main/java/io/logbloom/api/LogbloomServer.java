@@ -143,7 +143,7 @@ public final class LogbloomServer implements AutoCloseable {
             PersistedIndex index = new PersistedIndex(store, layout.index(), new IndexFileCache(store, layout.index()));
             this.partitionOffsets = kafka.strongReads() ? new KafkaPartitionOffsets(kafka) : null;
             RemoteUnflushedSource remote = new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout(),
-                    partitionOffsets);
+                    partitionOffsets, kafkaMetrics);
             this.queryRoutes = new QueryRoutes(config, Querier.overStore(ConfigMapping.querierConfig(config), store, index,
                     remote, clock, registry), clock, operations.sourceFilter());
         } else {

@@ -87,22 +87,25 @@ public final class RemoteUnflushedSource implements UnflushedSource {
     /** Null for eventual consistency. */
     private final PartitionOffsets offsets;
     private final UnflushedClient client;
+    private final KafkaMetrics metrics;
 
     /**
      * Asks the members {@code ingesters} lists (looked up per query), each within {@code timeout}, over
      * HTTP; with {@code offsets} non-null, strongly consistent (see the class comment).
      */
-    public RemoteUnflushedSource(Supplier<List<Announcement>> ingesters, Duration timeout, PartitionOffsets offsets) {
-        this(ingesters, timeout, offsets, new HttpUnflushedClient(timeout));
+    public RemoteUnflushedSource(Supplier<List<Announcement>> ingesters, Duration timeout, PartitionOffsets offsets,
+            KafkaMetrics metrics) {
+        this(ingesters, timeout, offsets, new HttpUnflushedClient(timeout), metrics);
     }
 
     /** As the public constructor, asking through {@code client}. */
     RemoteUnflushedSource(Supplier<List<Announcement>> ingesters, Duration timeout, PartitionOffsets offsets,
-            UnflushedClient client) {
+            UnflushedClient client, KafkaMetrics metrics) {
         this.ingesters = Objects.requireNonNull(ingesters, "ingesters is null");
         this.timeout = Objects.requireNonNull(timeout, "timeout is null");
         this.offsets = offsets;
         this.client = Objects.requireNonNull(client, "client is null");
+        this.metrics = Objects.requireNonNull(metrics, "metrics is null");
     }
 
     @Override
@@ -125,9 +128,11 @@ public final class RemoteUnflushedSource implements UnflushedSource {
             coverage.claimed(ask(ingesters.get(), request(tenant, matchers, fromNanos, throughNanos, targets, deadline),
                     merged, failures));
             readCommitted(coverage, deadline, failures);
+            boolean waited = !coverage.complete();
             while (!coverage.complete()) {
                 long leftNanos = deadline - System.nanoTime();
                 if (leftNanos <= 0) {
+                    metrics.strongReadWaited(false);
                     throw new NotCaughtUpException(coverage.describeUncovered(timeout.dividedBy(2), failures));
                 }
                 Thread.sleep(Math.max(1, Math.min(RETRY_INTERVAL.toMillis(), leftNanos / 1_000_000)));
@@ -142,6 +147,9 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                 coverage.claimed(ask(owners, request(tenant, matchers, fromNanos, throughNanos, missing, deadline),
                         merged, failures));
                 readCommitted(coverage, deadline, failures);
+            }
+            if (waited) {
+                metrics.strongReadWaited(true);
             }
         } catch (KafkaUnavailableException e) {
             throw new UncheckedIOException(e);

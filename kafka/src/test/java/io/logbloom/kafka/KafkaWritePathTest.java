@@ -230,9 +230,9 @@ final class KafkaWritePathTest {
                 MemberDirectory directory = new MemberDirectory(c, Clock.systemUTC());
                 KafkaPartitionOffsets offsets = new KafkaPartitionOffsets(c)) {
             RemoteUnflushedSource patient = new RemoteUnflushedSource(() -> directory.live("ingester"),
-                    Duration.ofSeconds(40), offsets);
+                    Duration.ofSeconds(40), offsets, metrics);
             RemoteUnflushedSource hurried = new RemoteUnflushedSource(() -> directory.live("ingester"),
-                    Duration.ofSeconds(1), offsets);
+                    Duration.ofSeconds(1), offsets, metrics);
             TestIngesterNode a = new TestIngesterNode(c, "a", bucket, metrics);
             TestIngesterNode b = new TestIngesterNode(c, "b", bucket, metrics);
             try {

@@ -100,9 +100,21 @@ final class RemoteUnflushedSourceTest {
     private final FakeOffsets offsets = new FakeOffsets();
     private final FakeIngesters ingesters = new FakeIngesters();
     private volatile List<Announcement> announced = List.of();
+    private final io.prometheus.metrics.model.registry.PrometheusRegistry registry =
+            new io.prometheus.metrics.model.registry.PrometheusRegistry();
+    private final KafkaMetrics metrics = new KafkaMetrics(registry);
+
+    private double waits(String outcome) {
+        return registry.scrape().stream().filter(m -> m.getMetadata().getPrometheusName()
+                .equals("logbloom_kafka_strong_read_waits")).flatMap(m -> ((io.prometheus.metrics.model.snapshots
+                        .CounterSnapshot) m).getDataPoints().stream())
+                .filter(d -> d.getLabels().get("outcome").equals(outcome))
+                .mapToDouble(io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot::getValue)
+                .sum();
+    }
 
     private RemoteUnflushedSource source(Duration timeout) {
-        return new RemoteUnflushedSource(() -> announced, timeout, offsets, ingesters);
+        return new RemoteUnflushedSource(() -> announced, timeout, offsets, ingesters, metrics);
     }
 
     private List<UnflushedSource.Stream> read(RemoteUnflushedSource source) {
@@ -119,6 +131,7 @@ final class RemoteUnflushedSourceTest {
         assertThat(lines(read(source(TIMEOUT)))).containsExactly("a1", "b1");
         assertThat(ingesters.asked).containsExactlyInAnyOrder("a", "b");
         assertThat(offsets.committedReads).hasValue(0);
+        assertThat(waits("covered") + waits("not_covered")).isZero();
         // a partition nothing was produced to needs no owner and is not waited for
         assertThat(ingesters.requests.get(0).offsets()).containsOnlyKeys(0, 1);
     }
@@ -141,6 +154,7 @@ final class RemoteUnflushedSourceTest {
         // re-checked while waiting; nobody announces partition 1, so nobody is asked again
         assertThat(offsets.committedReads.get()).isGreaterThan(1);
         assertThat(ingesters.asks("a")).isEqualTo(1);
+        assertThat(waits("not_covered")).isEqualTo(1);
     }
 
     @Test
@@ -206,6 +220,7 @@ final class RemoteUnflushedSourceTest {
 
         assertThat(lines(read(source(TIMEOUT)))).containsExactly("a1", "p1-reread");
         assertThat(ingesters.asks("c")).isEqualTo(1);
+        assertThat(waits("covered")).isEqualTo(1);
     }
 
     @Test
@@ -245,7 +260,7 @@ final class RemoteUnflushedSourceTest {
         announced = List.of(member("a", 0), member("b", 1));
         ingesters.behaviour.put("a", owning(Set.of(), "a1"));
         ingesters.behaviour.put("b", request -> CompletableFuture.failedFuture(new java.io.IOException("status 500")));
-        RemoteUnflushedSource eventual = new RemoteUnflushedSource(() -> announced, TIMEOUT, null, ingesters);
+        RemoteUnflushedSource eventual = new RemoteUnflushedSource(() -> announced, TIMEOUT, null, ingesters, metrics);
 
         assertThatThrownBy(() -> read(eventual)).isInstanceOf(java.io.UncheckedIOException.class)
                 .hasMessageContaining("ingester id-b at b");
@@ -255,7 +270,7 @@ final class RemoteUnflushedSourceTest {
     void eventual_asksOnceWithoutOffsets_noCoverage() {
         announced = List.of(member("a", 0));
         ingesters.behaviour.put("a", owning(Set.of(), "a1"));
-        RemoteUnflushedSource eventual = new RemoteUnflushedSource(() -> announced, TIMEOUT, null, ingesters);
+        RemoteUnflushedSource eventual = new RemoteUnflushedSource(() -> announced, TIMEOUT, null, ingesters, metrics);
 
         assertThat(lines(read(eventual))).containsExactly("a1");
         assertThat(ingesters.requests).singleElement().satisfies(r -> assertThat(r.offsets()).isEmpty());
