@@ -223,6 +223,9 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                 failures.put(member.id(), cause.toString());
                 continue;
             }
+            if (failures != null) {
+                failures.remove(member.id());
+            }
             for (PushRecord r : reply.records()) {
                 merged.computeIfAbsent(r.labels(), k -> new ArrayList<>()).addAll(r.entries());
             }
