@@ -12,13 +12,13 @@ import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
 import io.logbloom.kafka.ClusterConfig;
 import io.logbloom.kafka.KafkaMetrics;
+import io.logbloom.kafka.KafkaPartitionOffsets;
 import io.logbloom.kafka.KafkaTailFeed;
 import io.logbloom.kafka.KafkaUnavailableException;
 import io.logbloom.kafka.MemberAnnouncer;
 import io.logbloom.kafka.MemberDirectory;
 import io.logbloom.kafka.PartitionConsumer;
 import io.logbloom.kafka.PartitionSink;
-import io.logbloom.kafka.ProducedOffsets;
 import io.logbloom.kafka.PushProducer;
 import io.logbloom.kafka.RemoteUnflushedSource;
 import io.logbloom.kafka.TopicSetup;
@@ -91,8 +91,8 @@ public final class LogbloomServer implements AutoCloseable {
     private volatile MemberDirectory members;
     /** The querier role's live-tail reader of the push topic, else null. */
     private final KafkaTailFeed tailFeed;
-    /** The querier role's reader of last produced offsets (strong read consistency), else null. */
-    private final ProducedOffsets producedOffsets;
+    /** The querier role's reader of produced and committed offsets (strong read consistency), else null. */
+    private final KafkaPartitionOffsets partitionOffsets;
     /** The ingester role's partition consumer and announcer (set by {@code start()}), else null. */
     private volatile PartitionConsumer consumer;
     private volatile MemberAnnouncer announcer;
@@ -141,13 +141,13 @@ public final class LogbloomServer implements AutoCloseable {
         if (target == LogbloomConfig.Target.QUERIER) {
             IngestConfig layout = ConfigMapping.ingestConfig(config);
             PersistedIndex index = new PersistedIndex(store, layout.index(), new IndexFileCache(store, layout.index()));
-            this.producedOffsets = kafka.strongReads() ? new ProducedOffsets(kafka) : null;
+            this.partitionOffsets = kafka.strongReads() ? new KafkaPartitionOffsets(kafka) : null;
             RemoteUnflushedSource remote = new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout(),
-                    producedOffsets);
+                    partitionOffsets, kafkaMetrics);
             this.queryRoutes = new QueryRoutes(config, Querier.overStore(ConfigMapping.querierConfig(config), store, index,
                     remote, clock, registry), clock, operations.sourceFilter());
         } else {
-            this.producedOffsets = null;
+            this.partitionOffsets = null;
             this.queryRoutes = queries
                     ? new QueryRoutes(config, store, this::ingester, clock, registry, operations.sourceFilter()) : null;
         }
@@ -209,9 +209,14 @@ public final class LogbloomServer implements AutoCloseable {
             app.addHttpHandler(HandlerType.GET, "/flush", this::flush);
         }
         if (target == LogbloomConfig.Target.INGESTER) {
-            UnflushedEndpoint unflushed = new UnflushedEndpoint(this::ingester, this::consumedOffsets);
-            app.post(RemoteUnflushedSource.PATH, ctx -> ctx.contentType("application/octet-stream")
-                    .result(unflushed.answer(ctx.bodyAsBytes())));
+            UnflushedEndpoint unflushed = new UnflushedEndpoint(
+                    (tenant, matchers, from, through) -> ingester().unflushed(tenant, matchers, from, through),
+                    this::consumedOffsets);
+            app.post(RemoteUnflushedSource.PATH, ctx -> {
+                UnflushedEndpoint.Answer answer = unflushed.answer(ctx.bodyAsBytes());
+                ctx.header(UnflushedEndpoint.PARTITIONS_HEADER, answer.partitionsHeader())
+                        .contentType("application/octet-stream").result(answer.frames());
+            });
         }
         if (queryRoutes != null) {
             new DrilldownRoutes(config, miner, buildInfo.version(), clock).register(app);
@@ -476,8 +481,8 @@ public final class LogbloomServer implements AutoCloseable {
         if (members != null) {
             members.close();
         }
-        if (producedOffsets != null) {
-            producedOffsets.close();
+        if (partitionOffsets != null) {
+            partitionOffsets.close();
         }
         if (tailFeed != null) {
             tailFeed.close();

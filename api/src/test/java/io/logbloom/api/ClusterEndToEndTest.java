@@ -59,7 +59,8 @@ final class ClusterEndToEndTest {
                 + ", secret_access_key: " + S3TestServer.SECRET_KEY + " } }\n"
                 + "wal: { directory: \"" + dir.resolve("wal-" + name) + "\", fsync: interval }\n"
                 + "ingester: { seal_interval: 200ms, flush_check_period: 1s }\n"
-                + "limits: { max_entries_limit_per_query: 100000, ingestion_rate_mb: 64, ingestion_burst_size_mb: 64 }\n"
+                + "limits: { max_entries_limit_per_query: 100000, ingestion_rate_mb: 64, ingestion_burst_size_mb: 64,"
+                + " query_timeout: 40s }\n"
                 + "compactor: { working_directory: \"" + dir.resolve("compactor-" + name) + "\" }\n"
                 // ingesters commit only when partitions move or at shutdown: what they hold stays unflushed
                 + "kafka: { bootstrap_servers: \"" + broker.bootstrapServers() + "\", partitions: " + PARTITIONS
@@ -165,6 +166,15 @@ final class ClusterEndToEndTest {
             stop.set(true);
             for (Thread t : pushers) {
                 t.join(30_000);
+            }
+            // a strong read right after the kill, without polling: the killed child's partitions have no live
+            // owner yet, so it waits for their successor (or answers 503 naming them), never a partial 200
+            HttpResponse<String> atOnce = query(querier1, "{cluster=\"e2e\"}", true);
+            if (atOnce.statusCode() == 503) {
+                assertThat(atOnce.body()).contains("are not covered");
+            } else {
+                assertThat(atOnce.statusCode()).as(atOnce.body()).isEqualTo(200);
+                assertThat(lineCounts(atOnce).keySet()).as("strong read right after the kill").isEqualTo(acknowledged);
             }
             await(() -> querier1.server.liveIngesters().size() == 2
                     && ownsAll(querier1.server.liveIngesters(), ""), Duration.ofSeconds(60),
@@ -363,12 +373,21 @@ final class ClusterEndToEndTest {
 
     /** Every line {@code query} returns through {@code querier}, with how often it appears. */
     private static Map<String, Integer> readAll(TestServer querier, String query, boolean blooms) throws Exception {
+        HttpResponse<String> r = query(querier, query, blooms);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return lineCounts(r);
+    }
+
+    /** The answer of {@code query_range} for {@code query} over every pushed line, through {@code querier}. */
+    private static HttpResponse<String> query(TestServer querier, String query, boolean blooms) throws Exception {
         String path = "/loki/api/v1/query_range?limit=100000&direction=forward&start=" + (BASE_NANOS - 1)
                 + "&end=" + (TestServer.nowNanos() + TimeUnit.HOURS.toNanos(1))
                 + "&query=" + URLEncoder.encode(query, StandardCharsets.UTF_8);
-        HttpResponse<String> r = querier.send(querier.request(path).header(QueryRoutes.BLOOMS_HEADER,
-                blooms ? "on" : "off").GET());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return querier.send(querier.request(path).header(QueryRoutes.BLOOMS_HEADER, blooms ? "on" : "off").GET());
+    }
+
+    /** Every line of a 200 answer with how often it appears. */
+    private static Map<String, Integer> lineCounts(HttpResponse<String> r) throws IOException {
         Map<String, Integer> counts = new HashMap<>();
         for (JsonNode stream : JSON.readTree(r.body()).path("data").path("result")) {
             for (JsonNode value : stream.path("values")) {

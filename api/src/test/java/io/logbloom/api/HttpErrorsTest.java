@@ -43,6 +43,17 @@ final class HttpErrorsTest {
     }
 
     @Test
+    void classify_strongReadNotCoveredOrKafkaUnreachable_503WithMessage() {
+        String uncovered = "strong read consistency: partitions [1] are not covered after 500 ms";
+        assertThat(HttpErrors.classify(new ExecutionException(new io.logbloom.kafka.NotCaughtUpException(uncovered))))
+                .isEqualTo(new HttpErrors.Classified(503, uncovered, "not_caught_up"));
+        String unreachable = "strong read consistency: cannot read the committed offsets of topic t";
+        assertThat(HttpErrors.classify(new java.io.UncheckedIOException(
+                new io.logbloom.kafka.KafkaUnavailableException(unreachable, null))))
+                .isEqualTo(new HttpErrors.Classified(503, unreachable, "not_caught_up"));
+    }
+
+    @Test
     void tenantResolver_rules() {
         assertThat(new TenantResolver(false).tenant(null)).isEqualTo("fake");
         assertThat(new TenantResolver(false).tenant("team-a")).isEqualTo("team-a");

@@ -6,7 +6,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * Metrics of the Kafka write path: records produced and consumed, entries consumed per partition,
- * retries, skipped records and the flush-then-commit duration. Thread-safe (Prometheus metrics are).
+ * retries, skipped records, the flush-then-commit duration and strong reads that waited for partitions
+ * between owners. Thread-safe (Prometheus metrics are).
  */
 public final class KafkaMetrics {
     private final Counter produced;
@@ -16,6 +17,7 @@ public final class KafkaMetrics {
     private final Counter retried;
     private final Counter skipped;
     private final Histogram commitSeconds;
+    private final Counter strongReadWaits;
 
     /** Registers the metrics with {@code registry}. */
     public KafkaMetrics(PrometheusRegistry registry) {
@@ -33,6 +35,9 @@ public final class KafkaMetrics {
                 .help("Records that could not be decoded and were skipped").register(registry);
         commitSeconds = Histogram.builder().name("logbloom_kafka_flush_commit_duration_seconds")
                 .help("Time to flush everything to the object store and commit the offsets").register(registry);
+        strongReadWaits = Counter.builder().name("logbloom_kafka_strong_read_waits_total")
+                .help("Strong reads that found partitions without a live caught-up owner and waited: outcome covered "
+                        + "(answered) or not_covered (503)").labelNames("outcome").register(registry);
     }
 
     void produced(int records) {
@@ -54,6 +59,10 @@ public final class KafkaMetrics {
 
     void recordSkipped() {
         skipped.inc();
+    }
+
+    void strongReadWaited(boolean covered) {
+        strongReadWaits.labelValues(covered ? "covered" : "not_covered").inc();
     }
 
     void committed(double seconds) {

@@ -166,19 +166,26 @@ public final class PartitionConsumer implements AutoCloseable, ConsumedOffsets {
     }
 
     @Override
-    public Map<Integer, Long> awaitConsumed(Map<Integer, Long> targets, Duration maxWait) throws InterruptedException {
+    public CatchUp awaitConsumed(Map<Integer, Long> targets, Duration maxWait) throws InterruptedException {
         long deadline = System.nanoTime() + maxWait.toNanos();
         synchronized (consumed) {
             while (true) {
                 Map<Integer, Long> behind = new java.util.TreeMap<>();
+                Set<Integer> caughtUp = new TreeSet<>();
                 for (Map.Entry<Integer, Long> t : targets.entrySet()) {
-                    if (owned.contains(t.getKey()) && consumed.getOrDefault(t.getKey(), -1L) < t.getValue()) {
-                        behind.put(t.getKey(), consumed.getOrDefault(t.getKey(), -1L));
+                    if (!owned.contains(t.getKey())) {
+                        continue;
+                    }
+                    long reached = consumed.getOrDefault(t.getKey(), -1L);
+                    if (reached < t.getValue()) {
+                        behind.put(t.getKey(), reached);
+                    } else {
+                        caughtUp.add(t.getKey());
                     }
                 }
                 long left = deadline - System.nanoTime();
                 if (behind.isEmpty() || left <= 0 || !running) {
-                    return behind;
+                    return new CatchUp(caughtUp, behind);
                 }
                 java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(consumed, left);
             }

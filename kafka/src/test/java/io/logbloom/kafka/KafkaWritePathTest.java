@@ -155,29 +155,117 @@ final class KafkaWritePathTest {
         };
         List<List<Integer>> assignments = new CopyOnWriteArrayList<>();
         try (PushProducer producer = new PushProducer(c, metrics);
-                ProducedOffsets produced = new ProducedOffsets(c);
+                KafkaPartitionOffsets produced = new KafkaPartitionOffsets(c);
                 PartitionConsumer consumer = new PartitionConsumer(c, slow, assignments::add, Clock.systemUTC(), metrics)) {
             await(() -> !assignments.isEmpty() && assignments.get(assignments.size() - 1).size() == 4,
                     Duration.ofSeconds(30), "all partitions assigned");
-            assertThat(consumer.awaitConsumed(produced.latest(Duration.ofSeconds(5)), Duration.ofSeconds(10))).isEmpty();
+            assertThat(consumer.awaitConsumed(produced.produced(Duration.ofSeconds(5)), Duration.ofSeconds(10)).behind())
+                    .isEmpty();
             int before = slow.stored.size();
             for (int p = 0; p < 40; p++) {
                 producer.send("t1", streams(p, 1, 1, 10));
             }
-            Map<Integer, Long> last = produced.latest(Duration.ofSeconds(5));
+            Map<Integer, Long> last = produced.produced(Duration.ofSeconds(5));
             assertThat(last.keySet()).containsExactlyInAnyOrder(0, 1, 2, 3);
             // eventual: right after the acknowledgements the ingester is behind (40 records take 1.2 s)
-            Map<Integer, Long> behind = consumer.awaitConsumed(last, Duration.ZERO);
+            Map<Integer, Long> behind = consumer.awaitConsumed(last, Duration.ZERO).behind();
             assertThat(behind).isNotEmpty();
             assertThat(slow.stored.size() - before).isLessThan(40);
             // strong: the wait returns once every acknowledged record is in the ingester
-            assertThat(consumer.awaitConsumed(last, Duration.ofSeconds(30))).isEmpty();
+            ConsumedOffsets.CatchUp caughtUp = consumer.awaitConsumed(last, Duration.ofSeconds(30));
+            assertThat(caughtUp.behind()).isEmpty();
+            assertThat(caughtUp.caughtUp()).containsExactlyInAnyOrder(0, 1, 2, 3);
             assertThat(slow.stored.size() - before).isEqualTo(40);
             // bounded: an offset never produced is reported as not reached, with the offset reached
             Map<Integer, Long> beyond = Map.of(0, last.get(0) + 1_000);
-            assertThat(consumer.awaitConsumed(beyond, Duration.ofMillis(300))).containsEntry(0, last.get(0));
-            // partitions this consumer does not own are not waited for
-            assertThat(consumer.awaitConsumed(Map.of(99, 5L), Duration.ofSeconds(5))).isEmpty();
+            assertThat(consumer.awaitConsumed(beyond, Duration.ofMillis(300)).behind()).containsEntry(0, last.get(0));
+            // partitions this consumer does not own are not waited for, and not answered for
+            ConsumedOffsets.CatchUp notOwned = consumer.awaitConsumed(Map.of(99, 5L), Duration.ofSeconds(5));
+            assertThat(notOwned.behind()).isEmpty();
+            assertThat(notOwned.caughtUp()).isEmpty();
+        }
+    }
+
+    /**
+     * What a querier returns, as "tenant labels line": the unflushed rows the strong read collects and
+     * the lines in the bucket.
+     */
+    private static Set<String> strongRead(RemoteUnflushedSource source, Set<String> bucket) {
+        // the bucket is read after the ingesters, as the querier reads the index after them
+        Set<String> out = new HashSet<>();
+        for (io.logbloom.querier.UnflushedSource.Stream s : source.unflushed("t1", List.of(), 0, Long.MAX_VALUE)) {
+            s.entries().forEach(e -> out.add(TestIngesterNode.line(s.labels(), e)));
+        }
+        bucket.forEach(line -> out.add(line));
+        return out;
+    }
+
+    private static int push(PushProducer producer, int pushNumber, Set<String> acknowledged) throws Exception {
+        List<PushGate.Stream> streams = streams(pushNumber, 12, 5, 20);
+        int records = producer.send("t1", streams);
+        for (PushGate.Stream s : streams) {
+            s.entries().forEach(e -> acknowledged.add("t1 " + s.labels() + " " + e.line()));
+        }
+        return records;
+    }
+
+    /**
+     * The partition handover the strong read used to miss: an owner dies holding acknowledged lines it
+     * never flushed (and lines still in its consumer lag); a strong read issued at once must wait for
+     * the successor and see every line. With no ingester left it answers 503 naming the partitions
+     * (never a partial answer); once a graceful stop has committed everything, the bucket covers it.
+     */
+    @Test
+    void strongRead_ownerKilled_waitsForSuccessorOr503_neverPartial() throws Exception {
+        ClusterConfig base = config("handover");
+        // nothing is committed until a graceful stop: what the ingesters consumed stays unflushed
+        ClusterConfig c = new ClusterConfig(base.bootstrapServers(), base.topic(), base.partitions(),
+                base.replicationFactor(), base.membersTopic(), base.consumerGroup(), base.maxRecordBytes(),
+                Duration.ofHours(1), base.produceTimeout(), base.announceInterval(), base.sessionTimeout(), "", 1);
+        TopicSetup.ensure(c, Duration.ofSeconds(30));
+        KafkaMetrics metrics = new KafkaMetrics(new PrometheusRegistry());
+        Set<String> bucket = ConcurrentHashMap.newKeySet();
+        Set<String> acknowledged = new HashSet<>();
+        try (PushProducer producer = new PushProducer(c, metrics);
+                MemberDirectory directory = new MemberDirectory(c, Clock.systemUTC());
+                KafkaPartitionOffsets offsets = new KafkaPartitionOffsets(c)) {
+            RemoteUnflushedSource patient = new RemoteUnflushedSource(() -> directory.live("ingester"),
+                    Duration.ofSeconds(40), offsets, metrics);
+            RemoteUnflushedSource hurried = new RemoteUnflushedSource(() -> directory.live("ingester"),
+                    Duration.ofSeconds(1), offsets, metrics);
+            TestIngesterNode a = new TestIngesterNode(c, "a", bucket, metrics);
+            TestIngesterNode b = new TestIngesterNode(c, "b", bucket, metrics);
+            try {
+                await(() -> directory.live("ingester").size() == 2
+                        && directory.live("ingester").stream().noneMatch(m -> m.partitions().isEmpty())
+                        && directory.live("ingester").stream().mapToInt(m -> m.partitions().size()).sum() == 4,
+                        Duration.ofSeconds(30), "two ingesters sharing the four partitions");
+                push(producer, 0, acknowledged);
+                assertThat(strongRead(patient, bucket)).isEqualTo(acknowledged);
+
+                // b dies holding push 0 unflushed; push 1 lands partly in its partitions, now ownerless
+                b.halt();
+                push(producer, 1, acknowledged);
+                assertThat(strongRead(patient, bucket)).as("strong read right after the owner died")
+                        .isEqualTo(acknowledged);
+
+                // no ingester left: uncovered partitions are named in a 503, nothing partial is answered
+                a.halt();
+                push(producer, 2, acknowledged);
+                assertThatThrownBy(() -> strongRead(hurried, bucket)).isInstanceOf(NotCaughtUpException.class)
+                        .hasMessageContaining("are not covered after 500 ms")
+                        .hasMessageContaining("committed offsets");
+            } finally {
+                a.halt();
+                b.halt();
+            }
+            // a new ingester re-reads everything from the last commit (none), then stops gracefully
+            try (TestIngesterNode successor = new TestIngesterNode(c, "c", bucket, metrics)) {
+                assertThat(strongRead(patient, bucket)).isEqualTo(acknowledged);
+            }
+            // no ingester, but the commit covers every partition: answered from the bucket at once
+            assertThat(bucket).isEqualTo(acknowledged);
+            assertThat(strongRead(hurried, bucket)).isEqualTo(acknowledged);
         }
     }
 

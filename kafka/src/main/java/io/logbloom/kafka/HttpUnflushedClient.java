@@ -1,0 +1,48 @@
+package io.logbloom.kafka;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/** {@link UnflushedClient} over HTTP with Java's client, each request within a timeout. Thread-safe (Java's HTTP client is). */
+final class HttpUnflushedClient implements UnflushedClient {
+    /** Connecting to a live ingester on the same network takes milliseconds; a dead host should not hold a query long. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+    private final HttpClient http;
+    private final Duration timeout;
+
+    /** Each request answered within {@code timeout}. */
+    HttpUnflushedClient(Duration timeout) {
+        this.timeout = Objects.requireNonNull(timeout, "timeout is null");
+        this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+    }
+
+    @Override
+    public CompletableFuture<Reply> ask(Announcement member, UnflushedRequest request) {
+        HttpRequest http = HttpRequest.newBuilder(URI.create("http://" + member.address() + RemoteUnflushedSource.PATH))
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(request.toJson()))
+                .build();
+        return this.http.sendAsync(http, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
+            String text = response.statusCode() == 200 ? ""
+                    : new String(response.body(), StandardCharsets.UTF_8).strip();
+            if (response.statusCode() == 503) {
+                throw new NotCaughtUpException("ingester " + member.id() + ": " + text);
+            }
+            if (response.statusCode() != 200) {
+                throw new CompletionException(new IOException("status " + response.statusCode() + ": " + text));
+            }
+            return new Reply(UnflushedEndpoint.frames(response.body()), UnflushedEndpoint.partitions(
+                    response.headers().firstValue(UnflushedEndpoint.PARTITIONS_HEADER).orElse(null)));
+        });
+    }
+}

@@ -1,0 +1,31 @@
+package io.logbloom.kafka;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/** Asks one ingester for its unflushed rows: the querier's side of {@code POST /internal/unflushed}. */
+@FunctionalInterface
+interface UnflushedClient {
+    /**
+     * The ingester's reply to {@code request}; completes exceptionally with a {@link java.net.ConnectException}
+     * when it refuses connections, a {@link NotCaughtUpException} when it answers 503, another exception
+     * for any other failure.
+     */
+    CompletableFuture<Reply> ask(Announcement member, UnflushedRequest request);
+
+    /**
+     * One ingester's reply.
+     *
+     * @param records its unflushed rows, one record per stream
+     * @param caughtUp partitions of the request it owns and consumed up to the requested offsets
+     */
+    record Reply(List<PushRecord> records, Set<Integer> caughtUp) {
+        /** Copies. */
+        public Reply {
+            records = List.copyOf(Objects.requireNonNull(records, "records is null"));
+            caughtUp = Set.copyOf(Objects.requireNonNull(caughtUp, "caughtUp is null"));
+        }
+    }
+}
