@@ -1,6 +1,10 @@
 package io.logbloom.bench;
 
 import io.logbloom.chunks.ChunkConfig;
+import io.logbloom.chunks.ColumnarDirectory;
+import io.logbloom.chunks.ColumnarObjectReader;
+import io.logbloom.chunks.ColumnarStreamInfo;
+import io.logbloom.chunks.RangeSource;
 import io.logbloom.chunks.FileSystemObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
@@ -45,6 +49,18 @@ import java.util.SplittableRandom;
  *
  * <p>Run: {@code java -Xmx2g -cp bench/target/benchmarks.jar io.logbloom.bench.QueryScanReport --lines 1000000}
  * (flags: {@code --lines N}, {@code --streams N}, {@code --runs N}, {@code --dir PATH}).
+ *
+ * <p>Server-like mode, for the shipped configuration: {@code --server-like} sizes the chunk cache (heap/8, at most
+ * 256 MiB) and the bloom cache (heap/16, at most 128 MiB) from the heap as the server's {@code auto} sizes do, so a
+ * run at {@code -Xmx512m} shows what a server with a cache smaller than the data answers, not a warm big-heap cache.
+ * {@code --data PATH} queries an existing server data directory instead of building one (work on a copy: the
+ * ingester replays its WAL there), as tenant {@code --tenant} (default {@code fake}) over {@code --selector}
+ * (default {@code {env=~".+"}}), for {@code --span-seconds} (default 6h) up to {@code --end-nanos} (default: the
+ * newest row in the objects, plus one); the MB/s column divides {@code --raw-bytes} (default: the line and metadata
+ * bytes the object directories record) by the median. {@code --columnar-only} skips the row-at-a-time reference
+ * (minutes per query at 3 M lines); compare two builds by running each jar on a copy of the same data, alternately:
+ * {@code java -Xmx512m -cp benchmarks.jar io.logbloom.bench.QueryScanReport --server-like --columnar-only --data
+ * /tmp/copy/data --selector '{run="bar-s6"}'}.
  */
 public final class QueryScanReport {
     private static final long SEC = 1_000_000_000L;
@@ -61,15 +77,29 @@ public final class QueryScanReport {
         int streams = 100;
         int runs = 5;
         Path dir = null;
+        ServerLike serverLike = new ServerLike();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--lines" -> lines = Long.parseLong(args[++i]);
                 case "--streams" -> streams = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
+                case "--server-like" -> serverLike.heapShares = true;
+                case "--columnar-only" -> serverLike.columnarOnly = true;
+                case "--data" -> serverLike.data = Path.of(args[++i]);
+                case "--tenant" -> serverLike.tenant = args[++i];
+                case "--selector" -> serverLike.selector = args[++i];
+                case "--span-seconds" -> serverLike.spanNanos = Long.parseLong(args[++i]) * SEC;
+                case "--end-nanos" -> serverLike.endNanos = Long.parseLong(args[++i]);
+                case "--raw-bytes" -> serverLike.rawBytes = Long.parseLong(args[++i]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]
-                        + " (flags: --lines N, --streams N, --runs N, --dir PATH)");
+                        + " (flags: --lines N, --streams N, --runs N, --dir PATH, --server-like, --columnar-only,"
+                        + " --data PATH, --tenant T, --selector S, --span-seconds N, --end-nanos N, --raw-bytes N)");
             }
+        }
+        if (serverLike.data != null) {
+            existingData(serverLike, runs);
+            return;
         }
         if (dir == null) {
             dir = Files.createTempDirectory("logbloom-scan");
@@ -96,26 +126,24 @@ public final class QueryScanReport {
             }
             double ingestSeconds = (System.nanoTime() - ingestStart) / 1e9;
             try (Ingester ingester = new Ingester(config, store, clock, new PrometheusRegistry())) {
-                QuerierConfig qc = new QuerierConfig(true, 8, 512L << 20, 128L << 20, 5000, 100_000,
-                        Duration.ofMinutes(10), 0);
+                QuerierConfig qc = serverLike.querierConfig();
                 try (Querier querier = Querier.overIngester(qc, store, () -> ingester, clock,
                         new PrometheusRegistry())) {
                     Map<String, QueryRunner> engines = new LinkedHashMap<>();
-                    engines.put("reference", new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract));
+                    if (!serverLike.columnarOnly) {
+                        engines.put("reference", new QueryRunner(querier, Engine.rowAtATime(),
+                                LogqlBloomQueries::extract));
+                    }
                     engines.put("columnar", new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract));
-                    String sel = "{env=~\".+\"}";
-                    Map<String, String> queries = new LinkedHashMap<>();
-                    queries.put("needle ts=N", "sum(count_over_time(" + sel + " |= \"ts=" + needle + " \" [6h]))");
-                    queries.put("status=500", "sum(count_over_time(" + sel + " |= \"status=500\" [6h]))");
-                    queries.put("retry by env", "sum by (env) (count_over_time(" + sel + " |= \"retry\" [6h]))");
-                    queries.put("logfmt bytes", "sum(count_over_time(" + sel + " | logfmt | bytes > 99000 [6h]))");
-                    queries.put("logfmt unwrap", "sum by (env) (sum_over_time(" + sel + " | logfmt | unwrap bytes [6h]))");
-                    queries.put("plain count", "sum(count_over_time(" + sel + " [6h]))");
-                    queries.put("dashboard rate", "sum by (env) (rate(" + sel + " |= \"status=5\" [1m]))");
+                    Map<String, String> queries = queries(serverLike.selector, needle, "6h");
                     System.out.printf(Locale.ROOT, "data: %d lines, %d streams, %.1f MB raw, ingest %.1f s, store %.1f MB%n",
                             lines, streams, rawBytes / 1e6, ingestSeconds, dirMb(dir.resolve("objects")));
                     System.out.printf(Locale.ROOT, "%-16s %12s %12s %9s %10s%n", "query", "reference ms", "columnar ms",
                             "ratio", "col MB/s");
+                    if (serverLike.columnarOnly) {
+                        table(engines, queries, "bench", endNanos, SPAN_NANOS, runs, rawBytes);
+                        return;
+                    }
                     for (Map.Entry<String, String> q : queries.entrySet()) {
                         boolean range = q.getKey().startsWith("dashboard");
                         QueryRequest request = range
@@ -150,6 +178,123 @@ public final class QueryScanReport {
                     dashboardRepeat(querier, queries.get("dashboard rate"), endNanos, runs);
                 }
             }
+        }
+    }
+
+    /** The queries over {@code sel}, ranges {@code range} (the dashboard's rate uses 1m windows). */
+    private static Map<String, String> queries(String sel, long needle, String range) {
+        Map<String, String> queries = new LinkedHashMap<>();
+        queries.put("needle ts=N", "sum(count_over_time(" + sel + " |= \"ts=" + needle + " \" [" + range + "]))");
+        queries.put("status=500", "sum(count_over_time(" + sel + " |= \"status=500\" [" + range + "]))");
+        queries.put("retry by env", "sum by (env) (count_over_time(" + sel + " |= \"retry\" [" + range + "]))");
+        queries.put("logfmt bytes", "sum(count_over_time(" + sel + " | logfmt | bytes > 99000 [" + range + "]))");
+        queries.put("logfmt unwrap", "sum by (env) (sum_over_time(" + sel + " | logfmt | unwrap bytes [" + range
+                + "]))");
+        queries.put("plain count", "sum(count_over_time(" + sel + " [" + range + "]))");
+        queries.put("dashboard rate", "sum by (env) (rate(" + sel + " |= \"status=5\" [1m]))");
+        return queries;
+    }
+
+    /** The settings of the server-like mode (see the class comment). Not thread-safe. */
+    private static final class ServerLike {
+        boolean heapShares;
+        boolean columnarOnly;
+        Path data;
+        String tenant = "fake";
+        String selector = "{env=~\".+\"}";
+        long spanNanos = 6 * 3600 * SEC;
+        long endNanos;
+        long rawBytes;
+
+        /** Caches sized as the server's {@code auto} heap shares (HeapShares in api), or the big-heap defaults. */
+        QuerierConfig querierConfig() {
+            long heap = Runtime.getRuntime().maxMemory();
+            long chunkCache = heapShares ? Math.min(heap / 8, 256L << 20) : 512L << 20;
+            long bloomCache = heapShares ? Math.min(heap / 16, 128L << 20) : 128L << 20;
+            return new QuerierConfig(true, 8, chunkCache, bloomCache, 5000, 100_000, Duration.ofMinutes(10), 0);
+        }
+    }
+
+    /** Runs the queries of the server-like mode over an existing data directory and prints their medians. */
+    private static void existingData(ServerLike s, int runs) throws Exception {
+        Clock clock = Clock.systemUTC();
+        IngestConfig d = IngestConfig.defaults(s.data.resolve("wal"));
+        LimitsConfig l = d.limits();
+        LimitsConfig unlimited = new LimitsConfig(1_000_000, 1_000_000, l.maxLineSizeBytes(),
+                l.maxLabelNamesPerSeries(), l.maxLabelNameLength(), l.maxLabelValueLength(), false,
+                l.rejectOldSamplesMaxAge(), l.creationGracePeriod(), 100_000, 0, 0, true);
+        IngestConfig config = new IngestConfig(unlimited, d.wal(), d.flush(), d.chunk(), d.tokenizer(), d.bloom(),
+                d.index());
+        try (FileSystemObjectStore store = new FileSystemObjectStore(s.data);
+                Ingester ingester = new Ingester(config, store, clock, new PrometheusRegistry());
+                Querier querier = Querier.overIngester(s.querierConfig(), store, () -> ingester, clock,
+                        new PrometheusRegistry())) {
+            long newest = Long.MIN_VALUE;
+            long raw = 0;
+            for (String key : store.list(s.tenant + "/")) {
+                if (!key.endsWith(".lbo")) {
+                    continue;
+                }
+                ColumnarDirectory directory = new ColumnarObjectReader(RangeSource.ofObject(store, key)).directory();
+                for (ColumnarStreamInfo stream : directory.streams()) {
+                    newest = Math.max(newest, stream.maxTimeNanos());
+                    raw += stream.rawBytes();
+                }
+            }
+            long end = s.endNanos != 0 ? s.endNanos : newest + 1;
+            long rawBytes = s.rawBytes != 0 ? s.rawBytes : raw;
+            Map<String, QueryRunner> engines = new LinkedHashMap<>();
+            if (!s.columnarOnly) {
+                engines.put("reference", new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract));
+            }
+            engines.put("columnar", new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract));
+            System.out.printf(Locale.ROOT, "data: %s, %.1f MB raw, store %.1f MB, chunk cache %d MB, heap %d MB%n",
+                    s.data, rawBytes / 1e6, dirMb(s.data.resolve("objects")), s.querierConfig().chunkCacheBytes() >> 20,
+                    Runtime.getRuntime().maxMemory() >> 20);
+            System.out.printf(Locale.ROOT, "%-16s %12s %12s %9s %10s%n", "query", "reference ms", "columnar ms",
+                    "ratio", "col MB/s");
+            table(engines, queries(s.selector, 1_110_000, (s.spanNanos / SEC) + "s"), s.tenant, end, s.spanNanos,
+                    runs, rawBytes);
+        }
+    }
+
+    /**
+     * Runs each query {@code runs} times (after one warm-up) with every engine, alternating, checks the answers agree,
+     * and prints the medians and the columnar engine's raw MB/s.
+     */
+    private static void table(Map<String, QueryRunner> engines, Map<String, String> queries, String tenant,
+            long endNanos, long spanNanos, int runs, long rawBytes) throws java.io.IOException {
+        for (Map.Entry<String, String> q : queries.entrySet()) {
+            boolean range = q.getKey().startsWith("dashboard");
+            QueryRequest request = range
+                    ? new QueryRequest(tenant, q.getValue(), endNanos - spanNanos, endNanos, 60 * SEC, 100, false,
+                            false, true)
+                    : new QueryRequest(tenant, q.getValue(), endNanos, endNanos, 0, 100, false, true, true);
+            Map<String, double[]> millis = new LinkedHashMap<>();
+            for (String engine : engines.keySet()) {
+                millis.put(engine, new double[runs]);
+            }
+            Object first = null;
+            for (int i = 0; i <= runs; i++) {
+                for (Map.Entry<String, QueryRunner> e : engines.entrySet()) {
+                    long t = System.nanoTime();
+                    Object answer = ((QueryOutcome.Metrics) e.getValue().run(request)).result();
+                    double ms = (System.nanoTime() - t) / 1e6;
+                    if (i > 0) {
+                        millis.get(e.getKey())[i - 1] = ms;
+                    }
+                    if (first == null) {
+                        first = answer;
+                    } else if (!first.equals(answer)) {
+                        throw new IllegalStateException("BUG: answers differ on " + q.getValue() + ": " + first
+                                + " vs " + answer);
+                    }
+                }
+            }
+            double ref = millis.containsKey("reference") ? median(millis.get("reference")) : Double.NaN;
+            double col = median(millis.get("columnar"));
+            System.out.printf(Locale.ROOT, "%-16s %12.1f %12.1f %9.3f %10.0f   %s%n", q.getKey(), ref, col, col / ref,
+                    rawBytes / 1e6 / (col / 1e3), q.getValue());
         }
     }
 

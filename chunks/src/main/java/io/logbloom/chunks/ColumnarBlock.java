@@ -18,10 +18,13 @@ public final class ColumnarBlock {
         ColumnarLines decode() throws ChunkFormatException;
     }
 
-    /** Finds the rows of a verified line column containing a literal. */
+    /**
+     * Finds the rows of a verified line column containing a literal, inflating into {@code scratch} (kept by
+     * nobody) or, when it is null, into arrays the column keeps.
+     */
     @FunctionalInterface
     interface LineSearch {
-        boolean[] rowsContaining(byte[] literal) throws ChunkFormatException;
+        boolean[] rowsContaining(byte[] literal, ColumnarScanBuffers scratch) throws ChunkFormatException;
     }
 
     private final ColumnarBlockInfo info;
@@ -89,6 +92,17 @@ public final class ColumnarBlock {
      * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
      */
     public boolean[] rowsContaining(byte[] literal) {
+        return rowsContaining(literal, null);
+    }
+
+    /**
+     * As {@link #rowsContaining(byte[])}, but a tokenized column's sections not yet kept by this block are inflated
+     * into {@code scratch} and not kept (null: inflated and kept): for a scan over more blocks than a cache holds,
+     * where keeping them would only add garbage.
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
+     */
+    public boolean[] rowsContaining(byte[] literal, ColumnarScanBuffers scratch) {
         ColumnarLines decoded;
         synchronized (this) {
             decoded = lines;
@@ -97,7 +111,7 @@ public final class ColumnarBlock {
         // per line run, a substring search every line byte
         if (decoded == null || info.lines().encoding() == ColumnarEncoding.LINES_TOKENIZED) {
             try {
-                return search.rowsContaining(literal);
+                return search.rowsContaining(literal, scratch);
             } catch (ChunkFormatException e) {
                 throw new java.io.UncheckedIOException(e);
             }

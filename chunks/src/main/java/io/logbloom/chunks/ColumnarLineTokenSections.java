@@ -1,11 +1,20 @@
 package io.logbloom.chunks;
 
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
  * The sections of one {@link ColumnarEncoding#LINES_TOKENIZED} line column (layout in {@link ColumnarLineTokens}),
- * each inflated on first use and then kept, so a block held in memory is inflated once however many queries
- * search it; and the literal search over them.
+ * and the literal search over them. A search either keeps the sections it inflates (a block held in a cache is then
+ * inflated once however many queries search it) or, given {@link ColumnarScanBuffers}, inflates them into the
+ * caller's reused arrays and keeps nothing (a scan over more blocks than a cache holds allocates almost nothing
+ * per block). Either way it inflates only what the literal needs, in order of cost: the dictionary first (a block
+ * whose tokens cannot stand for some run of the literal is ruled out before its codes are inflated), the numbers
+ * only when the literal has a digit run, the codes last.
  *
  * <p>Search, after CLP's search on encoded logs (Rodrigues et al., OSDI 2021): the literal is split into maximal
  * runs of one byte class, as lines are. Line runs are maximal, so a literal of one run lies inside a single line
@@ -17,15 +26,28 @@ import java.util.Arrays;
  * almost nothing: a literal run that no token and no number can stand for, and an inner literal run that only a
  * number can stand for (a canonical decimal such as {@code 1110000} in {@code ts=1110000 }) whose varint is not in
  * the numbers section (one byte scan). A one-line needle thus reads the numbers section of each block and walks
- * only the block that holds it. The walk itself reads about one code byte per line run and keeps the partial
- * matches as one Shift-And state word (a table lookup, a shift and an and per run); a number is decoded only where it
- * could extend a partial match, and skipped otherwise.
+ * only the block that holds it. The walk itself reads one code byte per line run (token ids below 126 are one
+ * byte) and keeps the partial matches as one Shift-And state word (a table lookup, a shift and an and per run); a
+ * number is decoded only where it could extend a partial match, the numbers before it skipped in one tight loop.
+ * Where no match is under way (and after a row has matched) the walk cares only about the few codes that can start
+ * a match, line ends and multi-byte codes: it reads eight code bytes at a time and tests them for those values with
+ * word arithmetic (SWAR, Mycroft's zero-byte test made exact), counting the numbers it passes, and steps byte by
+ * byte only from the first byte of interest.
  *
- * <p>Thread-safe: the inflated sections are set once under this object's lock and never change; a search keeps
- * its state in locals.
+ * <p>Thread-safe: the kept sections are set once under this object's lock and never change; a search keeps its
+ * state in locals and in the caller's (thread-confined) scan buffers.
  */
 final class ColumnarLineTokenSections {
     private static final long[] POW10 = new long[19];
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+    private static final long HIGH = 0x8080808080808080L;
+    private static final long ONES = 0x0101010101010101L;
+    /**
+     * Above this many one-byte codes that can start a match the word test costs more than it saves (each code is
+     * one more test per eight bytes); the walk then goes byte by byte.
+     */
+    private static final int MAX_SKIP_STARTS = 4;
 
     static {
         POW10[0] = 1;
@@ -34,17 +56,34 @@ final class ColumnarLineTokenSections {
         }
     }
 
-    /** Dictionary and codes, inflated; where the numbers section starts in the payload. */
-    private record Text(int total, byte[] dictionary, int[] starts, int[] lengths, byte[] codes, int numbersAt,
-            long maxSection) {}
+    /** One section's stored bytes {@code payload[start, start + stored)}; {@code raw} 0 = stored plain. */
+    private record Section(int start, int stored, int raw) {
+        int size() {
+            return raw == 0 ? stored : raw;
+        }
+    }
+
+    /** The header of the payload: total line bytes and where each section lies. */
+    private record Layout(int total, Section dictionary, Section codes, Section numbers) {}
+
+    /** A section's bytes {@code array[from, to)}: inflated, or the stored bytes of a plain section in place. */
+    private record Bytes(byte[] array, int from, int to) {}
+
+    /** The dictionary parsed: token {@code t} is {@code bytes[starts[t], starts[t] + lengths[t])}. */
+    private record Dictionary(byte[] bytes, int[] starts, int[] lengths, int count) {}
+
+    /** Dictionary and codes, inflated and kept. */
+    private record Text(Dictionary dictionary, Bytes codes) {}
 
     private final byte[] payload;
     private final int rows;
     private final String where;
     /** Guarded by this. */
+    private Layout layout;
+    /** Guarded by this. */
     private Text text;
     /** Guarded by this. */
-    private byte[] numbers;
+    private Bytes numbers;
 
     ColumnarLineTokenSections(byte[] payload, int rows, String where) {
         this.payload = payload;
@@ -52,68 +91,120 @@ final class ColumnarLineTokenSections {
         this.where = where;
     }
 
-    private synchronized Text text() throws ChunkFormatException {
-        if (text == null) {
+    private synchronized Layout layout() throws ChunkFormatException {
+        if (layout == null) {
             ByteSource in = new ByteSource(payload, 0, payload.length, where);
             int total = in.readLength(ColumnarLayout.MAX_DECODED_COLUMN_BYTES, "total line bytes");
             // every section is at most 10 bytes (a varint) per line byte or line end, plus its counts
             long maxSection = 10L * total + 10L * rows + 16;
-            byte[] dictionary = ColumnarLineTokens.section(in, payload, where, "dictionary", maxSection);
-            byte[] codes = ColumnarLineTokens.section(in, payload, where, "codes", maxSection);
-            ByteSource dict = new ByteSource(dictionary, 0, dictionary.length, where + " dictionary");
-            int count = dict.readLength(dictionary.length, "token count");
-            int[] starts = new int[count];
-            int[] lengths = new int[count];
-            for (int t = 0; t < count; t++) {
-                lengths[t] = dict.readLength(dictionary.length, "token length");
-                starts[t] = dict.position();
-                dict.skip(lengths[t]);
+            Section dictionary = section(in, "dictionary", maxSection);
+            Section codes = section(in, "codes", maxSection);
+            Section numbers = section(in, "numbers", maxSection);
+            if (in.hasRemaining()) {
+                throw new ChunkFormatException(where + ": trailing bytes after the numbers section");
             }
-            text = new Text(total, dictionary, starts, lengths, codes, in.position(), maxSection);
+            layout = new Layout(total, dictionary, codes, numbers);
+        }
+        return layout;
+    }
+
+    private Section section(ByteSource in, String name, long maxSection) throws ChunkFormatException {
+        int stored = in.readLength(payload.length, name + " stored length");
+        int raw = in.readLength((int) Math.min(maxSection, ColumnarLayout.MAX_DECODED_COLUMN_BYTES),
+                name + " raw length");
+        int start = in.position();
+        in.skip(stored);
+        return new Section(start, stored, raw);
+    }
+
+    /**
+     * The bytes of {@code section}: a plain one in place, a compressed one inflated into {@code into} when it is
+     * large enough (the caller's scratch), else into a new array.
+     */
+    private Bytes bytes(Section section, byte[] into, String name) throws ChunkFormatException {
+        if (section.raw() == 0) {
+            return new Bytes(payload, section.start(), section.start() + section.stored());
+        }
+        byte[] out = into != null && into.length >= section.raw() ? into : new byte[section.raw()];
+        long n;
+        try {
+            n = Zstd.decompressByteArray(out, 0, section.raw(), payload, section.start(), section.stored());
+        } catch (ZstdException e) {
+            throw new ChunkFormatException(where + " " + name + " section: invalid zstd data: " + e.getMessage(), e);
+        }
+        if (Zstd.isError(n)) {
+            throw new ChunkFormatException(where + " " + name + " section: invalid zstd data: " + Zstd.getErrorName(n));
+        }
+        if (n != section.raw()) {
+            throw new ChunkFormatException(where + " " + name + " section: zstd inflated to " + n + " bytes, expected "
+                    + section.raw());
+        }
+        return new Bytes(out, 0, section.raw());
+    }
+
+    private Dictionary dictionary(Bytes section, int[] starts, int[] lengths) throws ChunkFormatException {
+        int size = section.to() - section.from();
+        ByteSource dict = new ByteSource(section.array(), section.from(), size, where + " dictionary");
+        int count = dict.readLength(size, "token count");
+        if (starts == null || starts.length < count) {
+            starts = new int[count];
+            lengths = new int[count];
+        }
+        for (int t = 0; t < count; t++) {
+            lengths[t] = dict.readLength(size, "token length");
+            starts[t] = dict.position();
+            dict.skip(lengths[t]);
+        }
+        return new Dictionary(section.array(), starts, lengths, count);
+    }
+
+    private synchronized Text text() throws ChunkFormatException {
+        if (text == null) {
+            Layout l = layout();
+            Dictionary dictionary = dictionary(bytes(l.dictionary(), null, "dictionary"), null, null);
+            text = new Text(dictionary, bytes(l.codes(), null, "codes"));
         }
         return text;
     }
 
-    private synchronized byte[] numbers() throws ChunkFormatException {
-        Text t = text();
+    private synchronized Bytes numbers() throws ChunkFormatException {
         if (numbers == null) {
-            ByteSource in = new ByteSource(payload, t.numbersAt(), payload.length - t.numbersAt(), where);
-            byte[] section = ColumnarLineTokens.section(in, payload, where, "numbers", t.maxSection());
-            if (in.hasRemaining()) {
-                throw new ChunkFormatException(where + ": trailing bytes after the numbers section");
-            }
-            numbers = section;
+            numbers = bytes(layout().numbers(), null, "numbers");
         }
         return numbers;
     }
 
-    /** The lines, rebuilt from the sections. */
+    /** The lines, rebuilt from the sections (which are kept). */
     ColumnarLines decode() throws ChunkFormatException {
         Text t = text();
-        byte[] numberBytes = numbers();
-        byte[] dictionary = t.dictionary();
-        byte[] codeBytes = t.codes();
-        int[] starts = t.starts();
-        int[] lengths = t.lengths();
-        int count = starts.length;
-        int total = t.total();
+        Bytes numberSection = numbers();
+        int total = layout().total();
+        Dictionary dict = t.dictionary();
+        byte[] dictionary = dict.bytes();
+        byte[] codeBytes = t.codes().array();
+        int codesEnd = t.codes().to();
+        byte[] numberBytes = numberSection.array();
+        int numbersEnd = numberSection.to();
+        int[] starts = dict.starts();
+        int[] lengths = dict.lengths();
+        int count = dict.count();
         byte[] out = new byte[total];
         int[] offsets = new int[rows + 1];
-        int codeAt = 0;
-        int numberAt = 0;
+        int codeAt = t.codes().from();
+        int numberAt = numberSection.from();
         int position = 0;
         byte[] digits = new byte[19];
         for (int row = 0; row < rows; row++) {
             while (true) {
-                long next = nextCode(codeBytes, codeAt, row, count);
+                long next = nextCode(codeBytes, codeAt, codesEnd, row, count);
                 int c = (int) (next >>> 32);
                 codeAt = (int) next;
                 if (c == 1) {
                     break;
                 }
                 if (c == 0) {
-                    long value = varintAt(numberBytes, numberAt, "numbers");
-                    numberAt = skipVarint(numberBytes, numberAt);
+                    long value = varintAt(numberBytes, numberAt, numbersEnd, "numbers");
+                    numberAt = skipVarint(numberBytes, numberAt, numbersEnd);
                     int n = 0;
                     if (value < 0) { // only corrupt input gets here: the writer's numbers are below 10^18
                         throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
@@ -148,7 +239,7 @@ final class ColumnarLineTokenSections {
             }
             offsets[row + 1] = position;
         }
-        if (position != total || codeAt != codeBytes.length || numberAt != numberBytes.length) {
+        if (position != total || codeAt != codesEnd || numberAt != numbersEnd) {
             throw new ChunkFormatException(where + ": tokens rebuild " + position + " of " + total
                     + " line bytes or leave codes or numbers unused");
         }
@@ -160,12 +251,21 @@ final class ColumnarLineTokenSections {
     }
 
     /**
-     * Which rows contain {@code literal} (see the class comment).
+     * Which rows contain {@code literal} (see the class comment), keeping the sections inflated for later searches.
      *
      * @throws ChunkFormatException when the payload is malformed, as {@link #decode} would
      */
     boolean[] rowsContaining(byte[] literal) throws ChunkFormatException {
-        Text t = text();
+        return rowsContaining(literal, null);
+    }
+
+    /**
+     * Which rows contain {@code literal}: sections already kept are used as they are; others are inflated into
+     * {@code scratch} and not kept, or inflated and kept when {@code scratch} is null.
+     *
+     * @throws ChunkFormatException when the payload is malformed, as {@link #decode} would
+     */
+    boolean[] rowsContaining(byte[] literal, ColumnarScanBuffers scratch) throws ChunkFormatException {
         boolean[] out = new boolean[rows];
         if (literal.length == 0) {
             Arrays.fill(out, true);
@@ -189,14 +289,34 @@ final class ColumnarLineTokenSections {
             }
             return out;
         }
+        Layout l = layout();
+        Text kept;
+        Bytes keptNumbers;
+        synchronized (this) {
+            kept = text;
+            keptNumbers = numbers;
+        }
+        if (kept == null && scratch == null) {
+            kept = text();
+        }
+        Dictionary dictionary;
+        if (kept != null) {
+            dictionary = kept.dictionary();
+        } else {
+            scratch.dictionary = ColumnarScanBuffers.atLeast(scratch.dictionary, l.dictionary().size());
+            Bytes section = bytes(l.dictionary(), scratch.dictionary, "dictionary");
+            dictionary = dictionary(section, scratch.tokenStarts, scratch.tokenLengths);
+            scratch.tokenStarts = dictionary.starts();
+            scratch.tokenLengths = dictionary.lengths();
+        }
         // per token, bit i = may stand for literal run i at its position: the first run as a suffix (contains it
         // when runs == 1), an inner run as the whole token, the last run as a prefix
-        byte[] dictionary = t.dictionary();
-        int count = t.starts().length;
+        int count = dictionary.count();
         long[] codeMasks = new long[count + 2]; // by code: 0 (a number) and 1 (line end) stand for no run
         long tokenUnion = 0;
         for (int id = 0; id < count; id++) {
-            codeMasks[id + 2] = runMask(dictionary, t.starts()[id], t.lengths()[id], literal, runStart, runs);
+            codeMasks[id + 2] = runMask(dictionary.bytes(), dictionary.starts()[id], dictionary.lengths()[id], literal,
+                    runStart, runs);
             tokenUnion |= codeMasks[id + 2];
         }
         long required = runs == 64 ? -1L : (1L << runs) - 1;
@@ -205,78 +325,183 @@ final class ColumnarLineTokenSections {
         if (((tokenUnion | numberUnion) & required) != required) {
             return out; // some run of the literal has nothing in this block that could stand for it
         }
-        byte[] numberBytes = digitRuns == null ? null : numbers();
+        Bytes numberSection = null;
+        if (digitRuns != null) {
+            if (keptNumbers != null) {
+                numberSection = keptNumbers;
+            } else if (scratch == null) {
+                numberSection = numbers();
+            } else {
+                scratch.numbers = ColumnarScanBuffers.atLeast(scratch.numbers, l.numbers().size());
+                numberSection = bytes(l.numbers(), scratch.numbers, "numbers");
+            }
+        }
         for (int i = 1; i < runs - 1; i++) {
             long bit = 1L << i;
-            if ((tokenUnion & bit) == 0 && !containsVarint(numberBytes, digitRuns.values[i])) {
+            if ((tokenUnion & bit) == 0 && !containsVarint(numberSection.array(), numberSection.from(),
+                    numberSection.to(), digitRuns.values[i])) {
                 return out; // only a number could be this inner run, and no number has its value
             }
         }
-        // Shift-And (Baeza-Yates and Gonnet, 1992) over the row's line runs: bit i of state is set when the runs
-        // ending here match literal runs 0..i; a number is decoded only where it could extend such a match
-        byte[] codeBytes = t.codes();
+        Bytes codes;
+        if (kept != null) {
+            codes = kept.codes();
+        } else {
+            scratch.codes = ColumnarScanBuffers.atLeast(scratch.codes, l.codes().size());
+            codes = bytes(l.codes(), scratch.codes, "codes");
+        }
+        walk(codes, numberSection, codeMasks, literal, runs, digitRuns, out);
+        return out;
+    }
+
+    /**
+     * Shift-And (Baeza-Yates and Gonnet, 1992) over each row's line runs: bit i of {@code state} is set when the runs
+     * ending here match literal runs 0..i; a row matches when the last bit was ever set. A number is decoded only
+     * where it could extend a match; the numbers before it are skipped by counting varint ends.
+     */
+    private void walk(Bytes codeSection, Bytes numberSection, long[] codeMasks, byte[] literal, int runs,
+            DigitRuns digitRuns, boolean[] out) throws ChunkFormatException {
+        byte[] codes = codeSection.array();
+        int at = codeSection.from();
+        int codesEnd = codeSection.to();
+        int limit = codeMasks.length; // codes [2, limit) are tokens
         long lastBit = 1L << (runs - 1);
-        byte[] printed = new byte[20];
-        int codeAt = 0;
-        int numberAt = 0;
+        long numberUnion = digitRuns == null ? 0 : digitRuns.possible;
+        byte[] numbers = numberSection == null ? null : numberSection.array();
+        int numberAt = numberSection == null ? 0 : numberSection.from();
+        int numbersEnd = numberSection == null ? 0 : numberSection.to();
         long numbersSeen = 0;
         long numbersPassed = 0;
-        for (int row = 0; row < rows; row++) {
-            long state = 0;
-            long hit = 0;
-            while (true) {
-                long next = nextCode(codeBytes, codeAt, row, count);
-                int c = (int) (next >>> 32);
-                codeAt = (int) next;
-                if (c == 1) {
+        byte[] printed = new byte[20];
+        // the one-byte codes that can start a match, broadcast to every byte of a word; a number starts one when the
+        // first run may be a number's suffix
+        long[] starts = new long[MAX_SKIP_STARTS];
+        int startCount = 0;
+        for (int c = 2; c < Math.min(limit, 128) && startCount <= MAX_SKIP_STARTS; c++) {
+            if ((codeMasks[c] & 1) != 0) {
+                if (startCount < MAX_SKIP_STARTS) {
+                    starts[startCount] = c * ONES;
+                }
+                startCount++;
+            }
+        }
+        boolean skipping = startCount <= MAX_SKIP_STARTS;
+        for (int k = startCount; k < MAX_SKIP_STARTS; k++) {
+            starts[k] = ONES; // a line end, which stops the skip anyway
+        }
+        long numberStops = (numberUnion & 1) != 0 ? -1L : 0;
+        boolean countNumbers = numbers != null;
+        int row = 0;
+        long state = 0;
+        long hit = 0;
+        while (at < codesEnd) {
+            if (skipping && (state == 0 || (hit & lastBit) != 0)) {
+                // nothing under way (or the row already matched): jump to the next byte that can change that
+                long startStops = (hit & lastBit) != 0 ? 0 : -1L;
+                while (at <= codesEnd - 8) {
+                    long w = (long) LONGS.get(codes, at);
+                    long zeros = countNumbers || numberStops != 0 ? equalBytes(w, 0) : 0;
+                    long stop = (w & HIGH) | equalBytes(w, ONES) | (zeros & numberStops)
+                            | (startStops & (equalBytes(w, starts[0]) | equalBytes(w, starts[1])
+                                    | equalBytes(w, starts[2]) | equalBytes(w, starts[3])));
+                    if (stop != 0) {
+                        int skipped = Long.numberOfTrailingZeros(stop) & ~7;
+                        numbersSeen += Long.bitCount(zeros & ((1L << skipped) - 1));
+                        at += skipped >>> 3;
+                        break;
+                    }
+                    numbersSeen += Long.bitCount(zeros);
+                    at += 8;
+                }
+                if (at >= codesEnd) {
                     break;
                 }
-                long mask = codeMasks[c];
-                if (c == 0 && numberBytes != null) {
-                    numbersSeen++;
-                    if ((((state << 1) | 1) & numberUnion) != 0) {
-                        for (; numbersPassed < numbersSeen - 1; numbersPassed++) {
-                            numberAt = skipVarint(numberBytes, numberAt);
-                        }
-                        long value = varintAt(numberBytes, numberAt, "numbers");
-                        numberAt = skipVarint(numberBytes, numberAt);
-                        numbersPassed++;
-                        if (value < 0) {
-                            throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
-                                    + " exceeds 18 digits");
-                        }
-                        mask = runs == 1 ? containsPrinted(value, printed, literal) : digitRuns.mask(value);
-                    }
+            }
+            int c = codes[at++];
+            if (c > 1) { // a token id below 126: one byte, the common case
+                if (c >= limit) {
+                    throw outsideDictionary(c, limit);
                 }
+                state = ((state << 1) | 1) & codeMasks[c];
+                hit |= state;
+            } else if (c == 1) {
+                if (row == rows) {
+                    throw new ChunkFormatException(where + ": codes go on after the last of " + rows + " rows");
+                }
+                out[row++] = (hit & lastBit) != 0;
+                state = 0;
+                hit = 0;
+            } else if (c == 0) {
+                long mask = 0;
+                if (numbers != null && (((state << 1) | 1) & numberUnion) != 0) {
+                    while (numbersPassed < numbersSeen) {
+                        if (numberAt >= numbersEnd) {
+                            throw new ChunkFormatException(where + ": numbers end before the codes use them");
+                        }
+                        if (numbers[numberAt++] >= 0) {
+                            numbersPassed++;
+                        }
+                    }
+                    long value = varintAt(numbers, numberAt, numbersEnd, "numbers");
+                    numberAt = skipVarint(numbers, numberAt, numbersEnd);
+                    numbersPassed++;
+                    if (value < 0) {
+                        throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
+                                + " exceeds 18 digits");
+                    }
+                    mask = runs == 1 ? containsPrinted(value, printed, literal) : digitRuns.mask(value);
+                }
+                numbersSeen++;
                 state = ((state << 1) | 1) & mask;
-                hit |= state & lastBit;
+                hit |= state;
+            } else { // a token id of two or more varint bytes
+                long id = varintAt(codes, at - 1, codesEnd, "codes");
+                at = skipVarint(codes, at - 1, codesEnd);
+                if (id < 2 || id >= limit) {
+                    throw outsideDictionary(id, limit);
+                }
+                state = ((state << 1) | 1) & codeMasks[(int) id];
+                hit |= state;
             }
-            out[row] = hit != 0;
         }
-        if (numberBytes != null) {
-            for (; numbersPassed < numbersSeen; numbersPassed++) {
-                numberAt = skipVarint(numberBytes, numberAt);
+        if (row != rows) {
+            throw new ChunkFormatException(where + ": codes end before row " + row + " does");
+        }
+        if (numbers != null) {
+            long rest = 0;
+            for (int i = numberAt; i < numbersEnd; i++) {
+                rest += numbers[i] >= 0 ? 1 : 0;
+            }
+            if (rest != numbersSeen - numbersPassed || (numbersEnd > numberAt && numbers[numbersEnd - 1] < 0)) {
+                throw new ChunkFormatException(where + ": codes or numbers left unused after " + rows + " rows");
             }
         }
-        if (codeAt != codeBytes.length || (numberBytes != null && numberAt != numberBytes.length)) {
-            throw new ChunkFormatException(where + ": codes or numbers left unused after " + rows + " rows");
-        }
-        return out;
+    }
+
+    /** 0x80 in each byte of {@code word} equal to the byte of {@code broadcast} (all bytes alike), 0 elsewhere. */
+    private static long equalBytes(long word, long broadcast) {
+        long x = word ^ broadcast;
+        return ~(((x & LOW7) + LOW7) | x | LOW7);
+    }
+
+    private ChunkFormatException outsideDictionary(long code, int limit) {
+        return new ChunkFormatException(where + ": token id " + (code - 2) + " outside the " + (limit - 2)
+                + "-token dictionary");
     }
 
     /**
      * The code at {@code codes[at]} (0 = number, 1 = line end, else a token id + 2) and the position after it, packed
      * as {@code code << 32 | next}; a code outside the {@code count}-token dictionary is refused.
      */
-    private long nextCode(byte[] codes, int at, int row, int count) throws ChunkFormatException {
-        if (at >= codes.length) {
+    private long nextCode(byte[] codes, int at, int end, int row, int count) throws ChunkFormatException {
+        if (at >= end) {
             throw new ChunkFormatException(where + ": codes end before row " + row + " does");
         }
         long c = codes[at];
         int next = at + 1;
         if (c < 0) { // multi-byte varint: rare, dictionaries are small
-            c = varintAt(codes, at, "codes");
-            next = skipVarint(codes, at);
+            c = varintAt(codes, at, end, "codes");
+            next = skipVarint(codes, at, end);
         }
         if (c < 0 || c - 2 >= count) {
             throw new ChunkFormatException(where + ": token id " + (c - 2) + " outside the " + count
@@ -285,10 +510,10 @@ final class ColumnarLineTokenSections {
         return c << 32 | next;
     }
 
-    /** The uvarint starting at {@code section[at]}; {@code what} names the section in errors. */
-    private long varintAt(byte[] section, int at, String what) throws ChunkFormatException {
+    /** The uvarint starting at {@code section[at]}, before {@code end}; {@code what} names the section in errors. */
+    private long varintAt(byte[] section, int at, int end, String what) throws ChunkFormatException {
         long value = 0;
-        for (int shift = 0; shift < 64 && at < section.length; shift += 7) {
+        for (int shift = 0; shift < 64 && at < end; shift += 7) {
             byte b = section[at++];
             value |= (long) (b & 0x7F) << shift;
             if (b >= 0) {
@@ -298,9 +523,9 @@ final class ColumnarLineTokenSections {
         throw new ChunkFormatException(where + ": " + what + " truncated or overlong varint");
     }
 
-    /** The position after the uvarint starting at {@code section[at]}. */
-    private int skipVarint(byte[] section, int at) throws ChunkFormatException {
-        for (int i = 0; i < 10 && at < section.length; i++) {
+    /** The position after the uvarint starting at {@code section[at]}, before {@code end}. */
+    private int skipVarint(byte[] section, int at, int end) throws ChunkFormatException {
+        for (int i = 0; i < 10 && at < end; i++) {
             if (section[at++] >= 0) {
                 return at;
             }
@@ -320,6 +545,11 @@ final class ColumnarLineTokenSections {
 
     /** Whether the varint encoding of {@code value} starts at a varint boundary of {@code section}. */
     static boolean containsVarint(byte[] section, long value) {
+        return containsVarint(section, 0, section.length, value);
+    }
+
+    /** Whether the varint encoding of {@code value} starts at a varint boundary of {@code section[from, to)}. */
+    static boolean containsVarint(byte[] section, int from, int to, long value) {
         byte[] encoded = new byte[10];
         int n = 0;
         long v = value;
@@ -329,10 +559,10 @@ final class ColumnarLineTokenSections {
         }
         encoded[n++] = (byte) v;
         byte first = encoded[0];
-        int last = section.length - n;
-        for (int i = 0; i <= last; i++) {
-            // a varint starts at 0 or after a byte with the continuation bit clear
-            if (section[i] == first && (i == 0 || section[i - 1] >= 0)
+        int last = to - n;
+        for (int i = from; i <= last; i++) {
+            // a varint starts at the section's start or after a byte with the continuation bit clear
+            if (section[i] == first && (i == from || section[i - 1] >= 0)
                     && Arrays.equals(section, i + 1, i + n, encoded, 1, n)) {
                 return true;
             }

@@ -143,20 +143,6 @@ final class ColumnarLineTokens {
         return CLASS[b & 0xFF];
     }
 
-    /** Reads one section (stored length, raw length, bytes) at {@code in} and inflates it. */
-    static byte[] section(ByteSource in, byte[] payload, String where, String name, long maxSection)
-            throws ChunkFormatException {
-        int stored = in.readLength(payload.length, name + " stored length");
-        int raw = in.readLength((int) Math.min(maxSection, ColumnarLayout.MAX_DECODED_COLUMN_BYTES),
-                name + " raw length");
-        int start = in.position();
-        in.skip(stored);
-        if (raw == 0) {
-            return Arrays.copyOfRange(payload, start, start + stored);
-        }
-        return ColumnarColumnDecoder.inflate(payload, start, stored, raw, where + " " + name + " section");
-    }
-
     /**
      * Token bytes → dense id, open addressing over (hash, first occurrence) so no object is made per
      * token; ids refer to the first occurrence's bytes in the source array of the current block.

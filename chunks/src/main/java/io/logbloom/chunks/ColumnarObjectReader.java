@@ -159,8 +159,8 @@ public final class ColumnarObjectReader {
                         search = sections::rowsContaining;
                     } else {
                         lines = () -> ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
-                        search = literal -> ColumnarColumnDecoder.rowsContaining(payload, column, info.rows(), where,
-                                literal);
+                        search = (literal, scratch) -> ColumnarColumnDecoder.rowsContaining(payload, column,
+                                info.rows(), where, literal);
                     }
                 }
                 case METADATA -> {

@@ -110,6 +110,46 @@ final class ColumnarLineSearchTest {
     }
 
     @Test
+    void scratchSearch_reusedAcrossBlocks_sameRowsAsSubstringSearchAndKeepsNothing() throws Exception {
+        // blocks of different sizes share one scratch (a larger earlier section must not leak into a later one), and
+        // dictionaries of more than 126 tokens give two-byte codes
+        Random r = new Random(17);
+        ColumnarScanBuffers scratch = new ColumnarScanBuffers();
+        int found = 0;
+        for (int set = 0; set < 60; set++) {
+            List<String> lines = new ArrayList<>();
+            int n = 1 + r.nextInt(set % 3 == 0 ? 400 : 30);
+            for (int i = 0; i < n; i++) {
+                String word = "w" + (char) ('a' + r.nextInt(26)) + (char) ('a' + r.nextInt(26));
+                lines.add(randomText(r, 8) + " " + word + " status=" + (100 * (1 + r.nextInt(5))) + " " + randomText(r, 3));
+            }
+            byte[] payload = encode(lines);
+            ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, n, "test");
+            for (int k = 0; k < 8; k++) {
+                String literal = k == 0 ? "status=500" : k == 1 ? "retry" : literal(r, lines);
+                boolean[] got = sections.rowsContaining(literal.getBytes(StandardCharsets.UTF_8), scratch);
+                for (int i = 0; i < n; i++) {
+                    assertThat(got[i]).as("%s in %s", literal, lines.get(i)).isEqualTo(lines.get(i).contains(literal));
+                    found += got[i] ? 1 : 0;
+                }
+            }
+        }
+        assertThat(found).isGreaterThan(500);
+        assertThat(scratch.codes.length).isPositive();
+    }
+
+    @Test
+    void corruptCodes_refusedInScratchSearch() {
+        List<String> lines = List.of("status=500 ok", "status=200 retry");
+        byte[] payload = encode(lines);
+        // one row more than the codes hold: the walk must refuse, not answer
+        ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, 3, "test");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> sections.rowsContaining(
+                "status".getBytes(StandardCharsets.UTF_8), new ColumnarScanBuffers()))
+                .isInstanceOf(ChunkFormatException.class).hasMessageContaining("codes end before row 2");
+    }
+
+    @Test
     void innerNumberRun_foundOnlyWhereTheNumberIs() throws ChunkFormatException {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 300; i++) {

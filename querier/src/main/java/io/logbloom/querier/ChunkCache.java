@@ -16,8 +16,10 @@ final class ChunkCache {
     private static final int ENTRY_OVERHEAD_BYTES = 64;
 
     private final Cache<String, Object> cache;
+    private final long maxBytes;
 
     ChunkCache(long maxBytes) {
+        this.maxBytes = maxBytes;
         this.cache = maxBytes == 0 ? null : Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
                 .weigher((String key, Object value) -> saturate(weight(value) + key.length() + ENTRY_OVERHEAD_BYTES))
@@ -26,6 +28,11 @@ final class ChunkCache {
 
     private static long weight(Object value) {
         return value instanceof byte[] bytes ? bytes.length : ((ColumnarBlock) value).retainedBytesBound();
+    }
+
+    /** The weight budget in bytes (0: caching disabled). */
+    long maxBytes() {
+        return maxBytes;
     }
 
     /** The cached bytes or null. */

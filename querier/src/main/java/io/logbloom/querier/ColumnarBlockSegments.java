@@ -172,6 +172,11 @@ final class ColumnarBlockSegments {
         return block;
     }
 
+    /** The block cache's weight budget in bytes: decoded blocks worth keeping must fit in it. */
+    long blockCacheBytes() {
+        return blocks.maxBytes();
+    }
+
     /** Keeps a block decoded by {@link #decodeBlock} without metadata for later {@link #cachedLinesBlock} calls. */
     void rememberLinesBlock(String objectKey, ColumnarBlockInfo info, ColumnarBlock block) {
         blocks.putBlock(linesBlockKey(objectKey, info), block);

@@ -7,6 +7,7 @@ import io.logbloom.chunks.ColumnarColumnInfo;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarFileStream;
 import io.logbloom.chunks.ColumnarLines;
+import io.logbloom.chunks.ColumnarScanBuffers;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
@@ -38,6 +39,11 @@ import java.util.concurrent.ExecutorService;
  * window region. Decoding runs on a bounded evaluation pool, at most {@code maxBlocksInFlight} blocks at once
  * (bounded memory), and results merge in plan order.
  *
+ * <p>Caching: when the decoded blocks a query scans fit in half the block cache, each is kept there with its
+ * inflated line sections (a dashboard re-running the query then only walks codes); when they do not, keeping them
+ * would evict each other before any reuse, so the scan inflates every block's sections into per-thread
+ * {@link ColumnarScanBuffers} and keeps nothing but the stored bytes the fetch caches.
+ *
  * <p>Exactness: the row-at-a-time path drops a row repeating the timestamp and line of another row of its
  * series. A repeat needs equal timestamps, so: a scanned block drops repeats among rows of equal timestamp; a
  * block is answered from its row count only when its timestamps are known to be strictly increasing
@@ -55,6 +61,8 @@ final class ColumnarLineCounter {
     private final int maxBlocksInFlight;
     private final QuerierMetrics metrics;
     private final DistinctTimestampBlocks distinct = new DistinctTimestampBlocks();
+    /** Per evaluation thread: the sections a scan inflates without keeping them. */
+    private final ThreadLocal<ColumnarScanBuffers> scratch = ThreadLocal.withInitial(ColumnarScanBuffers::new);
 
     ColumnarLineCounter(ColumnarBlockSegments columnar, ExecutorService evalPool, int maxBlocksInFlight,
             QuerierMetrics metrics) {
@@ -231,6 +239,7 @@ final class ColumnarLineCounter {
             throws IOException {
         Map<Labels, List<Sums>> out = new LinkedHashMap<>();
         long fromDirectoryCount = 0;
+        boolean keep = keepDecoded(units, query);
         Deque<CompletableFuture<Sums>> inFlight = new ArrayDeque<>();
         List<Sums[]> slots = new ArrayList<>();
         Deque<Runnable> pending = new ArrayDeque<>();
@@ -250,7 +259,7 @@ final class ColumnarLineCounter {
                 int index = i;
                 Labels series = e.getKey();
                 pending.add(() -> {
-                    CompletableFuture<Sums> f = start(ctx, series, unit, query);
+                    CompletableFuture<Sums> f = start(ctx, series, unit, query, keep);
                     ctx.track(f);
                     inFlight.add(f.thenApply(s -> results[index] = s));
                 });
@@ -268,6 +277,27 @@ final class ColumnarLineCounter {
         }
         metrics.columnarBlocks(fromDirectoryCount, scanned);
         return out;
+    }
+
+    /**
+     * Whether the stored blocks {@code units} hold, decoded with their line sections, fit in half the block cache
+     * (see the class comment); blocks the directory answers are counted too, which errs towards not keeping.
+     */
+    private boolean keepDecoded(Map<Labels, List<Unit>> units, LineCountQuery query) {
+        long budget = columnar.blockCacheBytes() / 2;
+        long weight = 0;
+        for (List<Unit> list : units.values()) {
+            for (Unit u : list) {
+                if (u instanceof Block b && b.part() == null) {
+                    ColumnarBlockInfo info = b.info();
+                    weight += info.length() + 8L * info.rows() + 2 * info.rawBytes();
+                    if (weight > budget) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     /** A unit answered from its directory entry alone, or null when its rows must be read. */
@@ -289,7 +319,8 @@ final class ColumnarLineCounter {
         return sums;
     }
 
-    private CompletableFuture<Sums> start(QueryContext ctx, Labels series, Unit unit, LineCountQuery query) {
+    private CompletableFuture<Sums> start(QueryContext ctx, Labels series, Unit unit, LineCountQuery query,
+            boolean keep) {
         if (unit instanceof Memory m) {
             return CompletableFuture.completedFuture(countMemory(ctx, rows(series, query), m.entries(), query));
         }
@@ -298,7 +329,7 @@ final class ColumnarLineCounter {
         boolean stored = b.part() == null;
         ColumnarBlock cached = stored ? columnar.cachedLinesBlock(ctx, b.name(), b.info()) : null;
         if (cached != null) {
-            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true), evalPool);
+            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true, keep), evalPool);
         }
         CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info())
                 : CompletableFuture.supplyAsync(() -> {
@@ -313,8 +344,8 @@ final class ColumnarLineCounter {
             if (block == null) {
                 return new Sums();
             }
-            Sums sums = count(ctx, b, block, rows, query, stored);
-            if (stored && !sums.damaged) {
+            Sums sums = count(ctx, b, block, rows, query, stored, keep && stored);
+            if (keep && stored && !sums.damaged) {
                 columnar.rememberLinesBlock(b.name(), b.info(), block);
             }
             return sums;
@@ -322,8 +353,8 @@ final class ColumnarLineCounter {
     }
 
     private Sums count(QueryContext ctx, Block b, ColumnarBlock block, RowPipeline rows, LineCountQuery query,
-            boolean stored) {
-        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored);
+            boolean stored, boolean keep) {
+        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored, keep);
         if (stored && sums != Sums.DECLINED && !sums.damaged) {
             distinct.record(b.name(), b.block(), sums.distinctTimestamps);
         }
@@ -345,10 +376,11 @@ final class ColumnarLineCounter {
 
     /**
      * Scans one decoded block: time bounds, repeats within equal timestamps, filter on line bytes, the rest of the
-     * pipeline ({@code rows}, may be null) on those bytes, region sums.
+     * pipeline ({@code rows}, may be null) on those bytes, region sums; the line sections a literal search
+     * inflates are kept by the block when {@code keep}, else inflated into this thread's scratch.
      */
     private Sums countBlock(QueryContext ctx, String name, int index, ColumnarBlock block, RowPipeline rows,
-            LineCountQuery query, boolean stored) {
+            LineCountQuery query, boolean stored, boolean keep) {
         List<byte[]> literals = query.lineBytes() || rows != null ? null : query.filter().literals();
         boolean onTokens = literals != null && !literals.isEmpty();
         boolean needLines = !onTokens && (!query.filter().acceptsAll() || query.lineBytes() || rows != null);
@@ -359,8 +391,9 @@ final class ColumnarLineCounter {
         try {
             // literal filters are answered on the line column's tokens, without rebuilding the lines
             boolean[][] hits = onTokens ? new boolean[literals.size()][] : null;
+            ColumnarScanBuffers buffers = onTokens && !keep ? scratch.get() : null;
             for (int i = 0; onTokens && i < hits.length; i++) {
-                hits[i] = block.rowsContaining(literals.get(i));
+                hits[i] = block.rowsContaining(literals.get(i), buffers);
             }
             ColumnarLines lines = needLines ? block.lines() : null;
             long previous = Long.MIN_VALUE;
