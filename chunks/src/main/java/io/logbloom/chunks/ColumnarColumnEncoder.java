@@ -16,7 +16,9 @@ import java.util.Map;
  * not help (already-compressed or tiny lines), or tokenized ({@link ColumnarLineTokens}) when that is
  * smaller (lines with a small token vocabulary skip the plain attempt); metadata tries constant (when every present row has
  * one value, nothing can be smaller), then raw, dictionary (while distinct values stay below half
- * the rows) and hex (when every value is even-length hex of one case), each plain and zstd'd.
+ * the rows) and hex (when every value is even-length hex of one case), each plain and zstd'd; hex
+ * values too diverse for a dictionary are only packed (plain or zstd'd), as zstd over their text
+ * stores at best the 4 bits a digit packing does.
  * With {@link ColumnarConfig.Effort#FAST} lines are only plain (zstd'd when that helps) and metadata
  * only constant or raw: one compression per column, no tokenizing or value hashing.
  *
@@ -134,6 +136,11 @@ final class ColumnarColumnEncoder implements AutoCloseable {
         }
         ByteSink dictionary = dictionary(second, raw, presenceBytes, count, values, starts, ends);
         ByteSink hex = hex(third, raw, presenceBytes, count, values, starts, ends);
+        if (dictionary == null && hex != null) {
+            // diverse hex ids: packing them is what zstd over the text would achieve at best (4 bits a digit),
+            // at half the input, so the raw text is not compressed as well
+            return best(ColumnarEncoding.METADATA_HEX, hex, null, null, null, null);
+        }
         return best(ColumnarEncoding.METADATA_RAW, raw, ColumnarEncoding.METADATA_DICTIONARY, dictionary,
                 ColumnarEncoding.METADATA_HEX, hex);
     }
