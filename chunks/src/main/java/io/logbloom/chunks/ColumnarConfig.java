@@ -35,7 +35,7 @@ public record ColumnarConfig(int maxRowsPerBlock, int maxRawBytesPerBlock, int z
     public static final int DEFAULT_MAX_RAW_BYTES_PER_BLOCK = 256 * 1024;
     /** Bounds the timestamp and metadata arrays one block decodes into; ~1300 rows of 200 bytes fill 256 KiB first. */
     public static final int DEFAULT_MAX_ROWS_PER_BLOCK = 16 * 1024;
-    /** zstd's own default level: measured as the best size/CPU balance for sealing parts. */
+    /** zstd's own default level; the ingester seals parts at level 1 with {@link Effort#FAST} and merges at 9. */
     public static final int DEFAULT_ZSTD_LEVEL = 3;
     /** A block is decoded whole into arrays; 64 MiB bounds what one block costs a reader. */
     public static final int MAX_RAW_BYTES_PER_BLOCK = 64 * 1024 * 1024;
