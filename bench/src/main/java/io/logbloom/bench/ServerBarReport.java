@@ -31,7 +31,9 @@ import java.util.stream.Stream;
  * with the load-test harness jar (a child JVM on the same box, 100 streams, 1000-line
  * snappy-protobuf batches, a unique 128-bit {@code trace_id} per line in structured metadata, exactly
  * {@code --lines} lines, every body generated before the timed phase so the generator's speed does not
- * cap the rate), flushes, and measures: push MB/s of raw log, stored bytes (the data
+ * cap the rate; a push refused with 429 is retried after its {@code Retry-After}, as Promtail does, and the
+ * retries are counted), flushes, and measures: push MB/s of raw log, raw MB per server CPU-second (over the
+ * push alone and over push plus flush, which pays for what the push left to background merges), stored bytes (the data
  * directory without the WAL; blooms and index apart), the server's RSS after the load and after the
  * queries (each at once and again after {@link #IDLE_SETTLE} idle), needle latency
  * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}), and instant count
@@ -188,6 +190,7 @@ public final class ServerBarReport {
             Process push = new ProcessBuilder(javaBin(), "-jar", loadtestJar.toString(), "push", "--url", base,
                     "--lines", Long.toString(lines), "--duration", "60m", "--streams", "100", "--batch-size", "1000",
                     "--connections", "4", "--producers", "2", "--pregenerate", "--line-length", Integer.toString(lineLength),
+                    "--retry-429",
                     "--run-id", runId, "--manifest", manifest.toString(), "--report",
                     pushReport.toString()).redirectErrorStream(true).redirectOutput(dir.resolve("push.log").toFile()).start();
             if (push.waitFor() != 0) {
@@ -198,10 +201,13 @@ public final class ServerBarReport {
             r.put("push_lines", op.path("lines").asDouble());
             r.put("push_raw_MB", op.path("bytes").asDouble() / 1e6);
             r.put("push_failed_requests", op.path("failed").asDouble());
+            r.put("push_retries", op.path("retries").asDouble());
             op.path("errorsByStatus").fields().forEachRemaining(e -> r.put("push_failed_" + e.getKey(),
                     e.getValue().asDouble()));
             r.put("push_p99_ms", op.path("latencyMillis").path("p99").asDouble());
-            r.put("push_server_cpu_s", cpuSeconds(server) - serverCpuBefore);
+            double pushCpu = cpuSeconds(server) - serverCpuBefore;
+            r.put("push_server_cpu_s", pushCpu);
+            r.put("push_MB_per_server_cpu_s", op.path("bytes").asDouble() / 1e6 / Math.max(0.01, pushCpu));
             JsonNode client = JSON.readTree(pushReport.toFile()).path("client");
             r.put("push_client_cores_used", client.path("cpuCoresUsed").asDouble(Double.NaN));
             r.put("push_client_wait_s", client.path("producerWaitSeconds").asDouble(Double.NaN));
@@ -214,6 +220,10 @@ public final class ServerBarReport {
                     .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(10)).build(),
                     HttpResponse.BodyHandlers.ofString());
             r.put("flush_s", (System.nanoTime() - flushStart) / 1e9);
+            // what the push left to the background (merges, blooms) is paid by the flush: both together are the load's CPU
+            double loadCpu = cpuSeconds(server) - serverCpuBefore;
+            r.put("push_flush_server_cpu_s", loadCpu);
+            r.put("load_MB_per_server_cpu_s", op.path("bytes").asDouble() / 1e6 / Math.max(0.01, loadCpu));
             r.put("flush_status", (double) flush.statusCode());
             r.put("stored_MB", storedBytes(data, p -> true) / 1e6);
             r.put("stored_blooms_MB", storedBytes(data, p -> p.toString().endsWith(".bloom")) / 1e6);

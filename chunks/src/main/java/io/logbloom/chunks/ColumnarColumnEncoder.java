@@ -16,7 +16,11 @@ import java.util.Map;
  * not help (already-compressed or tiny lines), or tokenized ({@link ColumnarLineTokens}) when that is
  * smaller (lines with a small token vocabulary skip the plain attempt); metadata tries constant (when every present row has
  * one value, nothing can be smaller), then raw, dictionary (while distinct values stay below half
- * the rows) and hex (when every value is even-length hex of one case), each plain and zstd'd.
+ * the rows) and hex (when every value is even-length hex of one case), each plain and zstd'd; hex
+ * values too diverse for a dictionary are only packed (plain or zstd'd), as zstd over their text
+ * stores at best the 4 bits a digit packing does.
+ * With {@link ColumnarConfig.Effort#FAST} lines are only plain (zstd'd when that helps) and metadata
+ * only constant or raw: one compression per column, no tokenizing or value hashing.
  *
  * <p>Not thread-safe: holds scratch buffers and a native zstd context; one per writer. The
  * {@link Encoded} results point into scratch buffers and are valid until the next call.
@@ -33,6 +37,7 @@ final class ColumnarColumnEncoder implements AutoCloseable {
     private static final int MIN_ZSTD_BYTES = 32;
 
     private final ZstdCompressCtx zstd;
+    private final boolean fast;
     private final ByteSink first = new ByteSink(64 * 1024);
     private final ByteSink second = new ByteSink(64 * 1024);
     private final ByteSink third = new ByteSink(64 * 1024);
@@ -40,7 +45,8 @@ final class ColumnarColumnEncoder implements AutoCloseable {
     private byte[] compressed = new byte[64 * 1024];
     private byte[] bestCompressed = new byte[64 * 1024];
 
-    ColumnarColumnEncoder(int zstdLevel) {
+    ColumnarColumnEncoder(int zstdLevel, ColumnarConfig.Effort effort) {
+        fast = effort == ColumnarConfig.Effort.FAST;
         zstd = new ZstdCompressCtx();
         zstd.setLevel(zstdLevel);
     }
@@ -69,12 +75,21 @@ final class ColumnarColumnEncoder implements AutoCloseable {
 
     /** Lines of {@code rows} at positions {@code order[from, to)}. */
     Encoded lines(ColumnarRows rows, int[] order, int from, int to) {
+        if (fast) {
+            return plainLines(rows, order, from, to);
+        }
         double dictionaryShare = tokens.encode(rows, order, from, to, zstd, third);
         Encoded tokenized = new Encoded(ColumnarEncoding.LINES_TOKENIZED, false, third.array(), third.size(),
                 third.size());
         if (dictionaryShare < MAX_DICTIONARY_SHARE_WITHOUT_PLAIN) {
             return tokenized;
         }
+        Encoded plain = plainLines(rows, order, from, to);
+        return tokenized.length() < plain.length() ? tokenized : plain;
+    }
+
+    /** Lines as {@link ColumnarEncoding#LINES}: lengths then bytes, zstd'd when that is smaller. */
+    private Encoded plainLines(ColumnarRows rows, int[] order, int from, int to) {
         ByteSink payload = first;
         payload.reset();
         for (int i = from; i < to; i++) {
@@ -85,8 +100,7 @@ final class ColumnarColumnEncoder implements AutoCloseable {
             int row = order[i];
             payload.writeBytes(bytes, rows.lineOffset(row), rows.lineLength(row));
         }
-        Encoded plain = best(ColumnarEncoding.LINES, payload, null, null, null, null);
-        return tokenized.length() < plain.length() ? tokenized : plain;
+        return best(ColumnarEncoding.LINES, payload, null, null, null, null);
     }
 
     /**
@@ -117,8 +131,16 @@ final class ColumnarColumnEncoder implements AutoCloseable {
         for (int i = 0; i < count; i++) {
             raw.writeBytes(values, starts[i], ends[i] - starts[i]);
         }
+        if (fast) {
+            return best(ColumnarEncoding.METADATA_RAW, raw, null, null, null, null);
+        }
         ByteSink dictionary = dictionary(second, raw, presenceBytes, count, values, starts, ends);
         ByteSink hex = hex(third, raw, presenceBytes, count, values, starts, ends);
+        if (dictionary == null && hex != null) {
+            // diverse hex ids: packing them is what zstd over the text would achieve at best (4 bits a digit),
+            // at half the input, so the raw text is not compressed as well
+            return best(ColumnarEncoding.METADATA_HEX, hex, null, null, null, null);
+        }
         return best(ColumnarEncoding.METADATA_RAW, raw, ColumnarEncoding.METADATA_DICTIONARY, dictionary,
                 ColumnarEncoding.METADATA_HEX, hex);
     }

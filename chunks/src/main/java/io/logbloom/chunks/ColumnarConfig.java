@@ -8,8 +8,25 @@ package io.logbloom.chunks;
  * @param maxRowsPerBlock rows after which a block is cut
  * @param maxRawBytesPerBlock raw bytes after which a block is cut (a single row larger than this gets a block of its own)
  * @param zstdLevel zstd level for compressed columns (1–22; 3 is zstd's default)
+ * @param effort how many encodings the writer tries per column
  */
-public record ColumnarConfig(int maxRowsPerBlock, int maxRawBytesPerBlock, int zstdLevel) {
+public record ColumnarConfig(int maxRowsPerBlock, int maxRawBytesPerBlock, int zstdLevel, Effort effort) {
+    /** How hard the writer looks for the smallest encoding of each column. */
+    public enum Effort {
+        /**
+         * Every applicable encoding (tokenized lines, dictionary and hex metadata), each plain and
+         * zstd'd, the smallest kept: for objects written once and read for their whole life.
+         */
+        SMALLEST,
+        /**
+         * Lines and metadata stored plain or zstd'd only (constant metadata still collapses): no
+         * tokenizing, dictionary or hex attempt, a fraction of the CPU. For ingest parts, which live
+         * seconds and are read once by the merger (which then writes {@link #SMALLEST}); every reader
+         * reads both, as the encodings are the same.
+         */
+        FAST
+    }
+
     /**
      * 256 KiB raw per block: a needle reads one block's line column, about 30 KB stored for
      * load-test lines; 1 MiB blocks stored only 2 % less in ColumnarFootprintReport (3 M lines, tokenized
@@ -18,14 +35,20 @@ public record ColumnarConfig(int maxRowsPerBlock, int maxRawBytesPerBlock, int z
     public static final int DEFAULT_MAX_RAW_BYTES_PER_BLOCK = 256 * 1024;
     /** Bounds the timestamp and metadata arrays one block decodes into; ~1300 rows of 200 bytes fill 256 KiB first. */
     public static final int DEFAULT_MAX_ROWS_PER_BLOCK = 16 * 1024;
-    /** zstd's own default level: measured as the best size/CPU balance for sealing parts. */
+    /** zstd's own default level; the ingester seals parts at level 1 with {@link Effort#FAST} and merges at 9. */
     public static final int DEFAULT_ZSTD_LEVEL = 3;
     /** A block is decoded whole into arrays; 64 MiB bounds what one block costs a reader. */
     public static final int MAX_RAW_BYTES_PER_BLOCK = 64 * 1024 * 1024;
     /** Row ids inside a block are 32-bit and presence bitmaps are byte arrays; 1 M rows keeps both small. */
     public static final int MAX_ROWS_PER_BLOCK = 1 << 20;
 
+    /** Smallest-effort config (the default effort). */
+    public ColumnarConfig(int maxRowsPerBlock, int maxRawBytesPerBlock, int zstdLevel) {
+        this(maxRowsPerBlock, maxRawBytesPerBlock, zstdLevel, Effort.SMALLEST);
+    }
+
     public ColumnarConfig {
+        java.util.Objects.requireNonNull(effort, "effort is null");
         if (maxRowsPerBlock < 1 || maxRowsPerBlock > MAX_ROWS_PER_BLOCK) {
             throw new IllegalArgumentException(
                     "max rows per block " + maxRowsPerBlock + " is outside [1, " + MAX_ROWS_PER_BLOCK + "]");
@@ -39,18 +62,23 @@ public record ColumnarConfig(int maxRowsPerBlock, int maxRawBytesPerBlock, int z
         }
     }
 
-    /** The measured defaults: 16 Ki rows, 256 KiB raw, zstd level 3. */
+    /** The measured defaults: 16 Ki rows, 256 KiB raw, zstd level 3, smallest encodings. */
     public static ColumnarConfig defaults() {
         return new ColumnarConfig(DEFAULT_MAX_ROWS_PER_BLOCK, DEFAULT_MAX_RAW_BYTES_PER_BLOCK, DEFAULT_ZSTD_LEVEL);
     }
 
     /** A copy with another zstd level. */
     public ColumnarConfig withZstdLevel(int level) {
-        return new ColumnarConfig(maxRowsPerBlock, maxRawBytesPerBlock, level);
+        return new ColumnarConfig(maxRowsPerBlock, maxRawBytesPerBlock, level, effort);
+    }
+
+    /** A copy with another encoding effort. */
+    public ColumnarConfig withEffort(Effort newEffort) {
+        return new ColumnarConfig(maxRowsPerBlock, maxRawBytesPerBlock, zstdLevel, newEffort);
     }
 
     /** A copy with another raw-byte bound per block. */
     public ColumnarConfig withMaxRawBytesPerBlock(int bytes) {
-        return new ColumnarConfig(maxRowsPerBlock, bytes, zstdLevel);
+        return new ColumnarConfig(maxRowsPerBlock, bytes, zstdLevel, effort);
     }
 }

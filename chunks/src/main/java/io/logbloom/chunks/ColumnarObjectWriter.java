@@ -40,7 +40,7 @@ public final class ColumnarObjectWriter implements AutoCloseable {
     public ColumnarObjectWriter(OutputStream out, ColumnarConfig config) throws IOException {
         this.out = out;
         this.config = config;
-        this.encoder = new ColumnarColumnEncoder(config.zstdLevel());
+        this.encoder = new ColumnarColumnEncoder(config.zstdLevel(), config.effort());
         ByteSink head = new ByteSink(ColumnarLayout.HEAD_BYTES);
         ColumnarLayout.writeHead(head);
         write(head.array(), head.size());

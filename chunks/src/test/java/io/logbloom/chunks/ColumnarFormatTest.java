@@ -59,6 +59,40 @@ final class ColumnarFormatTest {
         assertRoundTrip(ColumnarTestData.streams(random, 1 + random.nextInt(40), 400), SMALL_BLOCKS);
     }
 
+    @ParameterizedTest
+    @ValueSource(longs = {11, 12, 13})
+    void roundTrip_fastEffort(long seed) throws IOException {
+        Random random = new Random(seed);
+        assertRoundTrip(ColumnarTestData.streams(random, 1 + random.nextInt(40), 400),
+                SMALL_BLOCKS.withZstdLevel(1).withEffort(ColumnarConfig.Effort.FAST));
+    }
+
+    @Test
+    void fastEffort_storesLinesPlainAndMetadataConstantOrRaw() throws IOException {
+        Random random = new Random(5);
+        List<LogEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            entries.add(new LogEntry(1_000_000L * i, "level=info status=200 took=" + random.nextInt(1000) + "ms",
+                    List.of(new Label("constant", "same"), new Label("dictionary", "value-" + random.nextInt(3)),
+                            new Label("trace_id", ColumnarTestData.hex(random, 16, false)))));
+        }
+        ColumnarConfig fast = ColumnarConfig.defaults().withZstdLevel(1).withEffort(ColumnarConfig.Effort.FAST);
+        byte[] bytes = ColumnarObjectWriter.write(fast, Map.of(Labels.of("a", "b"), ColumnarRows.of(entries)));
+        ColumnarObjectReader reader = reader(bytes);
+        ColumnarBlockInfo block = reader.directory().blocks().get(0);
+        assertThat(block.lines().encoding()).isEqualTo(ColumnarEncoding.LINES);
+        assertThat(block.lines().zstd()).isTrue();
+        assertThat(block.metadata("constant").encoding()).isEqualTo(ColumnarEncoding.METADATA_CONSTANT);
+        assertThat(block.metadata("dictionary").encoding()).isEqualTo(ColumnarEncoding.METADATA_RAW);
+        assertThat(block.metadata("trace_id").encoding()).isEqualTo(ColumnarEncoding.METADATA_RAW);
+        assertThat(reader.entries(0, Long.MIN_VALUE, Long.MAX_VALUE))
+                .containsExactlyElementsOf(ColumnarTestData.expected(entries));
+        byte[] smallest = ColumnarObjectWriter.write(fast.withEffort(ColumnarConfig.Effort.SMALLEST),
+                Map.of(Labels.of("a", "b"), ColumnarRows.of(entries)));
+        assertThat(reader(smallest).directory().blocks().get(0).lines().encoding())
+                .isEqualTo(ColumnarEncoding.LINES_TOKENIZED);
+    }
+
     @Test
     void roundTrip_defaultConfig_manyStreams() throws IOException {
         assertRoundTrip(ColumnarTestData.streams(new Random(99), 150, 300), ColumnarConfig.defaults());

@@ -68,6 +68,13 @@ public final class Ingester implements AutoCloseable {
     private static final int SEAL_SHARE_OF_BUDGET = 8;
     /** Merged objects compress harder than parts: written once, read often. */
     static final int MERGED_ZSTD_LEVEL = 9;
+    /**
+     * Parts are written by the one seal thread at the push rate, live seconds and are read once by the
+     * merger: zstd's fastest level with {@link ColumnarConfig.Effort#FAST} encodings (no tokenizing, no
+     * hex or dictionary attempts) keeps sealing well ahead of the pushes; the merge encodes the rows
+     * once, smallest.
+     */
+    static final int PART_ZSTD_LEVEL = 1;
 
     private final IngestConfig config;
     private final Clock clock;
@@ -122,12 +129,13 @@ public final class Ingester implements AutoCloseable {
         this.sealBytes = Math.max(1 << 20, maxMemoryBytes / SEAL_SHARE_OF_BUDGET);
         this.bloomWriter = new SeriesBloomWriter(new BloomTokenizer(config.tokenizer()), config.bloom(), bloomStore,
                 Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 8));
-        ColumnarConfig partFormat = ColumnarConfig.defaults()
+        ColumnarConfig objectFormat = ColumnarConfig.defaults()
                 .withMaxRawBytesPerBlock(config.chunk().blockSizeBytes());
+        ColumnarConfig partFormat = objectFormat.withZstdLevel(PART_ZSTD_LEVEL).withEffort(ColumnarConfig.Effort.FAST);
         Path partsDir = config.wal().directory().resolve("parts");
         this.parts = new LocalParts(partsDir, partFormat);
         this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted,
-                partFormat.withZstdLevel(MERGED_ZSTD_LEVEL), this::releasedThroughSegment,
+                objectFormat.withZstdLevel(MERGED_ZSTD_LEVEL), this::releasedThroughSegment,
                 visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE);
         merger.recover();
         long now = nowNanos();

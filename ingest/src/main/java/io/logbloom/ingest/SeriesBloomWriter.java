@@ -46,10 +46,11 @@ public final class SeriesBloomWriter {
     static final long MAX_BLOOM_MEMORY_BYTES = 256L << 20;
     /**
      * Distinct tokens collected for one series in one object before it is left uncovered (never skipped):
-     * the hashes are held until the series is written (8 bytes each, so 32 MiB here), and a series with
-     * more tokens in one object (n-gram mode on huge lines) is cheaper to scan than to index.
+     * the hashes are held until the series is written (8 bytes each in a set at most three quarters full,
+     * so at most 32 MiB here), and a series with more tokens in one object (n-gram mode on huge lines) is
+     * cheaper to scan than to index.
      */
-    static final int MAX_TOKENS_PER_OBJECT = 4 << 20;
+    static final int MAX_TOKENS_PER_OBJECT = 3 << 20;
 
     private final BloomTokenizer tokenizer;
     private final BloomConfig bloomConfig;
@@ -101,7 +102,7 @@ public final class SeriesBloomWriter {
                 for (Label field : rows.metadata(row)) {
                     tokens.metadata(field.name(), field.value());
                 }
-                tokens.line(rows.line(row));
+                tokens.line(rows.lineBytes(), rows.lineOffset(row), rows.lineLength(row));
             }
         }
 

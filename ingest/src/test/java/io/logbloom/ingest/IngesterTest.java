@@ -334,6 +334,36 @@ final class IngesterTest {
         }
     }
     @Test
+    void partsSealedWithFastEncodings_mergedObjectWithSmallest() throws Exception {
+        try (Ingester ingester = fx.open(IngesterFixture.config(dir), store)) {
+            List<LogEntry> entries = new ArrayList<>();
+            java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+            for (int i = 0; i < 300; i++) {
+                entries.add(new LogEntry(fx.ts(i), "level=info msg=\"request done\" status=200 took=" + i + "ms",
+                        List.of(new Label("trace_id", Long.toHexString(random.nextLong() | Long.MIN_VALUE)))));
+            }
+            ingester.push("t", List.of(new PushStream("{app=\"api\"}", entries)));
+            ingester.seal();
+            java.nio.file.Path partFile;
+            try (var files = java.nio.file.Files.list(dir.resolve("wal").resolve("parts").resolve("t"))) {
+                partFile = files.filter(f -> f.toString().endsWith(LocalParts.SUFFIX)).findFirst().orElseThrow();
+            }
+            try (var source = io.logbloom.chunks.RangeSource.ofFile(partFile)) {
+                var block = new io.logbloom.chunks.ColumnarObjectReader(source).directory().blocks().get(0);
+                assertThat(block.lines().encoding()).isEqualTo(io.logbloom.chunks.ColumnarEncoding.LINES);
+                assertThat(block.metadata("trace_id").encoding()).isEqualTo(io.logbloom.chunks.ColumnarEncoding.METADATA_RAW);
+            }
+            ingester.flushAll();
+            ChunkRef ref = IngesterFixture.refs(ingester, "t").get(0);
+            var block = new io.logbloom.chunks.ColumnarObjectReader(
+                    io.logbloom.chunks.RangeSource.ofObject(store, ref.objectKey())).directory().blocks().get(0);
+            assertThat(block.lines().encoding()).isEqualTo(io.logbloom.chunks.ColumnarEncoding.LINES_TOKENIZED);
+            assertThat(block.metadata("trace_id").encoding()).isEqualTo(io.logbloom.chunks.ColumnarEncoding.METADATA_HEX);
+            assertThat(IngesterFixture.stored(ingester, store, "t")).containsExactlyElementsOf(entries);
+        }
+    }
+
+    @Test
     void flushLoop_idleChunkFlushedByPolicy() throws Exception {
         IngestConfig config = IngesterFixture.config(dir).withFlush(new FlushConfig(Duration.ofMinutes(30),
                 Duration.ofHours(2), Duration.ofMillis(20), Duration.ofMillis(1), Duration.ofMillis(5))

@@ -10,8 +10,14 @@ package io.logbloom.loadtest;
  * @param detail the exception or error body text, for messages
  * @param latencyNanos time from sending to the complete response, or {@code -1} without a response
  * @param body the response body, empty without a response
+ * @param retryAfter the wait the server's {@code Retry-After} header asks for, or null without one
  */
-record HttpOutcome(int status, String failure, String detail, long latencyNanos, byte[] body) {
+record HttpOutcome(int status, String failure, String detail, long latencyNanos, byte[] body, java.time.Duration retryAfter) {
+    /** An outcome without a {@code Retry-After}. */
+    HttpOutcome(int status, String failure, String detail, long latencyNanos, byte[] body) {
+        this(status, failure, detail, latencyNanos, body, null);
+    }
+
     /** Returns whether the server answered with a 2xx status. */
     boolean succeeded() {
         return status >= 200 && status < 300;

@@ -100,7 +100,9 @@ final class LokiClient {
             long latency = System.nanoTime() - start;
             String detail = response.statusCode() / 100 == 2 ? ""
                     : truncate(new String(response.body(), StandardCharsets.UTF_8).strip());
-            return new HttpOutcome(response.statusCode(), null, detail, latency, response.body());
+            return new HttpOutcome(response.statusCode(), null, detail, latency, response.body(),
+                    PushRetryPolicy.parseRetryAfter(response.headers().firstValue("Retry-After").orElse(null),
+                            java.time.Instant.now()));
         } catch (HttpConnectTimeoutException e) {
             return new HttpOutcome(-1, "timeout", "connect timed out after " + timeout, -1, new byte[0]);
         } catch (HttpTimeoutException e) {

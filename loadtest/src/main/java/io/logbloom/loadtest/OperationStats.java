@@ -29,6 +29,7 @@ final class OperationStats {
     private final Recorder recorder = new Recorder(HIGHEST_TRACKABLE_MICROS, 3);
     private final LongAdder requests = new LongAdder();
     private final LongAdder failures = new LongAdder();
+    private final LongAdder retries = new LongAdder();
     private final LongAdder lines = new LongAdder();
     private final LongAdder lineBytes = new LongAdder();
     private final LongAdder bytesSent = new LongAdder();
@@ -71,6 +72,12 @@ final class OperationStats {
         errorsByStatus.computeIfAbsent(kind, k -> new LongAdder()).increment();
     }
 
+    /** Records a refused attempt that is sent again (it is not a request of its own, nor a failure). */
+    void recordRetry(String kind, String detail) {
+        errorExamples.put(kind, detail);
+        retries.increment();
+    }
+
     /** Counts the outcome of a content check (for example a needle found, missing or wrong). */
     void recordCheck(String outcome) {
         checks.computeIfAbsent(outcome, k -> new LongAdder()).increment();
@@ -110,6 +117,10 @@ final class OperationStats {
 
     long failures() {
         return failures.sum();
+    }
+
+    long retries() {
+        return retries.sum();
     }
 
     long lines() {

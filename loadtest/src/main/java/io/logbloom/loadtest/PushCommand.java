@@ -61,7 +61,7 @@ final class PushCommand implements Callable<Integer> {
             NeedleReservoir reservoir = new NeedleReservoir(NEEDLE_SAMPLE, common.seed);
             PushRunner runner = new PushRunner(new LogGenerator(config),
                     new PushSettings(common.connections, common.rate, push.producerCount(), push.encoding,
-                            push.maxLines, push.pregenerate),
+                            push.maxLines, push.pregenerate, push.retryPolicy()),
                     client, stats, control, watch, reservoir, environment.clock());
             RunSession session = new RunSession(environment, stats, control, watch, common.url, common.duration);
             return new PushRun(config, runner, stats, control, watch, reservoir, client, session);

@@ -40,11 +40,33 @@ final class PushOptions {
                     + "the server, not the generator (the bodies are held in memory).")
     boolean pregenerate;
 
+    @Option(names = "--retry-429",
+            description = "Retry a push refused with 429 (the same body, so streams stay ordered), as Promtail and Alloy do: "
+                    + "after the server's Retry-After, else an exponential backoff; retries are counted in the report.")
+    boolean retry429;
+
+    @Option(names = "--max-retries", defaultValue = "10",
+            description = "With --retry-429: retries of one push before it counts as failed (default: ${DEFAULT-VALUE}).")
+    int maxRetries;
+
+    @Option(names = "--min-backoff", defaultValue = "500ms", converter = DurationConverter.class,
+            description = "With --retry-429: first wait when the server sent no Retry-After; doubles per retry "
+                    + "(default: ${DEFAULT-VALUE}).")
+    java.time.Duration minBackoff;
+
+    @Option(names = "--max-backoff", defaultValue = "30s", converter = DurationConverter.class,
+            description = "With --retry-429: longest wait, also for a longer Retry-After (default: ${DEFAULT-VALUE}).")
+    java.time.Duration maxBackoff;
+
     @Option(names = "--producers", description = "Threads that generate and encode bodies (default: half the cores, at least 1).")
     Integer producers;
 
     int producerCount() {
         return producers != null ? producers : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    }
+
+    PushRetryPolicy retryPolicy() {
+        return retry429 ? new PushRetryPolicy(maxRetries, minBackoff, maxBackoff) : PushRetryPolicy.NONE;
     }
 
     String runId(java.time.Clock clock) {
@@ -61,6 +83,12 @@ final class PushOptions {
         settings.put("producers", producerCount());
         settings.put("maxLines", maxLines);
         settings.put("pregenerate", pregenerate);
+        settings.put("retry429", retry429);
+        if (retry429) {
+            settings.put("maxRetries", maxRetries);
+            settings.put("minBackoffSeconds", minBackoff.toMillis() / 1000.0);
+            settings.put("maxBackoffSeconds", maxBackoff.toMillis() / 1000.0);
+        }
     }
 
     /** Converts {@code --encoding} values. */

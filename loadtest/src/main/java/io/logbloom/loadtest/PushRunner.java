@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.LongAdder;
  * server, was the bottleneck. Producer CPU time is measured per thread. With
  * {@link PushSettings#pregenerate()} each lane's queue holds its whole share of the run (one batch
  * more than the line bound needs, so the bound surely stops the run) and is filled before the timed
- * phase: a generator slower than the server cannot cap the measured rate.
+ * phase: a generator slower than the server cannot cap the measured rate. A push refused with 429 is
+ * sent again by its sender as {@link PushSettings#retry()} says (each retry counted, the push counted
+ * once, with the latency of its last attempt) before the lane's next body, so streams stay ordered.
  *
  * <p>Thread-safe for its lifecycle: {@code prepare}, {@code start}, {@code awaitStopped} are called
  * once each from the run's main thread; workers share only thread-safe collaborators.
@@ -196,6 +198,15 @@ final class PushRunner {
                 }
                 HttpOutcome outcome = client.push(body);
                 watch.observe(outcome);
+                // a push taken before the run completed is retried to the end: its lines count as sent
+                for (int retry = 1; settings.retry().retries(outcome.status(), retry - 1) && !control.aborted(); retry++) {
+                    stats.recordRetry(outcome.errorKey(), outcome.detail());
+                    if (!sleepUnlessAborted(settings.retry().delay(retry, outcome.retryAfter()))) {
+                        break;
+                    }
+                    outcome = client.push(body);
+                    watch.observe(outcome);
+                }
                 if (outcome.succeeded()) {
                     stats.recordSuccess(outcome.latencyNanos(), body.lines(), body.lineBytes(), body.body().length);
                     reservoir.acknowledged(body.needle(), body.lines(), body.oldestNanos(), body.newestNanos());
@@ -210,6 +221,19 @@ final class PushRunner {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Sleeps {@code wait} in short slices; false when the run was aborted meanwhile. */
+    private boolean sleepUnlessAborted(Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!control.aborted()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return true;
+            }
+            TimeUnit.NANOSECONDS.sleep(Math.min(left, POLL_NANOS));
+        }
+        return false;
     }
 
     /** A lane, its queue and the batches it may still produce. Not thread-safe: owned by one producer thread. */

@@ -14,9 +14,16 @@ import java.util.Objects;
  * @param maxLines lines to send at most (the run stops once they are sent), or 0 for no bound
  * @param pregenerate whether every body is generated and encoded before the timed phase (needs
  *     {@code maxLines}), so the client spends the timed phase only on sending
+ * @param retry how a push refused with 429 is retried ({@link PushRetryPolicy#NONE}: never)
  */
 public record PushSettings(int connections, double linesPerSecond, int producers, PushEncoding encoding,
-        long maxLines, boolean pregenerate) {
+        long maxLines, boolean pregenerate, PushRetryPolicy retry) {
+    /** Settings that never retry a refused push. */
+    public PushSettings(int connections, double linesPerSecond, int producers, PushEncoding encoding, long maxLines,
+            boolean pregenerate) {
+        this(connections, linesPerSecond, producers, encoding, maxLines, pregenerate, PushRetryPolicy.NONE);
+    }
+
     /** Validates the values and names the offending one. */
     public PushSettings {
         if (connections < 1) {
@@ -29,6 +36,7 @@ public record PushSettings(int connections, double linesPerSecond, int producers
             throw new IllegalArgumentException("producers must be >= 1, got " + producers);
         }
         Objects.requireNonNull(encoding, "encoding is null");
+        Objects.requireNonNull(retry, "retry is null");
         if (maxLines < 0) {
             throw new IllegalArgumentException("lines must be >= 0 (0 = no bound), got " + maxLines);
         }

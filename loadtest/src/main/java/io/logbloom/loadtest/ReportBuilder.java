@@ -41,7 +41,7 @@ final class ReportBuilder {
             }
             long requests = operation.requests();
             operations.put(operation.name(), new RunReport.OperationReport(requests, requests - operation.failures(),
-                    operation.failures(), operation.errorsByStatus(), operation.errorExamples(), operation.checks(),
+                    operation.failures(), operation.errorsByStatus(), operation.retries(), operation.errorExamples(), operation.checks(),
                     operation.lines(), operation.lineBytes(), operation.bytesSent(),
                     RunStats.round(requests / seconds), RunStats.round(operation.lines() / seconds),
                     RunStats.round(operation.lineBytes() / seconds / 1e6), latency, buckets));

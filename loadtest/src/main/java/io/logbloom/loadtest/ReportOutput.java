@@ -58,9 +58,10 @@ final class ReportOutput {
                     : String.format(Locale.ROOT, "p50 %.1f p90 %.1f p99 %.1f max %.1f ms", latency.p50(), latency.p90(),
                             latency.p99(), latency.max());
             text.append(String.format(Locale.ROOT,
-                    "  %-16s %8d req %8.1f req/s %,12.0f lines/s %8.2f MB/s  %s  failed %d %s%n",
+                    "  %-16s %8d req %8.1f req/s %,12.0f lines/s %8.2f MB/s  %s  failed %d %s%s%n",
                     entry.getKey(), op.requests(), op.requestsPerSecond(), op.linesPerSecond(), op.megabytesPerSecond(),
-                    latencyText, op.failed(), op.errorsByStatus().isEmpty() ? "" : op.errorsByStatus()));
+                    latencyText, op.failed(), op.errorsByStatus().isEmpty() ? "" : op.errorsByStatus(),
+                    op.retries() == 0 ? "" : " retried " + op.retries()));
             op.errorExamples().forEach((key, detail) -> text.append("      last ").append(key).append(": ")
                     .append(detail).append(System.lineSeparator()));
         }

@@ -22,6 +22,12 @@ final class RunControl {
         return stopReason.get() != null;
     }
 
+    /** Whether the run stopped for another reason than {@link #COMPLETED} (a failure, an interrupt, giving up). */
+    boolean aborted() {
+        String reason = stopReason.get();
+        return reason != null && !reason.equals(COMPLETED);
+    }
+
     /** Returns why the run stopped, or {@code null} while it runs. */
     String stopReason() {
         return stopReason.get();

@@ -45,6 +45,7 @@ public record RunReport(String tool, String command, String runId, String url, S
      * @param failed requests that failed
      * @param errorsByStatus failures by HTTP status or kind ({@code timeout}, {@code connection_refused},
      *     {@code io_error}, {@code needle_missing}, {@code needle_wrong}, {@code bad_response})
+     * @param retries attempts refused and sent again (push with {@code --retry-429}); not requests of their own
      * @param errorExamples the last message seen per error key
      * @param checks needle check outcomes ({@code found}, {@code needle_missing}, {@code needle_wrong})
      * @param lines lines pushed (push) or returned (queries)
@@ -57,7 +58,7 @@ public record RunReport(String tool, String command, String runId, String url, S
      * @param latencyHistogram counts per latency bucket, for plots
      */
     public record OperationReport(long requests, long succeeded, long failed, Map<String, Long> errorsByStatus,
-            Map<String, String> errorExamples, Map<String, Long> checks, long lines, long bytes, long bytesSent,
+            long retries, Map<String, String> errorExamples, Map<String, Long> checks, long lines, long bytes, long bytesSent,
             double requestsPerSecond, double linesPerSecond, double megabytesPerSecond, Latency latencyMillis,
             List<HistogramBucket> latencyHistogram) {
         /** Copies the collections. */

@@ -107,6 +107,24 @@ final class HarnessEndToEndTest {
     }
 
     @Test
+    void push_retry429_serverAnswers429Then204_everyLineStoredAndRetriesCounted(@TempDir Path dir) throws Exception {
+        try (LokiTestDouble server = new LokiTestDouble(4)) {
+            // Retry-After: 1 is capped by --max-backoff, so the run stays short
+            int exit = run("push", "--url", server.url(), "--duration", "30s", "--lines", "2000", "--batch-size", "100",
+                    "--streams", "4", "--connections", "2", "--retry-429", "--min-backoff", "10ms", "--max-backoff", "50ms", "--manifest",
+                    dir.resolve("m.json").toString());
+            assertThat(exit).as(err.toString()).isZero();
+            JsonNode op = json.readTree(out.toString(StandardCharsets.UTF_8)).path("operations").path("push");
+            assertThat(op.path("failed").asLong()).isZero();
+            assertThat(op.path("succeeded").asLong()).isEqualTo(20);
+            assertThat(op.path("retries").asLong()).isEqualTo(server.refusedPushes()).isPositive();
+            assertThat(op.path("lines").asLong()).isEqualTo(2000L);
+            assertThat(server.storedLines()).isEqualTo(2000);
+            assertThat(err.toString()).contains("retried ");
+        }
+    }
+
+    @Test
     void push_serverGone_endsWithClearMessage(@TempDir Path dir) throws Exception {
         int port;
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

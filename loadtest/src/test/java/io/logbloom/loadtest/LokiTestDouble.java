@@ -31,7 +31,8 @@ import org.xerial.snappy.Snappy;
  * A minimal Loki-API server for the harness's own tests: decodes pushes (snappy-protobuf, JSON,
  * gzip-JSON), stores entries in memory, and answers {@code query_range} for the selector + one
  * {@code | key="value"} metadata filter or {@code |= "text"} filter the harness sends; metric
- * queries get an empty matrix. Optionally refuses every n-th push with 429.
+ * queries get an empty matrix. Optionally refuses every n-th push with 429 and {@code Retry-After: 1}
+ * (a retry of it is the next push, so it is answered 204).
  *
  * <p>Thread-safe: entries are guarded by the {@code entries} list's monitor.
  */
@@ -68,6 +69,11 @@ final class LokiTestDouble implements AutoCloseable {
         }
     }
 
+    /** Pushes answered 429 so far. */
+    int refusedPushes() {
+        return refuseEveryNthPush == 0 ? 0 : pushes.get() / refuseEveryNthPush;
+    }
+
     Map<String, AtomicInteger> tenants() {
         return tenants;
     }
@@ -84,6 +90,7 @@ final class LokiTestDouble implements AutoCloseable {
                     k -> new AtomicInteger()).incrementAndGet();
             byte[] body = exchange.getRequestBody().readAllBytes();
             if (refuseEveryNthPush > 0 && pushes.incrementAndGet() % refuseEveryNthPush == 0) {
+                exchange.getResponseHeaders().set("Retry-After", "1");
                 reply(exchange, 429, "ingestion rate limit exceeded");
                 return;
             }

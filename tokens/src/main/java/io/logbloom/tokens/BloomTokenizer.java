@@ -103,10 +103,14 @@ public final class BloomTokenizer {
 
     /**
      * The tokens of one chunk, fed entry by entry. Lines are encoded to UTF-8 once into a reused buffer
-     * (ASCII lines by a plain copy loop) and scanned as bytes: no String per line, word or n-gram. Not
-     * thread-safe: one instance per chunk being tokenized.
+     * (ASCII lines by a plain copy loop) and scanned as bytes: no String per line, word or n-gram. A word
+     * or metadata name already fed in this chunk is not hashed and fed again ({@link SeenWords}, a few
+     * recent names): the sink sees each token at least once, repeats mostly not. Not thread-safe: one
+     * instance per chunk being tokenized.
      */
     public static final class ChunkTokens {
+        /** Rows rarely carry more structured-metadata fields than this; more only feed repeats again. */
+        private static final int RECENT_NAMES = 8;
         private final LongConsumer sink;
         private final long scope;
         private final long wordScope;
@@ -116,6 +120,9 @@ public final class BloomTokenizer {
         private final int skip;
         private final WordTokens.WordSink wordSink;
         private byte[] utf8 = new byte[256];
+        /** Metadata names whose token was fed, round robin: a row's few fields repeat on every row. */
+        private final String[] recentNames = new String[RECENT_NAMES];
+        private int nextNameSlot;
         private int[] starts = new int[257];
 
         private ChunkTokens(BloomTokenizerConfig config, long scope, LongConsumer sink) {
@@ -126,14 +133,32 @@ public final class BloomTokenizer {
             this.ngrams = config.ngramEnabled();
             this.n = config.ngramLength();
             this.skip = config.ngramSkip();
-            this.wordSink = (bytes, offset, length) ->
+            SeenWords seen = new SeenWords();
+            this.wordSink = (bytes, offset, length) -> {
+                if (seen.firstTime(bytes, offset, length)) {
                     sink.accept(BloomHash.combine(wordScope, BloomHash.hash(bytes, offset, length)));
+                }
+            };
         }
 
         /** Adds the chunk-scoped tokens of one structured-metadata field. */
         public void metadata(String name, String value) {
-            sink.accept(BloomHash.combine(scope, BloomHash.hash(name)));
+            if (!recentlyFed(name)) {
+                sink.accept(BloomHash.combine(scope, BloomHash.hash(name)));
+                recentNames[nextNameSlot] = name;
+                nextNameSlot = (nextNameSlot + 1) % recentNames.length;
+            }
             sink.accept(BloomHash.combine(scope, BloomHash.hash(name + "=" + value)));
+        }
+
+        /** Whether {@code name}'s token was fed among the last few names (rows repeat the same few fields). */
+        private boolean recentlyFed(String name) {
+            for (String recent : recentNames) {
+                if (name.equals(recent)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Adds the word tokens and n-grams of one line (per the configuration). */

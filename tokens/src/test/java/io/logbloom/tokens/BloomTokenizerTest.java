@@ -50,6 +50,24 @@ final class BloomTokenizerTest {
     }
 
     @Test
+    void tokenize_repeatedWordsAndNames_fedOncePerChunk_sameSetAsLineByLine() {
+        java.util.List<Long> fed = new java.util.ArrayList<>();
+        BloomTokenizer tokenizer = new BloomTokenizer(BloomTokenizerConfig.defaults());
+        BloomTokenizer.ChunkTokens chunk = tokenizer.chunk(REF, fed::add);
+        Set<Long> expected = new HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            String line = "level=info msg=done took=" + (i % 7) + "ms";
+            chunk.metadata("trace_id", "t" + i);
+            chunk.line(line);
+            BloomTokenizer.ChunkTokens fresh = tokenizer.chunk(REF, expected::add);
+            fresh.metadata("trace_id", "t" + i);
+            fresh.line(line);
+        }
+        assertThat(new HashSet<>(fed)).isEqualTo(expected);
+        assertThat(fed).doesNotHaveDuplicates().hasSizeGreaterThan(50);
+    }
+
+    @Test
     void tokenize_ngramMode_addsScopedNgramsOnly() {
         Set<Long> hashes = new HashSet<>();
         new BloomTokenizer(new BloomTokenizerConfig(true, true, 3, 0, false)).chunk(REF, hashes::add).line("abcde");

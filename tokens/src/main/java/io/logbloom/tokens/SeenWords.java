@@ -1,0 +1,95 @@
+package io.logbloom.tokens;
+
+import java.util.Arrays;
+
+/**
+ * The distinct words one chunk's tokenizer has fed already, so a word repeated on many lines of the
+ * chunk is hashed and fed once: word tokens repeat on nearly every line (keys, levels, message
+ * words), and a full hash per occurrence was most of the tokenizing cost of a merge. An
+ * open-addressing table (linear probing, at most half full) of word ids keyed by a cheap
+ * polynomial hash of the bytes; each word's bytes are copied into one arena, so no object is made
+ * per word.
+ *
+ * <p>Bounded: after {@link #MAX_WORDS} distinct words or {@link #MAX_ARENA_BYTES} bytes it stops
+ * remembering and answers "first time" for every new word, which only costs the repeats' hashing
+ * again: a chunk's bloom tokens may be fed more than once, never fewer.
+ *
+ * <p>Not thread-safe: one per chunk being tokenized.
+ */
+final class SeenWords {
+    /** Far above the distinct words of a block of ordinary log lines; keeps the table at 64 KiB. */
+    static final int MAX_WORDS = 8192;
+    /** Words are a few bytes; a block's distinct ones fit easily, and an id column of long words cannot grow it further. */
+    static final int MAX_ARENA_BYTES = 128 * 1024;
+    private static final int INITIAL_SLOTS = 256;
+
+    private int[] slots = new int[INITIAL_SLOTS];
+    private int[] starts = new int[INITIAL_SLOTS / 2];
+    private int[] lengths = new int[INITIAL_SLOTS / 2];
+    private int[] hashes = new int[INITIAL_SLOTS / 2];
+    private byte[] arena = new byte[2048];
+    private int size;
+    private int arenaSize;
+
+    /**
+     * Whether {@code length} bytes of {@code bytes} from {@code offset} are a word not seen before (it is
+     * remembered now, while there is room); false only for a word seen before.
+     */
+    boolean firstTime(byte[] bytes, int offset, int length) {
+        int hash = 0;
+        for (int i = offset; i < offset + length; i++) {
+            hash = 31 * hash + bytes[i];
+        }
+        hash ^= hash >>> 15;
+        hash *= 0x2C1B3C6D;
+        hash ^= hash >>> 12;
+        int mask = slots.length - 1;
+        for (int slot = hash & mask;; slot = (slot + 1) & mask) {
+            int entry = slots[slot];
+            if (entry == 0) {
+                if (size < MAX_WORDS && arenaSize + length <= MAX_ARENA_BYTES) {
+                    add(slot, hash, bytes, offset, length);
+                }
+                return true;
+            }
+            int id = entry - 1;
+            if (hashes[id] == hash && lengths[id] == length
+                    && Arrays.equals(arena, starts[id], starts[id] + length, bytes, offset, offset + length)) {
+                return false;
+            }
+        }
+    }
+
+    private void add(int slot, int hash, byte[] bytes, int offset, int length) {
+        if (size == starts.length) {
+            starts = Arrays.copyOf(starts, size * 2);
+            lengths = Arrays.copyOf(lengths, size * 2);
+            hashes = Arrays.copyOf(hashes, size * 2);
+        }
+        if (arenaSize + length > arena.length) {
+            arena = Arrays.copyOf(arena, Math.min(MAX_ARENA_BYTES, Math.max(arenaSize + length, arena.length * 2)));
+        }
+        System.arraycopy(bytes, offset, arena, arenaSize, length);
+        int id = size++;
+        starts[id] = arenaSize;
+        lengths[id] = length;
+        hashes[id] = hash;
+        arenaSize += length;
+        slots[slot] = id + 1;
+        if (2 * size > slots.length) {
+            rehash();
+        }
+    }
+
+    private void rehash() {
+        slots = new int[slots.length * 2];
+        int mask = slots.length - 1;
+        for (int id = 0; id < size; id++) {
+            int slot = hashes[id] & mask;
+            while (slots[slot] != 0) {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = id + 1;
+        }
+    }
+}
