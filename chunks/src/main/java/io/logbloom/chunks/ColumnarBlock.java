@@ -5,17 +5,25 @@ import java.util.List;
 
 /**
  * The columns of one block: timestamps, lines and each metadata column present in it, all checked
- * against their checksums when read. The line column, the costliest to decode, is decoded on first
- * use, so a reader that rules out every row on timestamps or metadata never pays for it; a tokenized line
+ * against their checksums when read. The line column, the costliest to decode, and each metadata column are
+ * decoded on first use, so a reader that rules out every row on timestamps or one metadata column (a needle)
+ * never pays for the others; a tokenized line
  * column's sections are inflated on the first {@link #rowsContaining} and kept, so a block held in a cache is
  * inflated once however many queries search it.
- * Thread-safe: the lazy decodes are synchronized and their results immutable.
+ * Thread-safe: the lazy decodes are synchronized (this object's lock guards {@code lines} and {@code values}) and
+ * their results immutable.
  */
 public final class ColumnarBlock {
     /** Decodes a verified line column. */
     @FunctionalInterface
     interface LineDecoder {
         ColumnarLines decode() throws ChunkFormatException;
+    }
+
+    /** Decodes a verified metadata column. */
+    @FunctionalInterface
+    interface ValuesDecoder {
+        ColumnarValues decode() throws ChunkFormatException;
     }
 
     /** Finds the rows of a verified line column containing a literal. */
@@ -30,16 +38,19 @@ public final class ColumnarBlock {
     private final LineDecoder lineDecoder;
     private ColumnarLines lines;
     private final List<String> keys;
-    private final List<ColumnarValues> values;
+    private final ValuesDecoder[] valueDecoders;
+    /** Per key, its decoded column once asked for; guarded by this. */
+    private final ColumnarValues[] values;
 
     ColumnarBlock(ColumnarBlockInfo info, long[] timestamps, LineDecoder lines, LineSearch search, List<String> keys,
-            List<ColumnarValues> values) {
+            List<ValuesDecoder> values) {
         this.info = info;
         this.search = search;
         this.timestamps = timestamps;
         this.lineDecoder = lines;
         this.keys = List.copyOf(keys);
-        this.values = List.copyOf(values);
+        this.valueDecoders = values.toArray(new ValuesDecoder[0]);
+        this.values = new ColumnarValues[valueDecoders.length];
     }
 
     /** The block's directory entry. */
@@ -115,17 +126,32 @@ public final class ColumnarBlock {
         return keys;
     }
 
-    /** The column of {@code key}, or an all-absent column when the block has none. */
+    /**
+     * The column of {@code key}, decoded on first use, or an all-absent column when the block has none.
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
+     */
     public ColumnarValues metadata(String key) {
         int index = keys.indexOf(key);
-        return index < 0 ? ColumnarValues.absent(rows()) : values.get(index);
+        return index < 0 ? ColumnarValues.absent(rows()) : values(index);
+    }
+
+    private synchronized ColumnarValues values(int index) {
+        if (values[index] == null) {
+            try {
+                values[index] = valueDecoders[index].decode();
+            } catch (ChunkFormatException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return values[index];
     }
 
     /** Row {@code row}'s metadata, sorted by key. */
     public List<Label> metadata(int row) {
         List<Label> labels = null;
         for (int k = 0; k < keys.size(); k++) {
-            String value = values.get(k).value(row);
+            String value = values(k).value(row);
             if (value != null) {
                 if (labels == null) {
                     labels = new ArrayList<>(keys.size() - k);

@@ -120,7 +120,18 @@ public final class ColumnarObjectReader {
 
     /** Every column of block {@code block}, fetched with one ranged read and decoded. */
     public ColumnarBlock readBlock(int block) throws IOException {
-        return read(block, true);
+        return read(block, true, false);
+    }
+
+    /**
+     * As {@link #readBlock}, but each metadata column, though its checksum is verified now, is inflated and decoded
+     * only when the block is first asked for its key: a reader that tests one column (a needle's
+     * {@code trace_id}) pays for that column only. A verified column that does not decode then surfaces as an
+     * {@link java.io.UncheckedIOException} from {@link ColumnarBlock#metadata}, as the lines do from
+     * {@link ColumnarBlock#lines}.
+     */
+    public ColumnarBlock readBlockLazily(int block) throws IOException {
+        return read(block, true, true);
     }
 
     /**
@@ -130,10 +141,10 @@ public final class ColumnarObjectReader {
      * metadata accessors see no keys.
      */
     public ColumnarBlock readTimestampsAndLines(int block) throws IOException {
-        return read(block, false);
+        return read(block, false, false);
     }
 
-    private ColumnarBlock read(int block, boolean withMetadata) throws IOException {
+    private ColumnarBlock read(int block, boolean withMetadata, boolean lazyMetadata) throws IOException {
         ColumnarBlockInfo info = block(block);
         long start = info.offset();
         byte[] stored = source.read(start, Math.toIntExact(info.length()));
@@ -141,11 +152,26 @@ public final class ColumnarObjectReader {
         ColumnarBlock.LineDecoder lines = null;
         ColumnarBlock.LineSearch search = null;
         List<String> keys = new ArrayList<>();
-        List<ColumnarValues> values = new ArrayList<>();
+        List<ColumnarBlock.ValuesDecoder> values = new ArrayList<>();
         for (ColumnarColumnInfo column : info.columns()) {
             String where = where(block, column);
             if (!withMetadata && column.kind() == ColumnarColumnInfo.Kind.METADATA) {
                 ColumnarColumnDecoder.verify(stored, (int) (column.offset() - start), column, where);
+                continue;
+            }
+            if (column.kind() == ColumnarColumnInfo.Kind.METADATA) {
+                // checked now; decoded now, or lazily when the block is first asked for the key
+                int at = (int) (column.offset() - start);
+                ColumnarColumnDecoder.verify(stored, at, column, where);
+                keys.add(column.key());
+                ColumnarBlock.ValuesDecoder decoder = () -> ColumnarColumnDecoder.metadata(
+                        ColumnarColumnDecoder.inflateVerified(stored, at, column, where), column, info.rows(), where);
+                if (lazyMetadata) {
+                    values.add(decoder);
+                } else {
+                    ColumnarValues decoded = decoder.decode();
+                    values.add(() -> decoded);
+                }
                 continue;
             }
             byte[] payload = ColumnarColumnDecoder.payload(stored, (int) (column.offset() - start), column, where);
@@ -163,10 +189,7 @@ public final class ColumnarObjectReader {
                                 literal);
                     }
                 }
-                case METADATA -> {
-                    keys.add(column.key());
-                    values.add(ColumnarColumnDecoder.metadata(payload, column, info.rows(), where));
-                }
+                case METADATA -> throw new IllegalStateException("BUG: metadata column " + where + " read eagerly");
             }
         }
         return new ColumnarBlock(info, timestamps, lines, search, keys, values);

@@ -77,10 +77,10 @@ final class ColumnarBlockSegments {
         return java.util.Arrays.copyOf(out, n);
     }
 
-    /** An exact test of one row of a decoded block (see {@link RowBloomTest}). */
+    /** An exact test of the rows of a decoded block (see {@link RowBloomTest}): per row, whether it may match. */
     @FunctionalInterface
     interface RowTest {
-        boolean mayMatch(ColumnarBlock block, int row);
+        boolean[] mayMatch(ColumnarBlock block);
     }
 
     /**
@@ -228,7 +228,7 @@ final class ColumnarBlockSegments {
         List<LogEntry> inRange = new ArrayList<>(info.rows());
         ColumnarBlock decoded;
         try {
-            decoded = new ColumnarObjectReader(window, directory).readBlock(block);
+            decoded = new ColumnarObjectReader(window, directory).readBlockLazily(block);
         } catch (ChunkFormatException e) {
             // as Loki's chunk reader skips a block whose checksum does not match: the rest still answers
             LOG.error("object {} block {} is damaged, left out: {}; the query answers from the intact blocks",
@@ -238,13 +238,15 @@ final class ColumnarBlockSegments {
         }
         long lines = 0;
         try {
+            // the row test first, on the columns it needs; the lines and other columns only for the rows it keeps
+            boolean[] kept = rows == null ? null : rows.mayMatch(decoded);
             for (int row = 0; row < decoded.rows(); row++) {
                 long ts = decoded.timestampNanos(row);
                 if (ts < fromNanos || ts >= throughNanos) {
                     continue;
                 }
                 lines++;
-                if (rows == null || rows.mayMatch(decoded, row)) {
+                if (kept == null || kept[row]) {
                     inRange.add(decoded.entry(row)); // the line column is decoded on the first row kept
                 }
             }

@@ -164,7 +164,7 @@ final class StoreReader {
                 if (ref.isColumnar()) {
                     Labels series = e.getKey();
                     segments.addAll(columnar.segments(ctx, series, ref, plan.blocks().get(ref), fromNanos,
-                            throughNanos, rowTest ? (block, row) -> RowBloomTest.mayMatch(bloomQuery, series, block, row) : null));
+                            throughNanos, rowTest ? block -> RowBloomTest.rows(bloomQuery, series, block) : null));
                     continue;
                 }
                 segments.add(new SeriesReader.Segment(ref.fromNanos(), ref.throughNanos(), () -> fetch(ctx, ref),
