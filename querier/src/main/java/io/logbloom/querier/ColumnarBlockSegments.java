@@ -57,6 +57,7 @@ final class ColumnarBlockSegments {
     int[] blocksInRange(Labels series, ChunkRef ref, long fromNanos, long throughNanos, QueryStatsCollector stats)
             throws IOException {
         ColumnarDirectory directory = directories.get(ref.objectKey());
+        ColumnarBlockTable table = directories.table(ref.objectKey());
         int stream = directory.indexOf(series);
         if (stream < 0) {
             throw new ChunkFormatException("object " + ref.objectKey() + " holds no stream " + series
@@ -66,12 +67,11 @@ final class ColumnarBlockSegments {
         int[] out = new int[info.blockCount()];
         int n = 0;
         for (int b = info.firstBlock(); b < info.firstBlock() + info.blockCount(); b++) {
-            ColumnarBlockInfo block = directory.blocks().get(b);
-            if (block.maxTimeNanos() >= fromNanos && block.minTimeNanos() < throughNanos) {
+            if (table.overlaps(b, fromNanos, throughNanos)) {
                 out[n++] = b;
             } else if (stats != null) {
                 stats.chunksSkippedByTime.increment();
-                stats.bytesSkippedByTime.add(block.length());
+                stats.bytesSkippedByTime.add(table.length(b));
             }
         }
         return java.util.Arrays.copyOf(out, n);
@@ -134,6 +134,11 @@ final class ColumnarBlockSegments {
         ctx.stats.headChunkBytes.add(StoreReader.lineBytes(rows));
         ctx.stats.headChunkStructuredMetadataBytes.add(StoreReader.metadataBytes(rows));
         return rows;
+    }
+
+    /** The (cached) block table of the columnar object {@code objectKey}. */
+    ColumnarBlockTable table(String objectKey) throws IOException {
+        return directories.table(objectKey);
     }
 
     /** The (cached) directory of the columnar object {@code objectKey}. */
