@@ -5,19 +5,25 @@ import java.util.List;
 
 /**
  * The columns of one block: timestamps, lines and each metadata column present in it, all checked
- * against their checksums when read. The line column, the costliest to decode, and each metadata column are
- * decoded on first use, so a reader that rules out every row on timestamps or one metadata column (a needle)
- * never pays for the others; a tokenized line
+ * against their checksums when read. The line column, the costliest to decode, is decoded on first use, and so
+ * are the timestamps and each metadata column of a block read lazily ({@link ColumnarObjectReader#readBlockLazily}),
+ * so a reader that rules out every row on one metadata column (a needle) never pays for the others; a tokenized line
  * column's sections are inflated on the first {@link #rowsContaining} and kept, so a block held in a cache is
  * inflated once however many queries search it.
- * Thread-safe: the lazy decodes are synchronized (this object's lock guards {@code lines} and {@code values}) and
- * their results immutable.
+ * Thread-safe: the lazy decodes are synchronized (this object's lock guards {@code lines}, {@code values} and the
+ * writing of the volatile {@code timestamps}) and their results immutable.
  */
 public final class ColumnarBlock {
     /** Decodes a verified line column. */
     @FunctionalInterface
     interface LineDecoder {
         ColumnarLines decode() throws ChunkFormatException;
+    }
+
+    /** Decodes a verified timestamp column. */
+    @FunctionalInterface
+    interface TimestampDecoder {
+        long[] decode() throws ChunkFormatException;
     }
 
     /** Decodes a verified metadata column. */
@@ -34,7 +40,9 @@ public final class ColumnarBlock {
 
     private final ColumnarBlockInfo info;
     private final LineSearch search;
-    private final long[] timestamps;
+    private final TimestampDecoder timestampDecoder;
+    /** Decoded once, on first use (double-checked: a row loop reads it without taking the lock). */
+    private volatile long[] timestamps;
     private final LineDecoder lineDecoder;
     private ColumnarLines lines;
     private final List<String> keys;
@@ -42,11 +50,11 @@ public final class ColumnarBlock {
     /** Per key, its decoded column once asked for; guarded by this. */
     private final ColumnarValues[] values;
 
-    ColumnarBlock(ColumnarBlockInfo info, long[] timestamps, LineDecoder lines, LineSearch search, List<String> keys,
-            List<ValuesDecoder> values) {
+    ColumnarBlock(ColumnarBlockInfo info, TimestampDecoder timestamps, LineDecoder lines, LineSearch search,
+            List<String> keys, List<ValuesDecoder> values) {
         this.info = info;
         this.search = search;
-        this.timestamps = timestamps;
+        this.timestampDecoder = timestamps;
         this.lineDecoder = lines;
         this.keys = List.copyOf(keys);
         this.valueDecoders = values.toArray(new ValuesDecoder[0]);
@@ -71,9 +79,28 @@ public final class ColumnarBlock {
         return info.rows();
     }
 
-    /** Row {@code row}'s timestamp. */
+    /**
+     * Row {@code row}'s timestamp (the column decoded on first use).
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
+     */
     public long timestampNanos(int row) {
-        return timestamps[row];
+        long[] decoded = timestamps;
+        if (decoded == null) {
+            decoded = decodeTimestamps();
+        }
+        return decoded[row];
+    }
+
+    private synchronized long[] decodeTimestamps() {
+        if (timestamps == null) {
+            try {
+                timestamps = timestampDecoder.decode();
+            } catch (ChunkFormatException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return timestamps;
     }
 
     /**
@@ -164,7 +191,7 @@ public final class ColumnarBlock {
 
     /** Row {@code row} as a log entry (metadata sorted by key). */
     public LogEntry entry(int row) {
-        return new LogEntry(timestamps[row], lines().line(row), metadata(row));
+        return new LogEntry(timestampNanos(row), lines().line(row), metadata(row));
     }
 
     /** All rows as log entries, in time order. */

@@ -124,11 +124,11 @@ public final class ColumnarObjectReader {
     }
 
     /**
-     * As {@link #readBlock}, but each metadata column, though its checksum is verified now, is inflated and decoded
-     * only when the block is first asked for its key: a reader that tests one column (a needle's
-     * {@code trace_id}) pays for that column only. A verified column that does not decode then surfaces as an
-     * {@link java.io.UncheckedIOException} from {@link ColumnarBlock#metadata}, as the lines do from
-     * {@link ColumnarBlock#lines}.
+     * As {@link #readBlock}, but the timestamps and each metadata column, though their checksums are verified now,
+     * are inflated and decoded only when first used: a reader that tests one column (a needle's {@code trace_id})
+     * pays for that column only. A verified column that does not decode then surfaces as an
+     * {@link java.io.UncheckedIOException} from {@link ColumnarBlock#metadata} or {@link ColumnarBlock#timestampNanos},
+     * as the lines do from {@link ColumnarBlock#lines}.
      */
     public ColumnarBlock readBlockLazily(int block) throws IOException {
         return read(block, true, true);
@@ -144,11 +144,11 @@ public final class ColumnarObjectReader {
         return read(block, false, false);
     }
 
-    private ColumnarBlock read(int block, boolean withMetadata, boolean lazyMetadata) throws IOException {
+    private ColumnarBlock read(int block, boolean withMetadata, boolean lazily) throws IOException {
         ColumnarBlockInfo info = block(block);
         long start = info.offset();
         byte[] stored = source.read(start, Math.toIntExact(info.length()));
-        long[] timestamps = null;
+        ColumnarBlock.TimestampDecoder timestamps = null;
         ColumnarBlock.LineDecoder lines = null;
         ColumnarBlock.LineSearch search = null;
         List<String> keys = new ArrayList<>();
@@ -166,7 +166,7 @@ public final class ColumnarObjectReader {
                 keys.add(column.key());
                 ColumnarBlock.ValuesDecoder decoder = () -> ColumnarColumnDecoder.metadata(
                         ColumnarColumnDecoder.inflateVerified(stored, at, column, where), column, info.rows(), where);
-                if (lazyMetadata) {
+                if (lazily) {
                     values.add(decoder);
                 } else {
                     ColumnarValues decoded = decoder.decode();
@@ -174,25 +174,71 @@ public final class ColumnarObjectReader {
                 }
                 continue;
             }
-            byte[] payload = ColumnarColumnDecoder.payload(stored, (int) (column.offset() - start), column, where);
+            int at = (int) (column.offset() - start);
+            ColumnarColumnDecoder.verify(stored, at, column, where);
             switch (column.kind()) {
-                case TIMESTAMPS -> timestamps = ColumnarColumnDecoder.timestamps(payload, column, info.rows(), where);
-                case LINES -> {
-                    if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
-                        // one instance per block: its sections are inflated once, however often it is searched
-                        ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, info.rows(), where);
-                        lines = sections::decode;
-                        search = sections::rowsContaining;
+                case TIMESTAMPS -> {
+                    ColumnarBlock.TimestampDecoder decoder = () -> ColumnarColumnDecoder.timestamps(
+                            ColumnarColumnDecoder.inflateVerified(stored, at, column, where), column, info.rows(), where);
+                    if (lazily) {
+                        timestamps = decoder;
                     } else {
-                        lines = () -> ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
-                        search = literal -> ColumnarColumnDecoder.rowsContaining(payload, column, info.rows(), where,
-                                literal);
+                        long[] decoded = decoder.decode();
+                        timestamps = () -> decoded;
                     }
                 }
-                case METADATA -> throw new IllegalStateException("BUG: metadata column " + where + " read eagerly");
+                case LINES -> {
+                    // inflated on the first decode or search, once: a block whose rows a metadata test rules out
+                    // never copies or inflates its line column
+                    LinePayload payload = new LinePayload(stored, at, column, where);
+                    if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
+                        // one instance per block: its sections are inflated once, however often it is searched
+                        lines = () -> payload.sections(info.rows()).decode();
+                        search = literal -> payload.sections(info.rows()).rowsContaining(literal);
+                    } else {
+                        lines = () -> ColumnarColumnDecoder.lines(payload.bytes(), column, info.rows(), where);
+                        search = literal -> ColumnarColumnDecoder.rowsContaining(payload.bytes(), column, info.rows(),
+                                where, literal);
+                    }
+                }
+                case METADATA -> throw new IllegalStateException("BUG: metadata column " + where + " not handled above");
             }
         }
         return new ColumnarBlock(info, timestamps, lines, search, keys, values);
+    }
+
+    /**
+     * A verified line column's payload, inflated on first use, and for a tokenized column its one
+     * {@link ColumnarLineTokenSections}. Thread-safe: both are set once under this object's lock.
+     */
+    private static final class LinePayload {
+        private final byte[] stored;
+        private final int offset;
+        private final ColumnarColumnInfo column;
+        private final String where;
+        private byte[] bytes;
+        private ColumnarLineTokenSections sections;
+
+        LinePayload(byte[] stored, int offset, ColumnarColumnInfo column, String where) {
+            this.stored = stored;
+            this.offset = offset;
+            this.column = column;
+            this.where = where;
+        }
+
+        synchronized byte[] bytes() throws ChunkFormatException {
+            if (bytes == null) {
+                bytes = ColumnarColumnDecoder.inflateVerified(stored, offset, column, where);
+            }
+            return bytes;
+        }
+
+        synchronized ColumnarLineTokenSections sections(int rows) throws ChunkFormatException {
+            if (sections == null) {
+                sections = new ColumnarLineTokenSections(bytes(), rows, where);
+            }
+            return sections;
+        }
     }
 
     /** The rows of block {@code block} as log entries, in time order. */

@@ -230,7 +230,8 @@ final class ColumnarBlockSegments {
             byte[] bytes, long fromNanos, long throughNanos, RowTest rows, boolean stored) throws IOException {
         ColumnarBlockInfo info = directory.blocks().get(block);
         RangeSource window = new BlockWindow(objectKey, info.offset(), bytes);
-        List<LogEntry> inRange = new ArrayList<>(info.rows());
+        // a row test keeps few rows (a needle: none in most blocks); without one every row in range is kept
+        List<LogEntry> inRange = rows == null ? new ArrayList<>(info.rows()) : new ArrayList<>();
         ColumnarBlock decoded;
         try {
             decoded = new ColumnarObjectReader(window, directory).readBlockLazily(block);
@@ -245,10 +246,14 @@ final class ColumnarBlockSegments {
         try {
             // the row test first, on the columns it needs; the lines and other columns only for the rows it keeps
             boolean[] kept = rows == null ? null : rows.mayMatch(decoded);
+            // a block inside the range needs no timestamp test: its timestamps are decoded only for rows kept
+            boolean inside = info.minTimeNanos() >= fromNanos && info.maxTimeNanos() < throughNanos;
             for (int row = 0; row < decoded.rows(); row++) {
-                long ts = decoded.timestampNanos(row);
-                if (ts < fromNanos || ts >= throughNanos) {
-                    continue;
+                if (!inside) {
+                    long ts = decoded.timestampNanos(row);
+                    if (ts < fromNanos || ts >= throughNanos) {
+                        continue;
+                    }
                 }
                 lines++;
                 if (kept == null || kept[row]) {
