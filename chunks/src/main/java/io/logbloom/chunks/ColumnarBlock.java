@@ -32,6 +32,12 @@ public final class ColumnarBlock {
         ColumnarValues decode() throws ChunkFormatException;
     }
 
+    /** Rebuilds the lines of some rows of a verified line column (null for the others). */
+    @FunctionalInterface
+    interface SomeLines {
+        String[] lines(boolean[] wanted) throws ChunkFormatException;
+    }
+
     /** Finds the rows of a verified line column containing a literal. */
     @FunctionalInterface
     interface LineSearch {
@@ -44,15 +50,18 @@ public final class ColumnarBlock {
     /** Decoded once, on first use (double-checked: a row loop reads it without taking the lock). */
     private volatile long[] timestamps;
     private final LineDecoder lineDecoder;
+    /** Null when the column has no cheaper way than decoding it whole. */
+    private final SomeLines someLines;
     private ColumnarLines lines;
     private final List<String> keys;
     private final ValuesDecoder[] valueDecoders;
     /** Per key, its decoded column once asked for; guarded by this. */
     private final ColumnarValues[] values;
 
-    ColumnarBlock(ColumnarBlockInfo info, TimestampDecoder timestamps, LineDecoder lines, LineSearch search,
-            List<String> keys, List<ValuesDecoder> values) {
+    ColumnarBlock(ColumnarBlockInfo info, TimestampDecoder timestamps, LineDecoder lines, SomeLines someLines,
+            LineSearch search, List<String> keys, List<ValuesDecoder> values) {
         this.info = info;
+        this.someLines = someLines;
         this.search = search;
         this.timestampDecoder = timestamps;
         this.lineDecoder = lines;
@@ -144,6 +153,34 @@ public final class ColumnarBlock {
         for (int row = 0; row < out.length; row++) {
             out[row] = ColumnarLineTokens.indexOf(decoded.bytes(), decoded.offset(row), decoded.length(row), literal)
                     >= 0;
+        }
+        return out;
+    }
+
+    /**
+     * The lines of the rows {@code wanted} marks, null for the others: from the decoded column when it is, else a
+     * tokenized column rebuilds only those rows (a needle's kept row costs a walk of the codes, not the column).
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
+     */
+    public String[] lines(boolean[] wanted) {
+        ColumnarLines decoded;
+        synchronized (this) {
+            decoded = lines;
+        }
+        if (decoded == null && someLines != null) {
+            try {
+                return someLines.lines(wanted);
+            } catch (ChunkFormatException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        decoded = lines();
+        String[] out = new String[rows()];
+        for (int row = 0; row < out.length; row++) {
+            if (wanted[row]) {
+                out[row] = decoded.line(row);
+            }
         }
         return out;
     }

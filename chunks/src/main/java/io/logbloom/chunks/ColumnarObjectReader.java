@@ -150,6 +150,7 @@ public final class ColumnarObjectReader {
         byte[] stored = source.read(start, Math.toIntExact(info.length()));
         ColumnarBlock.TimestampDecoder timestamps = null;
         ColumnarBlock.LineDecoder lines = null;
+        ColumnarBlock.SomeLines someLines = null;
         ColumnarBlock.LineSearch search = null;
         List<String> keys = new ArrayList<>();
         List<ColumnarBlock.ValuesDecoder> values = new ArrayList<>();
@@ -194,6 +195,7 @@ public final class ColumnarObjectReader {
                     if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
                         // one instance per block: its sections are inflated once, however often it is searched
                         lines = () -> payload.sections(info.rows()).decode();
+                        someLines = wanted -> payload.sections(info.rows()).lines(wanted);
                         search = literal -> payload.sections(info.rows()).rowsContaining(literal);
                     } else {
                         lines = () -> ColumnarColumnDecoder.lines(payload.bytes(), column, info.rows(), where);
@@ -204,7 +206,7 @@ public final class ColumnarObjectReader {
                 case METADATA -> throw new IllegalStateException("BUG: metadata column " + where + " not handled above");
             }
         }
-        return new ColumnarBlock(info, timestamps, lines, search, keys, values);
+        return new ColumnarBlock(info, timestamps, lines, someLines, search, keys, values);
     }
 
     /**

@@ -245,19 +245,34 @@ final class ColumnarBlockSegments {
         long lines = 0;
         try {
             // the row test first, on the columns it needs; the lines and other columns only for the rows it keeps
-            boolean[] kept = rows == null ? null : rows.mayMatch(decoded);
+            boolean[] kept = rows == null ? null : rows.mayMatch(decoded).clone(); // rows out of range cleared below
             // a block inside the range needs no timestamp test: its timestamps are decoded only for rows kept
             boolean inside = info.minTimeNanos() >= fromNanos && info.maxTimeNanos() < throughNanos;
+            int keptInRange = 0;
             for (int row = 0; row < decoded.rows(); row++) {
                 if (!inside) {
                     long ts = decoded.timestampNanos(row);
                     if (ts < fromNanos || ts >= throughNanos) {
+                        if (kept != null) {
+                            kept[row] = false;
+                        }
                         continue;
                     }
                 }
                 lines++;
-                if (kept == null || kept[row]) {
-                    inRange.add(decoded.entry(row)); // the line column is decoded on the first row kept
+                if (kept == null) {
+                    inRange.add(decoded.entry(row)); // the line column is decoded on the first row
+                } else if (kept[row]) {
+                    keptInRange++;
+                }
+            }
+            if (keptInRange > 0) {
+                // only the kept rows' lines are rebuilt (a needle's one row, not its block's column)
+                String[] keptLines = decoded.lines(kept);
+                for (int row = 0; row < decoded.rows(); row++) {
+                    if (kept[row]) {
+                        inRange.add(new LogEntry(decoded.timestampNanos(row), keptLines[row], decoded.metadata(row)));
+                    }
                 }
             }
         } catch (java.io.UncheckedIOException e) {

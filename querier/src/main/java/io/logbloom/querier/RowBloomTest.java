@@ -59,7 +59,9 @@ final class RowBloomTest {
             return series.get(exists.key()) != null ? all(block, true) : block.metadata(exists.key()).rowsPresent();
         }
         if (query instanceof BloomQuery.LineContains contains) {
-            return contains.literal().isEmpty() ? all(block, true) : block.rowsContaining(contains.literal().getBytes(StandardCharsets.UTF_8));
+            return contains.literal().isEmpty()
+                    ? all(block, true)
+                    : block.rowsContaining(contains.literal().getBytes(StandardCharsets.UTF_8));
         }
         throw new IllegalStateException("BUG: unknown bloom query node " + query);
     }
