@@ -35,7 +35,8 @@ import java.util.SplittableRandom;
  * unique {@code trace_id} in structured metadata per line, through the real {@link Ingester} and
  * flush (default chunk sizes, filesystem store), then runs the needle query
  * {@code {app=~".+"} | trace_id="<one id>"} over the whole range with blooms on and off in one
- * run, alternating, and prints chunks total / skipped / fetched and latencies. The chunk cache is
+ * run, alternating, and prints chunks total / skipped / fetched and latencies, and of the last run with blooms on
+ * where its time went (index lookup, bloom tests, the whole execution) and how many rows the read blocks held. The chunk cache is
  * off so both modes read from the store. Not thread-safe (one run per process).
  *
  * <p>Run: {@code java -Xmx2g -cp bench/target/benchmarks.jar io.logbloom.bench.QueryNeedleReport --raw-mb 300}
@@ -168,11 +169,13 @@ public final class QueryNeedleReport {
                 System.out.printf(Locale.ROOT, "{\"rawMb\":%.1f,\"lines\":%d,\"streams\":%d,\"ngram\":%b,"
                                 + "\"ingestSeconds\":%.1f,\"storeMb\":%.1f,\"query\":\"%s\",\"matches\":%d,"
                                 + "\"chunksTotal\":%d,\"bloomsOn\":{\"skipped\":%d,\"fetched\":%d,\"bloomsLoaded\":%d,"
-                                + "\"bloomMs\":%.1f,\"medianMs\":%.1f,\"minMs\":%.1f},"
+                                + "\"bloomMs\":%.1f,\"indexMs\":%.1f,\"execMs\":%.1f,\"rowsTested\":%d,"
+                                + "\"medianMs\":%.1f,\"minMs\":%.1f},"
                                 + "\"bloomsOff\":{\"skipped\":%d,\"fetched\":%d,\"medianMs\":%.1f,\"minMs\":%.1f}}%n",
                         rawBytes / 1048576.0, totalLines, streams, ngram, ingestSeconds, dirMb(dir.resolve("objects")),
                         query.replace("\"", "\\\""), found, on.totalChunksRef(), on.chunksSkipped(), on.chunksFetched(),
-                        on.bloomsLoaded(), on.bloomFilterTimeNanos() / 1e6, onNanos[runs / 2] / 1e6, onNanos[0] / 1e6,
+                        on.bloomsLoaded(), on.bloomFilterTimeNanos() / 1e6, on.indexTimeNanos() / 1e6,
+                        on.execTimeNanos() / 1e6, on.decompressedLines(), onNanos[runs / 2] / 1e6, onNanos[0] / 1e6,
                         off.chunksSkipped(), off.chunksFetched(), offNanos[runs / 2] / 1e6, offNanos[0] / 1e6);
             }
             }

@@ -5,17 +5,37 @@ import java.util.List;
 
 /**
  * The columns of one block: timestamps, lines and each metadata column present in it, all checked
- * against their checksums when read. The line column, the costliest to decode, is decoded on first
- * use, so a reader that rules out every row on timestamps or metadata never pays for it; a tokenized line
+ * against their checksums when read. The line column, the costliest to decode, is decoded on first use, and so
+ * are the timestamps and each metadata column of a block read lazily ({@link ColumnarObjectReader#readBlockLazily}),
+ * so a reader that rules out every row on one metadata column (a needle) never pays for the others; a tokenized line
  * column's sections are inflated on the first {@link #rowsContaining} and kept, so a block held in a cache is
  * inflated once however many queries search it.
- * Thread-safe: the lazy decodes are synchronized and their results immutable.
+ * Thread-safe: the lazy decodes are synchronized (this object's lock guards {@code lines}, {@code values} and the
+ * writing of the volatile {@code timestamps}) and their results immutable.
  */
 public final class ColumnarBlock {
     /** Decodes a verified line column. */
     @FunctionalInterface
     interface LineDecoder {
         ColumnarLines decode() throws ChunkFormatException;
+    }
+
+    /** Decodes a verified timestamp column. */
+    @FunctionalInterface
+    interface TimestampDecoder {
+        long[] decode() throws ChunkFormatException;
+    }
+
+    /** Decodes a verified metadata column. */
+    @FunctionalInterface
+    interface ValuesDecoder {
+        ColumnarValues decode() throws ChunkFormatException;
+    }
+
+    /** Rebuilds the lines of some rows of a verified line column (null for the others). */
+    @FunctionalInterface
+    interface SomeLines {
+        String[] lines(boolean[] wanted) throws ChunkFormatException;
     }
 
     /**
@@ -29,20 +49,28 @@ public final class ColumnarBlock {
 
     private final ColumnarBlockInfo info;
     private final LineSearch search;
-    private final long[] timestamps;
+    private final TimestampDecoder timestampDecoder;
+    /** Decoded once, on first use (double-checked: a row loop reads it without taking the lock). */
+    private volatile long[] timestamps;
     private final LineDecoder lineDecoder;
+    /** Null when the column has no cheaper way than decoding it whole. */
+    private final SomeLines someLines;
     private ColumnarLines lines;
     private final List<String> keys;
-    private final List<ColumnarValues> values;
+    private final ValuesDecoder[] valueDecoders;
+    /** Per key, its decoded column once asked for; guarded by this. */
+    private final ColumnarValues[] values;
 
-    ColumnarBlock(ColumnarBlockInfo info, long[] timestamps, LineDecoder lines, LineSearch search, List<String> keys,
-            List<ColumnarValues> values) {
+    ColumnarBlock(ColumnarBlockInfo info, TimestampDecoder timestamps, LineDecoder lines, SomeLines someLines,
+            LineSearch search, List<String> keys, List<ValuesDecoder> values) {
         this.info = info;
+        this.someLines = someLines;
         this.search = search;
-        this.timestamps = timestamps;
+        this.timestampDecoder = timestamps;
         this.lineDecoder = lines;
         this.keys = List.copyOf(keys);
-        this.values = List.copyOf(values);
+        this.valueDecoders = values.toArray(new ValuesDecoder[0]);
+        this.values = new ColumnarValues[valueDecoders.length];
     }
 
     /** The block's directory entry. */
@@ -63,9 +91,28 @@ public final class ColumnarBlock {
         return info.rows();
     }
 
-    /** Row {@code row}'s timestamp. */
+    /**
+     * Row {@code row}'s timestamp (the column decoded on first use).
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
+     */
     public long timestampNanos(int row) {
-        return timestamps[row];
+        long[] decoded = timestamps;
+        if (decoded == null) {
+            decoded = decodeTimestamps();
+        }
+        return decoded[row];
+    }
+
+    private synchronized long[] decodeTimestamps() {
+        if (timestamps == null) {
+            try {
+                timestamps = timestampDecoder.decode();
+            } catch (ChunkFormatException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return timestamps;
     }
 
     /**
@@ -124,22 +171,65 @@ public final class ColumnarBlock {
         return out;
     }
 
+    /**
+     * The lines of the rows {@code wanted} marks, null for the others: from the decoded column when it is, else a
+     * tokenized column rebuilds only those rows (a needle's kept row costs a walk of the codes, not the column).
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
+     */
+    public String[] lines(boolean[] wanted) {
+        ColumnarLines decoded;
+        synchronized (this) {
+            decoded = lines;
+        }
+        if (decoded == null && someLines != null) {
+            try {
+                return someLines.lines(wanted);
+            } catch (ChunkFormatException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        decoded = lines();
+        String[] out = new String[rows()];
+        for (int row = 0; row < out.length; row++) {
+            if (wanted[row]) {
+                out[row] = decoded.line(row);
+            }
+        }
+        return out;
+    }
+
     /** The metadata keys with a column in this block, sorted. */
     public List<String> keys() {
         return keys;
     }
 
-    /** The column of {@code key}, or an all-absent column when the block has none. */
+    /**
+     * The column of {@code key}, decoded on first use, or an all-absent column when the block has none.
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when the verified column does not decode
+     */
     public ColumnarValues metadata(String key) {
         int index = keys.indexOf(key);
-        return index < 0 ? ColumnarValues.absent(rows()) : values.get(index);
+        return index < 0 ? ColumnarValues.absent(rows()) : values(index);
+    }
+
+    private synchronized ColumnarValues values(int index) {
+        if (values[index] == null) {
+            try {
+                values[index] = valueDecoders[index].decode();
+            } catch (ChunkFormatException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return values[index];
     }
 
     /** Row {@code row}'s metadata, sorted by key. */
     public List<Label> metadata(int row) {
         List<Label> labels = null;
         for (int k = 0; k < keys.size(); k++) {
-            String value = values.get(k).value(row);
+            String value = values(k).value(row);
             if (value != null) {
                 if (labels == null) {
                     labels = new ArrayList<>(keys.size() - k);
@@ -152,7 +242,7 @@ public final class ColumnarBlock {
 
     /** Row {@code row} as a log entry (metadata sorted by key). */
     public LogEntry entry(int row) {
-        return new LogEntry(timestamps[row], lines().line(row), metadata(row));
+        return new LogEntry(timestampNanos(row), lines().line(row), metadata(row));
     }
 
     /** All rows as log entries, in time order. */

@@ -20,6 +20,12 @@ final class ColumnarColumnDecoder {
     static byte[] payload(byte[] data, int offset, ColumnarColumnInfo column, String where)
             throws ChunkFormatException {
         verify(data, offset, column, where);
+        return inflateVerified(data, offset, column, where);
+    }
+
+    /** As {@link #payload}, for a column whose checksum the caller has already verified. */
+    static byte[] inflateVerified(byte[] data, int offset, ColumnarColumnInfo column, String where)
+            throws ChunkFormatException {
         if (!column.zstd()) {
             if (column.decodedSize() != column.length()) {
                 throw new ChunkFormatException(where + ": plain column of " + column.length()

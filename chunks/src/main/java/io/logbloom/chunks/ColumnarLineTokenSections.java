@@ -246,6 +246,77 @@ final class ColumnarLineTokenSections {
         return new ColumnarLines(out, offsets, rows);
     }
 
+    /**
+     * The lines of the rows {@code wanted} marks (null for the others), rebuilt without copying the rest: every row's
+     * codes and numbers are still walked, so the same malformed sections {@link #decode} refuses are refused here.
+     * For a reader keeping a few rows of a block (a needle's one), that is much less than the whole column.
+     */
+    String[] lines(boolean[] wanted) throws ChunkFormatException {
+        Text t = text();
+        Bytes numberSection = numbers();
+        Dictionary dict = t.dictionary();
+        byte[] dictionary = dict.bytes();
+        byte[] codeBytes = t.codes().array();
+        int codesEnd = t.codes().to();
+        byte[] numberBytes = numberSection.array();
+        int numbersEnd = numberSection.to();
+        int[] starts = dict.starts();
+        int[] lengths = dict.lengths();
+        int count = dict.count();
+        int total = layout().total();
+        String[] out = new String[rows];
+        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        int codeAt = t.codes().from();
+        int numberAt = numberSection.from();
+        long position = 0;
+        for (int row = 0; row < rows; row++) {
+            boolean keep = wanted[row];
+            line.reset();
+            while (true) {
+                long next = nextCode(codeBytes, codeAt, codesEnd, row, count);
+                int c = (int) (next >>> 32);
+                codeAt = (int) next;
+                if (c == 1) {
+                    break;
+                }
+                if (c == 0) {
+                    long value = varintAt(numberBytes, numberAt, numbersEnd, "numbers");
+                    numberAt = skipVarint(numberBytes, numberAt, numbersEnd);
+                    if (value < 0) { // only corrupt input gets here: the writer's numbers are below 10^18
+                        throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
+                                + " exceeds 18 digits");
+                    }
+                    int digits = 1;
+                    while (digits < POW10.length && value >= POW10[digits]) {
+                        digits++;
+                    }
+                    position += digits;
+                    if (keep) {
+                        byte[] text = Long.toString(value).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                        line.write(text, 0, text.length);
+                    }
+                } else {
+                    int id = c - 2;
+                    position += lengths[id];
+                    if (keep) {
+                        line.write(dictionary, starts[id], lengths[id]);
+                    }
+                }
+                if (position > total) {
+                    throw overflow(total);
+                }
+            }
+            if (keep) {
+                out[row] = line.toString(java.nio.charset.StandardCharsets.UTF_8);
+            }
+        }
+        if (position != total || codeAt != codesEnd || numberAt != numbersEnd) {
+            throw new ChunkFormatException(where + ": tokens rebuild " + position + " of " + total
+                    + " line bytes or leave codes or numbers unused");
+        }
+        return out;
+    }
+
     private ChunkFormatException overflow(int total) {
         return new ChunkFormatException(where + ": tokens rebuild more than the declared " + total + " line bytes");
     }

@@ -120,7 +120,18 @@ public final class ColumnarObjectReader {
 
     /** Every column of block {@code block}, fetched with one ranged read and decoded. */
     public ColumnarBlock readBlock(int block) throws IOException {
-        return read(block, true);
+        return read(block, true, false);
+    }
+
+    /**
+     * As {@link #readBlock}, but the timestamps and each metadata column, though their checksums are verified now,
+     * are inflated and decoded only when first used: a reader that tests one column (a needle's {@code trace_id})
+     * pays for that column only. A verified column that does not decode then surfaces as an
+     * {@link java.io.UncheckedIOException} from {@link ColumnarBlock#metadata} or {@link ColumnarBlock#timestampNanos},
+     * as the lines do from {@link ColumnarBlock#lines}.
+     */
+    public ColumnarBlock readBlockLazily(int block) throws IOException {
+        return read(block, true, true);
     }
 
     /**
@@ -130,46 +141,106 @@ public final class ColumnarObjectReader {
      * metadata accessors see no keys.
      */
     public ColumnarBlock readTimestampsAndLines(int block) throws IOException {
-        return read(block, false);
+        return read(block, false, false);
     }
 
-    private ColumnarBlock read(int block, boolean withMetadata) throws IOException {
+    private ColumnarBlock read(int block, boolean withMetadata, boolean lazily) throws IOException {
         ColumnarBlockInfo info = block(block);
         long start = info.offset();
         byte[] stored = source.read(start, Math.toIntExact(info.length()));
-        long[] timestamps = null;
+        ColumnarBlock.TimestampDecoder timestamps = null;
         ColumnarBlock.LineDecoder lines = null;
+        ColumnarBlock.SomeLines someLines = null;
         ColumnarBlock.LineSearch search = null;
         List<String> keys = new ArrayList<>();
-        List<ColumnarValues> values = new ArrayList<>();
+        List<ColumnarBlock.ValuesDecoder> values = new ArrayList<>();
         for (ColumnarColumnInfo column : info.columns()) {
             String where = where(block, column);
             if (!withMetadata && column.kind() == ColumnarColumnInfo.Kind.METADATA) {
                 ColumnarColumnDecoder.verify(stored, (int) (column.offset() - start), column, where);
                 continue;
             }
-            byte[] payload = ColumnarColumnDecoder.payload(stored, (int) (column.offset() - start), column, where);
+            if (column.kind() == ColumnarColumnInfo.Kind.METADATA) {
+                // checked now; decoded now, or lazily when the block is first asked for the key
+                int at = (int) (column.offset() - start);
+                ColumnarColumnDecoder.verify(stored, at, column, where);
+                keys.add(column.key());
+                ColumnarBlock.ValuesDecoder decoder = () -> ColumnarColumnDecoder.metadata(
+                        ColumnarColumnDecoder.inflateVerified(stored, at, column, where), column, info.rows(), where);
+                if (lazily) {
+                    values.add(decoder);
+                } else {
+                    ColumnarValues decoded = decoder.decode();
+                    values.add(() -> decoded);
+                }
+                continue;
+            }
+            int at = (int) (column.offset() - start);
+            ColumnarColumnDecoder.verify(stored, at, column, where);
             switch (column.kind()) {
-                case TIMESTAMPS -> timestamps = ColumnarColumnDecoder.timestamps(payload, column, info.rows(), where);
-                case LINES -> {
-                    if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
-                        // one instance per block: its sections are inflated once, however often it is searched
-                        ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, info.rows(), where);
-                        lines = sections::decode;
-                        search = sections::rowsContaining;
+                case TIMESTAMPS -> {
+                    ColumnarBlock.TimestampDecoder decoder = () -> ColumnarColumnDecoder.timestamps(
+                            ColumnarColumnDecoder.inflateVerified(stored, at, column, where), column, info.rows(), where);
+                    if (lazily) {
+                        timestamps = decoder;
                     } else {
-                        lines = () -> ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
-                        search = (literal, scratch) -> ColumnarColumnDecoder.rowsContaining(payload, column,
-                                info.rows(), where, literal);
+                        long[] decoded = decoder.decode();
+                        timestamps = () -> decoded;
                     }
                 }
-                case METADATA -> {
-                    keys.add(column.key());
-                    values.add(ColumnarColumnDecoder.metadata(payload, column, info.rows(), where));
+                case LINES -> {
+                    // inflated on the first decode or search, once: a block whose rows a metadata test rules out
+                    // never copies or inflates its line column
+                    LinePayload payload = new LinePayload(stored, at, column, where);
+                    if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
+                        // one instance per block: its sections are inflated once, however often it is searched
+                        lines = () -> payload.sections(info.rows()).decode();
+                        someLines = wanted -> payload.sections(info.rows()).lines(wanted);
+                        search = (literal, scratch) -> payload.sections(info.rows()).rowsContaining(literal, scratch);
+                    } else {
+                        lines = () -> ColumnarColumnDecoder.lines(payload.bytes(), column, info.rows(), where);
+                        search = (literal, scratch) -> ColumnarColumnDecoder.rowsContaining(payload.bytes(), column, info.rows(),
+                                where, literal);
+                    }
                 }
+                case METADATA -> throw new IllegalStateException("BUG: metadata column " + where + " not handled above");
             }
         }
-        return new ColumnarBlock(info, timestamps, lines, search, keys, values);
+        return new ColumnarBlock(info, timestamps, lines, someLines, search, keys, values);
+    }
+
+    /**
+     * A verified line column's payload, inflated on first use, and for a tokenized column its one
+     * {@link ColumnarLineTokenSections}. Thread-safe: both are set once under this object's lock.
+     */
+    private static final class LinePayload {
+        private final byte[] stored;
+        private final int offset;
+        private final ColumnarColumnInfo column;
+        private final String where;
+        private byte[] bytes;
+        private ColumnarLineTokenSections sections;
+
+        LinePayload(byte[] stored, int offset, ColumnarColumnInfo column, String where) {
+            this.stored = stored;
+            this.offset = offset;
+            this.column = column;
+            this.where = where;
+        }
+
+        synchronized byte[] bytes() throws ChunkFormatException {
+            if (bytes == null) {
+                bytes = ColumnarColumnDecoder.inflateVerified(stored, offset, column, where);
+            }
+            return bytes;
+        }
+
+        synchronized ColumnarLineTokenSections sections(int rows) throws ChunkFormatException {
+            if (sections == null) {
+                sections = new ColumnarLineTokenSections(bytes(), rows, where);
+            }
+            return sections;
+        }
     }
 
     /** The rows of block {@code block} as log entries, in time order. */

@@ -83,6 +83,93 @@ public final class ColumnarValues {
         return new String(chars);
     }
 
+    /** Per row, whether it has the key (possibly with an empty value). */
+    public boolean[] rowsPresent() {
+        boolean[] out = new boolean[rows];
+        for (int row = 0; row < rows; row++) {
+            out[row] = valueIndex[row] >= 0;
+        }
+        return out;
+    }
+
+    /**
+     * Per row, whether its value equals {@code value}: {@code value.equals(value(row))} for every row, decided on
+     * the stored form (a dictionary id, UTF-8 bytes or hex digit bytes) without building a string per row, so a
+     * needle tests a block's column at memory speed.
+     */
+    public boolean[] rowsEqualTo(String value) {
+        boolean[] matchByIndex = distinct != null ? distinctEqualTo(value) : bytesEqualTo(value);
+        boolean[] out = new boolean[rows];
+        if (matchByIndex == null) {
+            return out;
+        }
+        for (int row = 0; row < rows; row++) {
+            int index = valueIndex[row];
+            out[row] = index >= 0 && matchByIndex[index];
+        }
+        return out;
+    }
+
+    /** Per distinct value, whether it equals {@code value}; null when none does. */
+    private boolean[] distinctEqualTo(String value) {
+        for (int i = 0; i < distinct.length; i++) {
+            if (distinct[i].equals(value)) {
+                boolean[] match = new boolean[distinct.length];
+                match[i] = true;
+                return match;
+            }
+        }
+        return null;
+    }
+
+    /** Per stored value, whether it equals {@code value}; null when none can. */
+    private boolean[] bytesEqualTo(String value) {
+        byte[] wanted = hexDigits == null ? value.getBytes(StandardCharsets.UTF_8) : hexBytes(value);
+        if (wanted == null) {
+            return null;
+        }
+        boolean[] match = new boolean[ends.length];
+        boolean any = false;
+        for (int i = 0; i < ends.length; i++) {
+            int start = i == 0 ? 0 : ends[i - 1];
+            if (ends[i] - start == wanted.length
+                    && java.util.Arrays.equals(data, start, ends[i], wanted, 0, wanted.length)) {
+                match[i] = true;
+                any = true;
+            }
+        }
+        return any ? match : null;
+    }
+
+    /**
+     * The stored bytes of a hex value as {@link #value} would print it: even length, digits of this column's case
+     * only; null when {@code value} is not such a string, so no row's value can equal it.
+     */
+    private byte[] hexBytes(String value) {
+        if (value.length() % 2 != 0) {
+            return null;
+        }
+        byte[] out = new byte[value.length() / 2];
+        for (int i = 0; i < out.length; i++) {
+            int high = hexDigit(value.charAt(2 * i));
+            int low = hexDigit(value.charAt(2 * i + 1));
+            if (high < 0 || low < 0) {
+                return null;
+            }
+            out[i] = (byte) (high << 4 | low);
+        }
+        return out;
+    }
+
+    private int hexDigit(char c) {
+        for (int d = 0; d < 16; d++) {
+            if (hexDigits[d] == c) {
+                return d;
+            }
+        }
+        return -1;
+    }
+
     private int checkRow(int row) {
         if (row < 0 || row >= rows) {
             throw new IndexOutOfBoundsException("row " + row + " outside [0, " + rows + ")");

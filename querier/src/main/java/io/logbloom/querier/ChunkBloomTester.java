@@ -3,8 +3,11 @@ package io.logbloom.querier;
 import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.Labels;
 import io.logbloom.tokens.BloomTokenScheme;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongPredicate;
 
 /**
  * Decides per chunk whether it may contain a match, from its series bloom.
@@ -47,87 +50,125 @@ final class ChunkBloomTester {
         return true;
     }
 
+    /** The hash of the token scope {@code scope} (an object key or a block scope), as the scheme computes it. */
+    long scopeHash(String scope) {
+        return scheme.scopeHash(scope);
+    }
+
     /** Whether the chunk may contain a match; false means it is safe to skip. */
     boolean mayMatch(BloomQuery query, Labels series, ChunkRef ref, SeriesBloomView bloom) {
-        if (bloom == null || !bloom.covers(ref.objectKey())) {
-            return true;
-        }
-        return eval(query, series, ref.objectKey(), ref.objectKey(), bloom);
+        return prepare(query).chunkMayMatch(series, ref.objectKey(), bloom);
+    }
+
+    /** {@code query} with its tokens hashed once, to test many chunks or blocks. */
+    Prepared prepare(BloomQuery query) {
+        return new Prepared(query);
     }
 
     /**
-     * Whether one block of a columnar object may contain a match; false means it is safe to skip.
-     * {@code scope} is the block's token scope, {@code objectKey} what the bloom must cover.
+     * A bloom query whose tokens are hashed once (metadata tokens, proven words), so a test of one block costs
+     * the scope combination and the filter probes only; a needle query tests every block of 100 series with it.
+     * Immutable and thread-safe.
      */
-    boolean blockMayMatch(BloomQuery query, Labels series, String objectKey, String scope, SeriesBloomView bloom) {
-        if (bloom == null || !bloom.covers(objectKey)) {
-            return true;
+    final class Prepared {
+        private final BloomQuery query;
+        /** Per metadata leaf its token hash, per line leaf its proven words' hashes; keyed by leaf identity. */
+        private final Map<BloomQuery, long[]> leafHashes = new IdentityHashMap<>();
+
+        private Prepared(BloomQuery query) {
+            this.query = Objects.requireNonNull(query, "query is null");
+            hashLeaves(query);
         }
-        return eval(query, series, objectKey, scope, bloom);
-    }
 
-    private boolean eval(BloomQuery query, Labels series, String objectKey, String ref, SeriesBloomView bloom) {
-        return query.mayHold(leaf -> leafMayMatch(leaf, series, objectKey, ref, bloom));
-    }
+        private void hashLeaves(BloomQuery node) {
+            if (node instanceof BloomQuery.And and) {
+                and.parts().forEach(this::hashLeaves);
+            } else if (node instanceof BloomQuery.Or or) {
+                or.parts().forEach(this::hashLeaves);
+            } else if (node instanceof BloomQuery.MetadataEquals eq) {
+                leafHashes.put(node, new long[] {scheme.tokenHash(eq.key() + "=" + eq.value())});
+            } else if (node instanceof BloomQuery.MetadataExists exists) {
+                leafHashes.put(node, new long[] {scheme.tokenHash(exists.key())});
+            } else if (node instanceof BloomQuery.LineContains contains) {
+                List<String> words = scheme.provenWords(contains.literal());
+                long[] hashes = new long[words.size()];
+                for (int i = 0; i < hashes.length; i++) {
+                    hashes[i] = scheme.wordTokenHash(words.get(i));
+                }
+                leafHashes.put(node, hashes);
+            }
+        }
 
-    private boolean leafMayMatch(BloomQuery leaf, Labels series, String objectKey, String ref, SeriesBloomView bloom) {
-        if (leaf instanceof BloomQuery.MetadataEquals eq) {
-            if (series.get(eq.key()) != null) {
+        /** Whether the chunk stored under {@code objectKey} may contain a match; false means it is safe to skip. */
+        boolean chunkMayMatch(Labels series, String objectKey, SeriesBloomView bloom) {
+            if (bloom == null || !bloom.covers(objectKey)) {
                 return true;
             }
-            return bloom.mightContain(objectKey, scheme.chunkScopedHash(ref, eq.key() + "=" + eq.value()));
+            return blockMayMatch(series, bloom, bloom.tokensOf(objectKey), scheme.scopeHash(objectKey));
         }
-        if (leaf instanceof BloomQuery.MetadataExists exists) {
-            if (series.get(exists.key()) != null) {
+
+        /**
+         * Whether the scope hashed {@code scopeHash} (a chunk, or a block of a columnar object) may contain a match;
+         * false means it is safe to skip. The caller has checked that {@code bloom} covers the object, and
+         * {@code objectTokens} is that object's filter ({@link SeriesBloomView#tokensOf}).
+         */
+        boolean blockMayMatch(Labels series, SeriesBloomView bloom, LongPredicate objectTokens, long scopeHash) {
+            return query.mayHold(leaf -> leafMayMatch(leaf, series, bloom, objectTokens, scopeHash));
+        }
+
+        private boolean leafMayMatch(BloomQuery leaf, Labels series, SeriesBloomView bloom, LongPredicate tokens,
+                long scopeHash) {
+            if (leaf instanceof BloomQuery.MetadataEquals eq) {
+                return series.get(eq.key()) != null
+                        || tokens.test(scheme.scopedTokenHash(scopeHash, leafHashes.get(leaf)[0]));
+            }
+            if (leaf instanceof BloomQuery.MetadataExists exists) {
+                return series.get(exists.key()) != null
+                        || tokens.test(scheme.scopedTokenHash(scopeHash, leafHashes.get(leaf)[0]));
+            }
+            if (leaf instanceof BloomQuery.LineContains contains) {
+                return wordsMayMatch(leafHashes.get(leaf), bloom, tokens, scopeHash)
+                        && ngramsMayMatch(contains.literal(), bloom, tokens, scopeHash);
+            }
+            throw new IllegalStateException("BUG: unknown bloom query node " + leaf);
+        }
+
+        private boolean wordsMayMatch(long[] wordHashes, SeriesBloomView bloom, LongPredicate tokens, long scopeHash) {
+            if (!bloom.wordTokens()) {
                 return true;
             }
-            return bloom.mightContain(objectKey, scheme.chunkScopedHash(ref, exists.key()));
-        }
-        if (leaf instanceof BloomQuery.LineContains contains) {
-            return literalMayMatch(contains.literal(), objectKey, ref, bloom);
-        }
-        throw new IllegalStateException("BUG: unknown bloom query node " + leaf);
-    }
-
-    private boolean literalMayMatch(String literal, String objectKey, String ref, SeriesBloomView bloom) {
-        return wordsMayMatch(literal, objectKey, ref, bloom) && ngramsMayMatch(literal, objectKey, ref, bloom);
-    }
-
-    private boolean wordsMayMatch(String literal, String objectKey, String ref, SeriesBloomView bloom) {
-        if (!bloom.wordTokens()) {
-            return true;
-        }
-        for (String word : scheme.provenWords(literal)) {
-            if (!bloom.mightContain(objectKey, scheme.wordHash(ref, word))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean ngramsMayMatch(String literal, String objectKey, String ref, SeriesBloomView bloom) {
-        if (!bloom.ngramEnabled()) {
-            return true;
-        }
-        List<List<String>> alignments = scheme.ngramAlignments(literal, bloom.ngramLength(), bloom.ngramSkip());
-        if (alignments.isEmpty()) {
-            return true;
-        }
-        for (List<String> grams : alignments) {
-            if (grams.isEmpty()) {
-                return true;
-            }
-            boolean all = true;
-            for (String gram : grams) {
-                if (!bloom.mightContain(objectKey, scheme.chunkScopedHash(ref, gram))) {
-                    all = false;
-                    break;
+            for (long word : wordHashes) {
+                if (!tokens.test(scheme.scopedWordHash(scopeHash, word))) {
+                    return false;
                 }
             }
-            if (all) {
+            return true;
+        }
+
+        private boolean ngramsMayMatch(String literal, SeriesBloomView bloom, LongPredicate tokens, long scopeHash) {
+            if (!bloom.ngramEnabled()) {
                 return true;
             }
+            List<List<String>> alignments = scheme.ngramAlignments(literal, bloom.ngramLength(), bloom.ngramSkip());
+            if (alignments.isEmpty()) {
+                return true;
+            }
+            for (List<String> grams : alignments) {
+                if (grams.isEmpty()) {
+                    return true;
+                }
+                boolean all = true;
+                for (String gram : grams) {
+                    if (!tokens.test(scheme.scopedTokenHash(scopeHash, scheme.tokenHash(gram)))) {
+                        all = false;
+                        break;
+                    }
+                }
+                if (all) {
+                    return true;
+                }
+            }
+            return false;
         }
-        return false;
     }
 }

@@ -57,6 +57,7 @@ final class ColumnarBlockSegments {
     int[] blocksInRange(Labels series, ChunkRef ref, long fromNanos, long throughNanos, QueryStatsCollector stats)
             throws IOException {
         ColumnarDirectory directory = directories.get(ref.objectKey());
+        ColumnarBlockTable table = directories.table(ref.objectKey());
         int stream = directory.indexOf(series);
         if (stream < 0) {
             throw new ChunkFormatException("object " + ref.objectKey() + " holds no stream " + series
@@ -66,21 +67,20 @@ final class ColumnarBlockSegments {
         int[] out = new int[info.blockCount()];
         int n = 0;
         for (int b = info.firstBlock(); b < info.firstBlock() + info.blockCount(); b++) {
-            ColumnarBlockInfo block = directory.blocks().get(b);
-            if (block.maxTimeNanos() >= fromNanos && block.minTimeNanos() < throughNanos) {
+            if (table.overlaps(b, fromNanos, throughNanos)) {
                 out[n++] = b;
             } else if (stats != null) {
                 stats.chunksSkippedByTime.increment();
-                stats.bytesSkippedByTime.add(block.length());
+                stats.bytesSkippedByTime.add(table.length(b));
             }
         }
         return java.util.Arrays.copyOf(out, n);
     }
 
-    /** An exact test of one row of a decoded block (see {@link RowBloomTest}). */
+    /** An exact test of the rows of a decoded block (see {@link RowBloomTest}): per row, whether it may match. */
     @FunctionalInterface
     interface RowTest {
-        boolean mayMatch(ColumnarBlock block, int row);
+        boolean[] mayMatch(ColumnarBlock block);
     }
 
     /**
@@ -134,6 +134,11 @@ final class ColumnarBlockSegments {
         ctx.stats.headChunkBytes.add(StoreReader.lineBytes(rows));
         ctx.stats.headChunkStructuredMetadataBytes.add(StoreReader.metadataBytes(rows));
         return rows;
+    }
+
+    /** The (cached) block table of the columnar object {@code objectKey}. */
+    ColumnarBlockTable table(String objectKey) throws IOException {
+        return directories.table(objectKey);
     }
 
     /** The (cached) directory of the columnar object {@code objectKey}. */
@@ -230,10 +235,11 @@ final class ColumnarBlockSegments {
             byte[] bytes, long fromNanos, long throughNanos, RowTest rows, boolean stored) throws IOException {
         ColumnarBlockInfo info = directory.blocks().get(block);
         RangeSource window = new BlockWindow(objectKey, info.offset(), bytes);
-        List<LogEntry> inRange = new ArrayList<>(info.rows());
+        // a row test keeps few rows (a needle: none in most blocks); without one every row in range is kept
+        List<LogEntry> inRange = rows == null ? new ArrayList<>(info.rows()) : new ArrayList<>();
         ColumnarBlock decoded;
         try {
-            decoded = new ColumnarObjectReader(window, directory).readBlock(block);
+            decoded = new ColumnarObjectReader(window, directory).readBlockLazily(block);
         } catch (ChunkFormatException e) {
             // as Loki's chunk reader skips a block whose checksum does not match: the rest still answers
             LOG.error("object {} block {} is damaged, left out: {}; the query answers from the intact blocks",
@@ -243,14 +249,35 @@ final class ColumnarBlockSegments {
         }
         long lines = 0;
         try {
+            // the row test first, on the columns it needs; the lines and other columns only for the rows it keeps
+            boolean[] kept = rows == null ? null : rows.mayMatch(decoded).clone(); // rows out of range cleared below
+            // a block inside the range needs no timestamp test: its timestamps are decoded only for rows kept
+            boolean inside = info.minTimeNanos() >= fromNanos && info.maxTimeNanos() < throughNanos;
+            int keptInRange = 0;
             for (int row = 0; row < decoded.rows(); row++) {
-                long ts = decoded.timestampNanos(row);
-                if (ts < fromNanos || ts >= throughNanos) {
-                    continue;
+                if (!inside) {
+                    long ts = decoded.timestampNanos(row);
+                    if (ts < fromNanos || ts >= throughNanos) {
+                        if (kept != null) {
+                            kept[row] = false;
+                        }
+                        continue;
+                    }
                 }
                 lines++;
-                if (rows == null || rows.mayMatch(decoded, row)) {
-                    inRange.add(decoded.entry(row)); // the line column is decoded on the first row kept
+                if (kept == null) {
+                    inRange.add(decoded.entry(row)); // the line column is decoded on the first row
+                } else if (kept[row]) {
+                    keptInRange++;
+                }
+            }
+            if (keptInRange > 0) {
+                // only the kept rows' lines are rebuilt (a needle's one row, not its block's column)
+                String[] keptLines = decoded.lines(kept);
+                for (int row = 0; row < decoded.rows(); row++) {
+                    if (kept[row]) {
+                        inRange.add(new LogEntry(decoded.timestampNanos(row), keptLines[row], decoded.metadata(row)));
+                    }
                 }
             }
         } catch (java.io.UncheckedIOException e) {

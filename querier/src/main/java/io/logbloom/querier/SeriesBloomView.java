@@ -13,6 +13,14 @@ public interface SeriesBloomView {
     /** False only when {@code hash} was definitely never added for the object stored under {@code objectKey}. */
     boolean mightContain(String objectKey, long hash);
 
+    /**
+     * The membership test of the tokens of the object stored under {@code objectKey} (as {@link #mightContain}
+     * with that key), looked up once for the many block probes of one object.
+     */
+    default java.util.function.LongPredicate tokensOf(String objectKey) {
+        return hash -> mightContain(objectKey, hash);
+    }
+
     /** Whether line n-grams were indexed. */
     boolean ngramEnabled();
 

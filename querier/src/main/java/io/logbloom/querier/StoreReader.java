@@ -75,7 +75,8 @@ final class StoreReader {
         this.decoder = Objects.requireNonNull(decoder, "decoder is null");
         this.fetchPool = Objects.requireNonNull(fetchPool, "fetchPool is null");
         this.columnar = new ColumnarBlockSegments(store,
-                new ColumnarDirectoryCache(store, Math.max(DIRECTORY_CACHE_MIN_BYTES, config.chunkCacheBytes() / 8)),
+                new ColumnarDirectoryCache(store, Math.max(DIRECTORY_CACHE_MIN_BYTES, config.chunkCacheBytes() / 8),
+                        tester::scopeHash),
                 chunks, fetchPool, metrics);
         // blocks in flight: enough to keep every fetch thread busy, few enough that their bytes stay small
         this.counter = new ColumnarLineCounter(columnar, evalPool, 2 * config.maxConcurrentFetches(), metrics);
@@ -164,7 +165,7 @@ final class StoreReader {
                 if (ref.isColumnar()) {
                     Labels series = e.getKey();
                     segments.addAll(columnar.segments(ctx, series, ref, plan.blocks().get(ref), fromNanos,
-                            throughNanos, rowTest ? (block, row) -> RowBloomTest.mayMatch(bloomQuery, series, block, row) : null));
+                            throughNanos, rowTest ? block -> RowBloomTest.rows(bloomQuery, series, block) : null));
                     continue;
                 }
                 segments.add(new SeriesReader.Segment(ref.fromNanos(), ref.throughNanos(), () -> fetch(ctx, ref),
@@ -204,6 +205,7 @@ final class StoreReader {
         Set<BloomCache.Key> reloaded = new HashSet<>();
         long total = 0;
         long kept = 0;
+        ChunkBloomTester.Prepared prepared = testing ? tester.prepare(bloomQuery) : null;
         for (Map.Entry<Labels, List<ChunkRef>> e : refsBySeries.entrySet()) {
             List<ChunkRef> keep = new ArrayList<>();
             for (ChunkRef ref : e.getValue()) {
@@ -233,7 +235,7 @@ final class StoreReader {
                     loaded.put(key, bloom);
                 }
                 if (inRange == null) {
-                    if (tester.mayMatch(bloomQuery, e.getKey(), ref, bloom.orElse(null))) {
+                    if (prepared.chunkMayMatch(e.getKey(), ref.objectKey(), bloom.orElse(null))) {
                         keep.add(ref);
                         kept++;
                     } else {
@@ -241,16 +243,27 @@ final class StoreReader {
                     }
                     continue;
                 }
+                SeriesBloomView view = bloom.orElse(null);
+                if (view == null || !view.covers(ref.objectKey())) {
+                    keep.add(ref);
+                    blocks.put(ref, inRange);
+                    kept += inRange.length;
+                    continue;
+                }
+                // the object's filter and block table looked up once; per block a scope combination and the probes
+                java.util.function.LongPredicate tokens = view.tokensOf(ref.objectKey());
+                ColumnarBlockTable table = columnar.table(ref.objectKey());
                 int[] maybe = new int[inRange.length];
                 int n = 0;
+                long skippedBytes = 0;
                 for (int b : inRange) {
-                    if (tester.blockMayMatch(bloomQuery, e.getKey(), ref.objectKey(),
-                            io.logbloom.chunks.ColumnarDirectory.blockScope(ref.objectKey(), b), bloom.orElse(null))) {
+                    if (prepared.blockMayMatch(e.getKey(), view, tokens, table.scopeHash(b))) {
                         maybe[n++] = b;
                     } else {
-                        ctx.stats.bytesSkipped.add(columnar.directory(ref.objectKey()).blocks().get(b).length());
+                        skippedBytes += table.length(b);
                     }
                 }
+                ctx.stats.bytesSkipped.add(skippedBytes);
                 if (n > 0) {
                     keep.add(ref);
                     blocks.put(ref, java.util.Arrays.copyOf(maybe, n));

@@ -1,10 +1,12 @@
 package io.logbloom.querier;
 
+import io.logbloom.bloom.ScalableBloomFilter;
 import io.logbloom.ingest.SeriesBloom;
 import io.logbloom.ingest.SeriesBloomStore;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 
 /**
  * The production {@link SeriesBloomSource}: reads the ingester's persisted series blooms from the
@@ -33,6 +35,12 @@ public final class StoredSeriesBlooms implements SeriesBloomSource {
         @Override
         public boolean mightContain(String objectKey, long hash) {
             return bloom.mightContain(objectKey, hash);
+        }
+
+        @Override
+        public LongPredicate tokensOf(String objectKey) {
+            ScalableBloomFilter filter = bloom.filters().get(objectKey);
+            return filter == null ? hash -> true : filter::mightContain;
         }
 
         @Override

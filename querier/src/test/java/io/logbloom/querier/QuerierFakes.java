@@ -73,18 +73,33 @@ final class QuerierFakes {
     /** Exact token scheme: hash of key and token strings; n-grams over code points; the real word rule. */
     static final BloomTokenScheme SCHEME = new BloomTokenScheme() {
         @Override
-        public long chunkScopedHash(String objectKey, String token) {
-            return ((long) objectKey.hashCode() << 32) ^ token.hashCode();
+        public long scopeHash(String scope) {
+            return (long) scope.hashCode() << 32;
+        }
+
+        @Override
+        public long tokenHash(String token) {
+            return token.hashCode();
+        }
+
+        @Override
+        public long scopedTokenHash(long scopeHash, long tokenHash) {
+            return scopeHash ^ tokenHash;
+        }
+
+        @Override
+        public long wordTokenHash(String word) {
+            return ("word:" + word).hashCode();
+        }
+
+        @Override
+        public long scopedWordHash(long scopeHash, long wordHash) {
+            return scopeHash ^ wordHash;
         }
 
         @Override
         public List<String> provenWords(String literal) {
             return WordTokens.provenWords(literal);
-        }
-
-        @Override
-        public long wordHash(String objectKey, String word) {
-            return ((long) objectKey.hashCode() << 32) ^ ("word:" + word).hashCode();
         }
 
         @Override

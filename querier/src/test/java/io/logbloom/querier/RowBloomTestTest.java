@@ -36,28 +36,28 @@ final class RowBloomTestTest {
 
     @Test
     void leaves_testTheRowsMetadataAndLine() {
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataEquals("trace_id", "abc"), SERIES, BLOCK, 0)).isTrue();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataEquals("trace_id", "abd"), SERIES, BLOCK, 0)).isFalse();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataExists("user"), SERIES, BLOCK, 0)).isTrue();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataExists("span"), SERIES, BLOCK, 0)).isFalse();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.LineContains("status=500"), SERIES, BLOCK, 0)).isTrue();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.LineContains("STATUS"), SERIES, BLOCK, 0)).isFalse();
-        assertThat(RowBloomTest.mayMatch(BloomQuery.matchAll(), SERIES, BLOCK, 0)).isTrue();
+        assertThat(RowBloomTest.rows(new BloomQuery.MetadataEquals("trace_id", "abc"), SERIES, BLOCK)[0]).isTrue();
+        assertThat(RowBloomTest.rows(new BloomQuery.MetadataEquals("trace_id", "abd"), SERIES, BLOCK)[0]).isFalse();
+        assertThat(RowBloomTest.rows(new BloomQuery.MetadataExists("user"), SERIES, BLOCK)[0]).isTrue();
+        assertThat(RowBloomTest.rows(new BloomQuery.MetadataExists("span"), SERIES, BLOCK)[0]).isFalse();
+        assertThat(RowBloomTest.rows(new BloomQuery.LineContains("status=500"), SERIES, BLOCK)[0]).isTrue();
+        assertThat(RowBloomTest.rows(new BloomQuery.LineContains("STATUS"), SERIES, BLOCK)[0]).isFalse();
+        assertThat(RowBloomTest.rows(BloomQuery.matchAll(), SERIES, BLOCK)[0]).isTrue();
     }
 
     @Test
     void aStreamLabelOfTheSameName_neverDropsTheRow() {
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataEquals("app", "other"), SERIES, BLOCK, 0)).isTrue();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.MetadataExists("app"), SERIES, BLOCK, 0)).isTrue();
+        assertThat(RowBloomTest.rows(new BloomQuery.MetadataEquals("app", "other"), SERIES, BLOCK)[0]).isTrue();
+        assertThat(RowBloomTest.rows(new BloomQuery.MetadataExists("app"), SERIES, BLOCK)[0]).isTrue();
     }
 
     @Test
     void andOr_combine() {
         BloomQuery hit = new BloomQuery.MetadataEquals("user", "bob");
         BloomQuery miss = new BloomQuery.LineContains("POST");
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.And(List.of(hit, miss)), SERIES, BLOCK, 0)).isFalse();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.Or(List.of(miss, hit)), SERIES, BLOCK, 0)).isTrue();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.Or(List.of(miss)), SERIES, BLOCK, 0)).isFalse();
-        assertThat(RowBloomTest.mayMatch(new BloomQuery.Or(List.of()), SERIES, BLOCK, 0)).isTrue();
+        assertThat(RowBloomTest.rows(new BloomQuery.And(List.of(hit, miss)), SERIES, BLOCK)[0]).isFalse();
+        assertThat(RowBloomTest.rows(new BloomQuery.Or(List.of(miss, hit)), SERIES, BLOCK)[0]).isTrue();
+        assertThat(RowBloomTest.rows(new BloomQuery.Or(List.of(miss)), SERIES, BLOCK)[0]).isFalse();
+        assertThat(RowBloomTest.rows(new BloomQuery.Or(List.of()), SERIES, BLOCK)[0]).isTrue();
     }
 }

@@ -1,18 +1,40 @@
 package io.logbloom.tokens;
 
+import io.logbloom.bloom.BloomHash;
 import java.util.List;
 
 /**
  * The production {@link BloomTokenScheme}: the tokenizer's own pure functions, so the query side
- * hashes tokens exactly as the flush did. Stateless and thread-safe.
+ * hashes tokens exactly as the flush did ({@link BloomTokenizer#chunkScopedHash}, {@link WordTokens#wordHash}).
+ * Stateless and thread-safe.
  */
 public final class TokenizerBloomScheme implements BloomTokenScheme {
     /** Creates the scheme. */
     public TokenizerBloomScheme() {}
 
     @Override
-    public long chunkScopedHash(String objectKey, String token) {
-        return BloomTokenizer.chunkScopedHash(objectKey, token);
+    public long scopeHash(String scope) {
+        return BloomTokenizer.chunkScope(scope);
+    }
+
+    @Override
+    public long tokenHash(String token) {
+        return BloomHash.hash(token);
+    }
+
+    @Override
+    public long scopedTokenHash(long scopeHash, long tokenHash) {
+        return BloomHash.combine(scopeHash, tokenHash);
+    }
+
+    @Override
+    public long wordTokenHash(String word) {
+        return BloomHash.hash(word);
+    }
+
+    @Override
+    public long scopedWordHash(long scopeHash, long wordHash) {
+        return BloomHash.combine(WordTokens.wordScope(scopeHash), wordHash);
     }
 
     @Override
@@ -23,10 +45,5 @@ public final class TokenizerBloomScheme implements BloomTokenScheme {
     @Override
     public List<String> provenWords(String literal) {
         return WordTokens.provenWords(literal);
-    }
-
-    @Override
-    public long wordHash(String objectKey, String word) {
-        return WordTokens.wordHash(objectKey, word);
     }
 }
