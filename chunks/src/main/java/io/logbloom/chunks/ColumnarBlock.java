@@ -22,6 +22,11 @@ public final class ColumnarBlock {
     @FunctionalInterface
     interface LineSearch {
         boolean[] rowsContaining(byte[] literal) throws ChunkFormatException;
+
+        /** The column's inflated token sections, or null when it is not tokenized. */
+        default ColumnarLineTokenView tokens() throws ChunkFormatException {
+            return null;
+        }
     }
 
     private final ColumnarBlockInfo info;
@@ -108,6 +113,21 @@ public final class ColumnarBlock {
                     >= 0;
         }
         return out;
+    }
+
+    /**
+     * The line column's inflated token sections when it is tokenized (inflated once and kept, as for
+     * {@link #rowsContaining}), else null: a reader that needs a few fields of each line can read them there
+     * without rebuilding the lines.
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when a section does not inflate
+     */
+    public ColumnarLineTokenView tokens() {
+        try {
+            return search.tokens();
+        } catch (ChunkFormatException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** The metadata keys with a column in this block, sorted. */

@@ -24,7 +24,7 @@ import java.util.Arrays;
  * <p>Thread-safe: the inflated sections are set once under this object's lock and never change; a search keeps
  * its state in locals.
  */
-final class ColumnarLineTokenSections {
+final class ColumnarLineTokenSections implements ColumnarBlock.LineSearch {
     private static final long[] POW10 = new long[19];
 
     static {
@@ -85,6 +85,12 @@ final class ColumnarLineTokenSections {
             numbers = section;
         }
         return numbers;
+    }
+
+    @Override
+    public ColumnarLineTokenView tokens() throws ChunkFormatException {
+        Text t = text();
+        return new ColumnarLineTokenView(t.dictionary(), t.starts(), t.lengths(), t.codes(), numbers(), rows);
     }
 
     /** The lines, rebuilt from the sections. */
@@ -164,7 +170,8 @@ final class ColumnarLineTokenSections {
      *
      * @throws ChunkFormatException when the payload is malformed, as {@link #decode} would
      */
-    boolean[] rowsContaining(byte[] literal) throws ChunkFormatException {
+    @Override
+    public boolean[] rowsContaining(byte[] literal) throws ChunkFormatException {
         Text t = text();
         boolean[] out = new boolean[rows];
         if (literal.length == 0) {

@@ -156,7 +156,7 @@ public final class ColumnarObjectReader {
                         // one instance per block: its sections are inflated once, however often it is searched
                         ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, info.rows(), where);
                         lines = sections::decode;
-                        search = sections::rowsContaining;
+                        search = sections;
                     } else {
                         lines = () -> ColumnarColumnDecoder.lines(payload, column, info.rows(), where);
                         search = literal -> ColumnarColumnDecoder.rowsContaining(payload, column, info.rows(), where,

@@ -49,6 +49,12 @@ public final class ColumnarPipeline {
     public static final int DECLINE = 2;
 
     private static final byte[] ERROR_KEY = LineLabels.ERROR.getBytes(StandardCharsets.US_ASCII);
+    /** In a key's slot mask: the key lands on {@code __error__}. */
+    private static final long ERROR_BIT = 1L << 63;
+    /** In a token's cached slot mask: the mask is known (a key naming no slot caches as this bit alone). */
+    private static final long KNOWN_BIT = 1L << 62;
+    /** Slots a key's mask can name: bits 62 and 63 are {@link #KNOWN_BIT} and {@link #ERROR_BIT}. */
+    private static final int MAX_TOKEN_SLOTS = 62;
 
     /** Per-row answers of a label filter on bytes. */
     private static final int FALSE = 0;
@@ -177,6 +183,23 @@ public final class ColumnarPipeline {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether rows can be evaluated on a tokenized line column ({@link Evaluator#evaluate(long, TokenizedLines)}):
+     * the pipeline is label filters and at most a {@code logfmt} parser, no line filter or other parser needing the
+     * line's bytes.
+     */
+    public boolean onTokens() {
+        if (names.length > MAX_TOKEN_SLOTS) {
+            return false;
+        }
+        for (Object step : steps) {
+            if (!(step instanceof LabelTest || step instanceof Stage.Logfmt)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether each row is its own sample (an unwrapped value), rather than a count rows may be summed into. */
@@ -346,7 +369,14 @@ public final class ColumnarPipeline {
         private double value;
         private RowSampler sampler;
         private long bytesRows;
+        private long tokenRows;
         private long decodedRows;
+        /** The cursor of the row being evaluated on tokens, else null (the row is on bytes). */
+        private TokenizedLines tokens;
+        /** The cursor {@link #tokenMasks} belong to. */
+        private TokenizedLines maskedTokens;
+        /** Per dictionary token of {@link #maskedTokens}: its key slot mask ({@link #keyMask}), or 0 when unknown. */
+        private long[] tokenMasks;
 
         private Evaluator(Map<String, String> streamLabels) {
             this.streamLabels = streamLabels;
@@ -420,6 +450,61 @@ public final class ColumnarPipeline {
             return onRow(ts, new String(bytes, offset, length, StandardCharsets.UTF_8));
         }
 
+        /**
+         * Evaluates the row at {@code ts} that {@code rows} reads next (and reads it); only for a pipeline that runs
+         * {@link #onTokens()}.
+         */
+        public int evaluate(long ts, TokenizedLines rows) {
+            rows.readRow();
+            Arrays.fill(start, -1);
+            Arrays.fill(strings, null);
+            tokens = rows;
+            if (maskedTokens != rows) {
+                maskedTokens = rows;
+                tokenMasks = new long[rows.tokens()];
+            }
+            int verdict;
+            try {
+                verdict = onTokens(rows);
+            } finally {
+                tokens = null;
+            }
+            if (verdict != UNSURE) {
+                tokenRows++;
+                return verdict;
+            }
+            decodedRows++;
+            return onRow(ts, rows.line());
+        }
+
+        private int onTokens(TokenizedLines rows) {
+            line = rows.values();
+            for (Object step : steps) {
+                if (step instanceof LabelTest t) {
+                    int x = t.test(this);
+                    if (x != TRUE) {
+                        return x == FALSE ? REJECT : UNSURE;
+                    }
+                } else {
+                    startWalk();
+                    if (LogfmtBytes.walk(rows.skeleton(), 0, rows.skeletonLength(), logfmt.strict(), this)
+                            == LogfmtBytes.MALFORMED || errorKey) {
+                        return UNSURE;
+                    }
+                    line = rows.values(); // appending values may have grown it
+                }
+            }
+            return finish(rows.rowLength());
+        }
+
+        private void startWalk() {
+            unfilled = 0;
+            for (byte[][] k : keys) {
+                unfilled += k == null ? 0 : 1;
+            }
+            errorKey = false;
+        }
+
         private int onBytes(byte[] bytes, int offset, int length) {
             for (Object step : steps) {
                 if (step instanceof LineFilterBytes f) {
@@ -441,17 +526,18 @@ public final class ColumnarPipeline {
                         return UNSURE;
                     }
                 } else {
-                    unfilled = 0;
-                    for (byte[][] k : keys) {
-                        unfilled += k == null ? 0 : 1;
-                    }
-                    errorKey = false;
+                    startWalk();
                     if (LogfmtBytes.walk(bytes, offset, length, logfmt.strict(), this) == LogfmtBytes.MALFORMED
                             || errorKey) {
                         return UNSURE;
                     }
                 }
             }
+            return finish(length);
+        }
+
+        /** After the stages passed: the row's sample (a count, its {@code length}, or the unwrapped value). */
+        private int finish(int length) {
             if (unwrapSlot < 0) {
                 value = op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE ? length : 1;
                 return PASS;
@@ -497,6 +583,11 @@ public final class ColumnarPipeline {
             return bytesRows;
         }
 
+        /** Rows answered on their tokens so far. */
+        public long tokenRows() {
+            return tokenRows;
+        }
+
         /** Rows that were decoded and run row at a time so far. */
         public long decodedRows() {
             return decodedRows;
@@ -506,7 +597,10 @@ public final class ColumnarPipeline {
         public boolean pair(byte[] b, int keyStart, int keyEnd, int valueStart, int valueEnd, boolean esc,
                 boolean standalone) {
             if (dropEmpty && valueEnd == valueStart) {
-                return true;
+                return true; // a skeleton range is empty exactly when its line range is
+            }
+            if (tokens != null) {
+                return tokenPair(keyStart, keyEnd, valueStart, valueEnd, esc);
             }
             if (sanitizeKeys && keyEnd - keyStart >= ERROR_KEY.length - 1
                     && sanitizedEquals(b, keyStart, keyEnd, ERROR_KEY)) {
@@ -533,6 +627,64 @@ public final class ColumnarPipeline {
                 }
             }
             return true;
+        }
+
+        /** {@link #pair} on a row's skeleton: the key matched through its token's cached mask, the value copied. */
+        private boolean tokenPair(int keyStart, int keyEnd, int valueStart, int valueEnd, boolean esc) {
+            long mask;
+            int id = tokens.singleToken(keyStart, keyEnd);
+            if (id >= 0) {
+                mask = tokenMasks[id];
+                if (mask == 0) {
+                    mask = tokenMasks[id] = keyMask(tokens.dictionary(), tokens.tokenStart(id),
+                            tokens.tokenStart(id) + tokens.tokenLength(id)) | KNOWN_BIT;
+                }
+                mask &= ~KNOWN_BIT;
+            } else {
+                int n = tokens.scratch(keyStart, keyEnd);
+                mask = keyMask(tokens.scratch(), 0, n);
+            }
+            if ((mask & ERROR_BIT) != 0) {
+                errorKey = true;
+                return false;
+            }
+            if (unfilled == 0) {
+                return true;
+            }
+            for (int s = 0; mask != 0 && s < keys.length; s++, mask >>>= 1) {
+                if ((mask & 1) != 0 && start[s] < 0) {
+                    start[s] = tokens.append(valueStart, valueEnd);
+                    end[s] = tokens.valuesLength();
+                    escaped[s] = esc;
+                    unfilled--;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * The slots a pair with key [{@code from}, {@code to}) of {@code b} fills when empty (bit s for slot s) and
+         * {@link #ERROR_BIT} when the key lands on {@code __error__}, as {@link #pair} decides on bytes.
+         */
+        private long keyMask(byte[] b, int from, int to) {
+            long mask = 0;
+            if (sanitizeKeys && to - from >= ERROR_KEY.length - 1 && sanitizedEquals(b, from, to, ERROR_KEY)) {
+                mask |= ERROR_BIT;
+            }
+            for (int s = 0; s < keys.length; s++) {
+                byte[][] k = keys[s];
+                if (k == null) {
+                    continue;
+                }
+                for (byte[] key : k) {
+                    if (sanitizeKeys ? sanitizedEquals(b, from, to, key)
+                            : Arrays.equals(b, from, to, key, 0, key.length)) {
+                        mask |= 1L << s;
+                        break;
+                    }
+                }
+            }
+            return mask;
         }
 
         /** A capture of a regexp or pattern stage: kept, first value wins, when a read label's source. */

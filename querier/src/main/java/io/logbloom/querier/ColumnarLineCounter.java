@@ -6,6 +6,7 @@ import io.logbloom.chunks.ColumnarBlockInfo;
 import io.logbloom.chunks.ColumnarColumnInfo;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarFileStream;
+import io.logbloom.chunks.ColumnarLineTokenView;
 import io.logbloom.chunks.ColumnarLines;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
@@ -13,6 +14,7 @@ import io.logbloom.chunks.LogEntry;
 import io.logbloom.logql.ColumnarPipeline;
 import io.logbloom.logql.LineCountQuery;
 import io.logbloom.logql.StreamSamples;
+import io.logbloom.logql.TokenizedLines;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -349,14 +351,19 @@ final class ColumnarLineCounter {
      */
     private Sums countBlock(QueryContext ctx, String name, int index, ColumnarBlock block, RowPipeline rows,
             LineCountQuery query, boolean stored) {
-        List<byte[]> literals = query.lineBytes() || rows != null ? null : query.filter().literals();
-        boolean onTokens = literals != null && !literals.isEmpty();
-        boolean needLines = !onTokens && (!query.filter().acceptsAll() || query.lineBytes() || rows != null);
         Sums sums = new Sums();
         RegionSum acc = new RegionSum(query, sums);
         long inRange = 0;
         boolean strict = true;
         try {
+            // a pipeline of logfmt and label filters runs on the line column's tokens, without rebuilding the lines
+            TokenizedLines tokens = rows != null && query.pipeline().onTokens() && query.filter().literals() != null
+                    ? tokens(block) : null;
+            List<byte[]> literals = (query.lineBytes() || rows != null) && tokens == null ? null
+                    : query.filter().literals();
+            boolean onTokens = literals != null && !literals.isEmpty();
+            boolean needLines = !onTokens && tokens == null
+                    && (!query.filter().acceptsAll() || query.lineBytes() || rows != null);
             // literal filters are answered on the line column's tokens, without rebuilding the lines
             boolean[][] hits = onTokens ? new boolean[literals.size()][] : null;
             for (int i = 0; onTokens && i < hits.length; i++) {
@@ -388,9 +395,17 @@ final class ColumnarLineCounter {
                 inRange++;
                 if (onTokens) {
                     int r = row;
-                    if (query.filter().test(k -> hits[k][r])) {
-                        acc.add(ts, 1);
+                    if (!query.filter().test(k -> hits[k][r])) {
+                        continue;
                     }
+                }
+                if (tokens != null) {
+                    tokens.skipTo(row);
+                    if (!rows.add(acc, ts, tokens)) {
+                        return Sums.DECLINED;
+                    }
+                } else if (onTokens) {
+                    acc.add(ts, 1);
                 } else if (needLines) {
                     int offset = lines.offset(row);
                     int length = lines.length(row);
@@ -427,6 +442,13 @@ final class ColumnarLineCounter {
             ctx.stats.headChunkBytes.add(bytes);
         }
         return sums;
+    }
+
+    /** A cursor over the block's tokenized line column, or null when the column is not tokenized. */
+    private static TokenizedLines tokens(ColumnarBlock block) {
+        ColumnarLineTokenView view = block.tokens();
+        return view == null ? null : new TokenizedLines(view.dictionary(), view.tokenStarts(), view.tokenLengths(),
+                view.codes(), view.numbers(), view.rows());
     }
 
     /** Whether row {@code row}'s line equals the line of a row in [runStart, row) (rows of one timestamp). */
@@ -511,8 +533,17 @@ final class ColumnarLineCounter {
             return verdict != ColumnarPipeline.DECLINE;
         }
 
+        /** {@link #add(RegionSum, long, byte[], int, int)} for the row {@code rows} reads next. */
+        boolean add(RegionSum acc, long ts, TokenizedLines rows) {
+            int verdict = evaluator.evaluate(ts, rows);
+            if (verdict == ColumnarPipeline.PASS) {
+                acc.add(ts, evaluator.value());
+            }
+            return verdict != ColumnarPipeline.DECLINE;
+        }
+
         void close() {
-            metrics.columnarPipelineRows(evaluator.bytesRows(), evaluator.decodedRows());
+            metrics.columnarPipelineRows(evaluator.bytesRows(), evaluator.tokenRows(), evaluator.decodedRows());
         }
     }
 

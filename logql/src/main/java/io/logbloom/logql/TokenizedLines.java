@@ -1,0 +1,374 @@
+package io.logbloom.logql;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A cursor over a block's tokenized line column (each line a sequence of runs of one byte class — ASCII digits,
+ * ASCII letters and '_', everything else — stored as per-block dictionary ids or, for canonical decimals, as
+ * numbers), read row by row without rebuilding the lines, for {@link ColumnarPipeline} stages that need only a few
+ * fields of each line.
+ *
+ * <p>Format (owned by the chunks module's tokenized line encoding): token {@code id}'s bytes are
+ * {@code dictionary[starts[id], starts[id] + lengths[id])}; {@code codes} holds per line uvarint codes, 0 = the
+ * next number, 1 = end of line, k = token k - 2; {@code numbers} holds uvarints in order of use, each standing for
+ * its canonical decimal text.
+ *
+ * <p>The skeleton: {@link #readRow()} lays the row out as a short byte string in which every <em>plain</em>
+ * token (a number, or a token holding none of the bytes a logfmt walk stops at: ASCII space and controls,
+ * {@code =}, {@code "}, {@code \}) is one placeholder byte {@code 'a'}, and every other token is copied byte for
+ * byte. A logfmt walk ({@link LogfmtBytes}) run on the skeleton meets the same separators in the same order as on
+ * the line: every loop of the walk treats a run of non-separator bytes alike whatever its length, and an escape
+ * that skips one byte of a plain token leaves only non-separator bytes of it, which the walk then passes as it
+ * would have passed the placeholder. So the pairs it reports are the line's, their bounds falling on token
+ * boundaries or inside copied tokens; {@link #append} maps a skeleton range back to the line's bytes. On the
+ * load-test lines a skeleton is about a third of the line, and no line is rebuilt.
+ *
+ * <p>A malformed column (a code outside the dictionary, a truncated varint) throws {@link UncheckedIOException}
+ * as a damaged block does. Not thread-safe: one cursor per block scan.
+ */
+public final class TokenizedLines {
+    private static final byte PLACEHOLDER = 'a';
+    private static final byte UNKNOWN = 0;
+    private static final byte PLAIN = 1;
+    private static final byte COPIED = 2;
+
+    private final byte[] dictionary;
+    private final int[] starts;
+    private final int[] lengths;
+    private final byte[] codes;
+    private final byte[] numbers;
+    private final int rows;
+    /** Per token id: {@link #UNKNOWN}, {@link #PLAIN} or {@link #COPIED}, filled on first sight. */
+    private final byte[] plain;
+    private int codeAt;
+    private int numberAt;
+    /** The row {@link #readRow} reads next. */
+    private int row;
+
+    // the row read last: its tokens (id, or -1 for a number with its value) and its skeleton
+    private int[] tokenIds = new int[64];
+    private long[] tokenNumbers = new long[64];
+    private int tokenCount;
+    private int rowLength;
+    private byte[] skeleton = new byte[128];
+    /** Per skeleton byte: the index of the row token it comes from. */
+    private int[] skeletonToken = new int[128];
+    /** Per skeleton byte: its offset in that token, or -1 for a placeholder. */
+    private int[] skeletonOffset = new int[128];
+    private int skeletonLength;
+    /** Line bytes of skeleton ranges {@link #append}ed for the row read last. */
+    private byte[] values = new byte[64];
+    private int valuesLength;
+    private byte[] scratch = new byte[32];
+    private final byte[] digits = new byte[20];
+
+    /** A cursor at the first row of the column with these sections (see the class comment for the format). */
+    public TokenizedLines(byte[] dictionary, int[] starts, int[] lengths, byte[] codes, byte[] numbers, int rows) {
+        if (starts.length != lengths.length) {
+            throw new IllegalArgumentException("starts and lengths differ in length");
+        }
+        this.dictionary = dictionary;
+        this.starts = starts;
+        this.lengths = lengths;
+        this.codes = codes;
+        this.numbers = numbers;
+        this.rows = rows;
+        this.plain = new byte[starts.length];
+    }
+
+    /** The row {@link #readRow} reads next. */
+    public int row() {
+        return row;
+    }
+
+    /** Skips rows until {@link #row()} is {@code target}. */
+    public void skipTo(int target) {
+        while (row < target) {
+            skipRow();
+        }
+    }
+
+    private void skipRow() {
+        checkRow();
+        while (true) {
+            int c = nextCode();
+            if (c == 1) {
+                break;
+            }
+            if (c == 0) {
+                numberAt = skipVarint(numbers, numberAt);
+            }
+        }
+        row++;
+    }
+
+    /** Reads the next row: its tokens, length and skeleton. */
+    void readRow() {
+        checkRow();
+        tokenCount = 0;
+        rowLength = 0;
+        skeletonLength = 0;
+        valuesLength = 0;
+        while (true) {
+            int c = nextCode();
+            if (c == 1) {
+                break;
+            }
+            if (tokenCount == tokenIds.length) {
+                tokenIds = Arrays.copyOf(tokenIds, tokenCount * 2);
+                tokenNumbers = Arrays.copyOf(tokenNumbers, tokenCount * 2);
+            }
+            int t = tokenCount++;
+            if (c == 0) {
+                long value = varint(numbers, numberAt);
+                numberAt = skipVarint(numbers, numberAt);
+                if (value < 0) {
+                    throw malformed("a number exceeds 18 digits");
+                }
+                tokenIds[t] = -1;
+                tokenNumbers[t] = value;
+                rowLength += digitCount(value);
+                placeholder(t);
+                continue;
+            }
+            int id = c - 2;
+            tokenIds[t] = id;
+            rowLength += lengths[id];
+            byte kind = plain[id];
+            if (kind == UNKNOWN) {
+                kind = plain[id] = classify(id);
+            }
+            if (kind == PLAIN) {
+                placeholder(t);
+            } else {
+                int length = lengths[id];
+                ensureSkeleton(skeletonLength + length);
+                for (int k = 0; k < length; k++) {
+                    skeleton[skeletonLength] = dictionary[starts[id] + k];
+                    skeletonToken[skeletonLength] = t;
+                    skeletonOffset[skeletonLength++] = k;
+                }
+            }
+        }
+        row++;
+    }
+
+    private void placeholder(int token) {
+        ensureSkeleton(skeletonLength + 1);
+        skeleton[skeletonLength] = PLACEHOLDER;
+        skeletonToken[skeletonLength] = token;
+        skeletonOffset[skeletonLength++] = -1;
+    }
+
+    private byte classify(int id) {
+        for (int i = starts[id]; i < starts[id] + lengths[id]; i++) {
+            byte b = dictionary[i];
+            if (b >= 0 && b <= ' ' || b == '=' || b == '"' || b == '\\') {
+                return COPIED;
+            }
+        }
+        return PLAIN;
+    }
+
+    private void ensureSkeleton(int size) {
+        if (size > skeleton.length) {
+            int n = Math.max(size, skeleton.length * 2);
+            skeleton = Arrays.copyOf(skeleton, n);
+            skeletonToken = Arrays.copyOf(skeletonToken, n);
+            skeletonOffset = Arrays.copyOf(skeletonOffset, n);
+        }
+    }
+
+    /** The skeleton of the row read last (valid up to {@link #skeletonLength()}). */
+    byte[] skeleton() {
+        return skeleton;
+    }
+
+    /** The length of the row read last's skeleton. */
+    int skeletonLength() {
+        return skeletonLength;
+    }
+
+    /** The UTF-8 length of the row read last. */
+    int rowLength() {
+        return rowLength;
+    }
+
+    /**
+     * The dictionary id of the token skeleton range [{@code from}, {@code to}) stands for when it is exactly one
+     * dictionary token, else -1.
+     */
+    int singleToken(int from, int to) {
+        return to - from == 1 && skeletonOffset[from] < 0 ? tokenIds[skeletonToken[from]] : -1;
+    }
+
+    /** The dictionary holding token bytes. */
+    byte[] dictionary() {
+        return dictionary;
+    }
+
+    /** Where token {@code id}'s bytes start in {@link #dictionary()}. */
+    int tokenStart(int id) {
+        return starts[id];
+    }
+
+    /** Token {@code id}'s length. */
+    int tokenLength(int id) {
+        return lengths[id];
+    }
+
+    /** The number of dictionary tokens. */
+    int tokens() {
+        return starts.length;
+    }
+
+    /** Appends the line bytes of skeleton range [{@code from}, {@code to}) to {@link #values()}; returns their start. */
+    int append(int from, int to) {
+        int at = valuesLength;
+        valuesLength = write(from, to, values, at, true);
+        return at;
+    }
+
+    /** The bytes {@link #append} wrote for the row read last (reallocated as it grows: read it after appending). */
+    byte[] values() {
+        return values;
+    }
+
+    /** The end of the bytes {@link #append} wrote. */
+    int valuesLength() {
+        return valuesLength;
+    }
+
+    /** Writes the line bytes of skeleton range [{@code from}, {@code to}) to {@link #scratch()}; returns their length. */
+    int scratch(int from, int to) {
+        return write(from, to, null, 0, false);
+    }
+
+    /** The bytes {@link #scratch} wrote last. */
+    byte[] scratch() {
+        return scratch;
+    }
+
+    /** The row read last, decoded. */
+    String line() {
+        byte[] out = new byte[rowLength];
+        int n = 0;
+        for (int t = 0; t < tokenCount; t++) {
+            n = copyToken(t, 0, -1, out, n);
+        }
+        return new String(out, 0, n, StandardCharsets.UTF_8);
+    }
+
+    private int write(int from, int to, byte[] target, int at, boolean toValues) {
+        if (from == to) {
+            return toValues ? at : 0; // also at the skeleton's end, which maps to no token
+        }
+        int token = skeletonToken[from];
+        int offset = Math.max(skeletonOffset[from], 0);
+        int endToken = to == skeletonLength ? tokenCount : skeletonToken[to];
+        int endOffset = to == skeletonLength ? 0 : Math.max(skeletonOffset[to], 0);
+        int size = 0;
+        for (int t = token; t <= endToken && t < tokenCount; t++) {
+            size += tokenSize(t);
+        }
+        byte[] out = toValues ? target : scratch;
+        if (at + size > out.length) {
+            out = Arrays.copyOf(out, Math.max(at + size, out.length * 2));
+            if (toValues) {
+                values = out;
+            } else {
+                scratch = out;
+            }
+        }
+        int n = at;
+        for (int t = token; t < endToken || t == endToken && offset < endOffset; t++, offset = 0) {
+            n = copyToken(t, offset, t == endToken ? endOffset : -1, out, n);
+        }
+        return toValues ? n : n - at;
+    }
+
+    private int tokenSize(int t) {
+        int id = tokenIds[t];
+        return id < 0 ? digitCount(tokenNumbers[t]) : lengths[id];
+    }
+
+    /** Copies row token {@code t}'s bytes [{@code from}, {@code to}) ({@code to} -1: its end) to {@code out[n]}. */
+    private int copyToken(int t, int from, int to, byte[] out, int n) {
+        int id = tokenIds[t];
+        if (id >= 0) {
+            int end = to < 0 ? lengths[id] : to;
+            System.arraycopy(dictionary, starts[id] + from, out, n, end - from);
+            return n + end - from;
+        }
+        long value = tokenNumbers[t];
+        int k = digits.length;
+        do {
+            digits[--k] = (byte) ('0' + value % 10);
+            value /= 10;
+        } while (value != 0);
+        int end = to < 0 ? digits.length - k : to;
+        System.arraycopy(digits, k + from, out, n, end - from);
+        return n + end - from;
+    }
+
+    private static int digitCount(long value) {
+        int n = 1;
+        while (value >= 10) {
+            value /= 10;
+            n++;
+        }
+        return n;
+    }
+
+    private void checkRow() {
+        if (row >= rows) {
+            throw new IllegalStateException("BUG: read past the column's " + rows + " rows");
+        }
+    }
+
+    /** The next code of the current row; a token code is checked against the dictionary. */
+    private int nextCode() {
+        if (codeAt >= codes.length) {
+            throw malformed("codes end before row " + row + " does");
+        }
+        long c = codes[codeAt];
+        if (c >= 0) {
+            codeAt++;
+        } else {
+            c = varint(codes, codeAt);
+            codeAt = skipVarint(codes, codeAt);
+        }
+        if (c < 0 || c - 2 >= starts.length) {
+            throw malformed("token id " + (c - 2) + " outside the " + starts.length + "-token dictionary");
+        }
+        return (int) c;
+    }
+
+    private long varint(byte[] section, int at) {
+        long value = 0;
+        for (int shift = 0; shift < 64 && at < section.length; shift += 7) {
+            byte b = section[at++];
+            value |= (long) (b & 0x7F) << shift;
+            if (b >= 0) {
+                return value;
+            }
+        }
+        throw malformed("truncated or overlong varint");
+    }
+
+    private int skipVarint(byte[] section, int at) {
+        for (int i = 0; i < 10 && at < section.length; i++) {
+            if (section[at++] >= 0) {
+                return at;
+            }
+        }
+        throw malformed("truncated or overlong varint");
+    }
+
+    private UncheckedIOException malformed(String what) {
+        return new UncheckedIOException(new IOException("tokenized line column: " + what));
+    }
+}
