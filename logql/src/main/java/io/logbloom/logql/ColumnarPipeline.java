@@ -6,6 +6,7 @@ import io.logbloom.logql.SampleExpr.Unwrap;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -73,9 +74,13 @@ public final class ColumnarPipeline {
     private final String[] names;
     private final int unwrapSlot;
     private final List<LabelTest> post;
+    /** The {@code by} names the parser may set (sorted), and their slots: a row's values of them pick its series. */
+    private final String[] groupNames;
+    private final int[] groupSlots;
 
     private ColumnarPipeline(LogRange range, RangeOp op, Set<String> grouped, List<Object> steps,
-            Stage parser, String[] names, int unwrapSlot, List<LabelTest> post) {
+            Stage parser, String[] names, int unwrapSlot, List<LabelTest> post, String[] groupNames,
+            int[] groupSlots) {
         this.range = range;
         this.op = op;
         this.grouped = grouped;
@@ -85,6 +90,8 @@ public final class ColumnarPipeline {
         this.names = names;
         this.unwrapSlot = unwrapSlot;
         this.post = post;
+        this.groupNames = groupNames;
+        this.groupSlots = groupSlots;
     }
 
     /**
@@ -136,8 +143,30 @@ public final class ColumnarPipeline {
                 post.add(labelTest(f, slots));
             }
         }
+        List<String> groupNames = new ArrayList<>();
+        if (parser != null) {
+            for (String g : new java.util.TreeSet<>(grouped)) {
+                if (groupable(g, unwrap)) {
+                    groupNames.add(g);
+                }
+            }
+        }
+        int[] groupSlots = new int[groupNames.size()];
+        for (int i = 0; i < groupSlots.length; i++) {
+            groupSlots[i] = slot(groupNames.get(i), slots);
+        }
         return new ColumnarPipeline(range, op, grouped == null ? null : Set.copyOf(grouped), List.copyOf(steps),
-                parser, slots.keySet().toArray(new String[0]), unwrapSlot, List.copyOf(post));
+                parser, slots.keySet().toArray(new String[0]), unwrapSlot, List.copyOf(post),
+                groupNames.toArray(new String[0]), groupSlots);
+    }
+
+    /**
+     * Whether rows may be grouped by their parsed values of {@code name}: not an error label (errors decline) and
+     * not the unwrapped label (which the row path keeps or drops by its own rule).
+     */
+    private static boolean groupable(String name, Unwrap unwrap) {
+        return !name.equals(LineLabels.ERROR) && !name.equals(LineLabels.ERROR_DETAILS)
+                && (unwrap == null || !name.equals(unwrap.label()));
     }
 
     /**
@@ -226,7 +255,8 @@ public final class ColumnarPipeline {
             return true; // compile allowed it: no parser, no unwrap, and errors decline row by row
         }
         for (String g : grouped) {
-            if (!streamLabels.containsKey(g) && mayProduce(g, streamLabels)) {
+            if (!streamLabels.containsKey(g) && mayProduce(g, streamLabels)
+                    && Arrays.binarySearch(groupNames, g) < 0) {
                 return false;
             }
         }
@@ -377,6 +407,14 @@ public final class ColumnarPipeline {
         private TokenizedLines maskedTokens;
         /** Per dictionary token of {@link #maskedTokens}: its key slot mask ({@link #keyMask}), or 0 when unknown. */
         private long[] tokenMasks;
+        /** The group slots the parser may set for this stream (not stream labels), with their names. */
+        private final int[] rowGroupSlots;
+        private final String[] rowGroupNames;
+        /** Group key (the row's values, see {@link #group()}) to group id, and each group's labels by id. */
+        private final Map<String, Integer> groupIds = new HashMap<>();
+        private final List<Map<String, String>> groupLabels = new ArrayList<>();
+        /** Whether the row evaluated last was run row at a time (its labels are then the sampler's). */
+        private boolean rowDecoded;
 
         private Evaluator(Map<String, String> streamLabels) {
             this.streamLabels = streamLabels;
@@ -391,6 +429,18 @@ public final class ColumnarPipeline {
             sanitizeKeys = parser != null && (logfmt == null || logfmt.params().isEmpty());
             dropEmpty = logfmt != null && sanitizeKeys && !logfmt.keepEmpty();
             json = parser instanceof Stage.Json ? new JsonFlattenBytes() : null;
+            List<Integer> gs = new ArrayList<>();
+            for (int g = 0; g < groupSlots.length; g++) {
+                if (!streamLabels.containsKey(groupNames[g])) {
+                    gs.add(g);
+                }
+            }
+            rowGroupSlots = new int[gs.size()];
+            rowGroupNames = new String[gs.size()];
+            for (int i = 0; i < rowGroupSlots.length; i++) {
+                rowGroupSlots[i] = groupSlots[gs.get(i)];
+                rowGroupNames[i] = groupNames[gs.get(i)];
+            }
             for (int s = 0; s < n; s++) {
                 String name = names[s];
                 String v = streamLabels.get(name);
@@ -442,6 +492,7 @@ public final class ColumnarPipeline {
             Arrays.fill(start, -1);
             Arrays.fill(strings, null);
             int verdict = onBytes(bytes, offset, length);
+            rowDecoded = verdict == UNSURE;
             if (verdict != UNSURE) {
                 bytesRows++;
                 return verdict;
@@ -469,6 +520,7 @@ public final class ColumnarPipeline {
             } finally {
                 tokens = null;
             }
+            rowDecoded = verdict == UNSURE;
             if (verdict != UNSURE) {
                 tokenRows++;
                 return verdict;
@@ -581,6 +633,47 @@ public final class ColumnarPipeline {
         /** Rows answered on their bytes so far. */
         public long bytesRows() {
             return bytesRows;
+        }
+
+        /**
+         * Whether rows of this stream fall into groups by parsed labels ({@link #group()}); when false every row
+         * that passes belongs to the stream's own series.
+         */
+        public boolean grouping() {
+            return rowGroupSlots.length > 0;
+        }
+
+        /**
+         * The group of the row that passed last, a dense id from 0: rows of one group have equal values (or equal
+         * absence) of every {@code by} label the parser sets.
+         */
+        public int group() {
+            StringBuilder key = new StringBuilder();
+            String[] values = new String[rowGroupSlots.length];
+            for (int i = 0; i < rowGroupSlots.length; i++) {
+                String v = rowDecoded ? sampler.labels().get(rowGroupNames[i]) : string(rowGroupSlots[i]);
+                values[i] = v;
+                // absent and present values cannot collide: a present one is prefixed with '=', each ends in 0
+                key.append(v == null ? "!" : "=" + v.length() + ":" + v).append('\0');
+            }
+            Integer id = groupIds.get(key.toString());
+            if (id == null) {
+                id = groupLabels.size();
+                groupIds.put(key.toString(), id);
+                Map<String, String> labels = new LinkedHashMap<>();
+                for (int i = 0; i < values.length; i++) {
+                    if (values[i] != null) {
+                        labels.put(rowGroupNames[i], values[i]);
+                    }
+                }
+                groupLabels.add(Map.copyOf(labels));
+            }
+            return id;
+        }
+
+        /** The parsed {@code by} labels of group {@code id} (an absent label is left out). */
+        public Map<String, String> groupLabels(int id) {
+            return groupLabels.get(id);
         }
 
         /** Rows answered on their tokens so far. */

@@ -105,6 +105,12 @@ final class ColumnarLineCounter {
         boolean distinctTimestamps;
         /** Set by a block scan that found the block damaged (it was left out). */
         boolean damaged;
+        /**
+         * When the pipeline groups rows by parsed labels: each group's parsed {@code by} labels and sums (rows in no
+         * group are in this object's own sums); else null.
+         */
+        List<Map<String, String>> groupLabels;
+        List<Sums> groupSums;
 
         void add(long ts, double value) {
             if (size == timestamps.length) {
@@ -182,21 +188,39 @@ final class ColumnarLineCounter {
         }
         List<StreamSamples> out = new ArrayList<>(sums.size());
         for (Map.Entry<Labels, List<Sums>> e : sums.entrySet()) {
-            int size = 0;
+            // a series splits into one per group of parsed by-labels: the stream labels plus the group's labels
+            Map<String, String> base = labelMap(e.getKey());
+            Map<Map<String, String>, List<Sums>> series = new LinkedHashMap<>();
+            series.put(base, new ArrayList<>());
             for (Sums s : e.getValue()) {
-                size += s.size;
+                series.get(base).add(s);
+                for (int g = 0; s.groupLabels != null && g < s.groupLabels.size(); g++) {
+                    Map<String, String> labels = new LinkedHashMap<>(base);
+                    labels.putAll(s.groupLabels.get(g));
+                    series.computeIfAbsent(labels, k -> new ArrayList<>()).add(s.groupSums.get(g));
+                }
             }
-            long[] ts = new long[size];
-            double[] values = new double[size];
-            int n = 0;
-            for (Sums s : e.getValue()) {
-                System.arraycopy(s.timestamps, 0, ts, n, s.size);
-                System.arraycopy(s.values, 0, values, n, s.size);
-                n += s.size;
+            for (Map.Entry<Map<String, String>, List<Sums>> one : series.entrySet()) {
+                out.add(samples(one.getKey(), one.getValue()));
             }
-            out.add(new StreamSamples(labelMap(e.getKey()), ts, values, size));
         }
         return Optional.of(out);
+    }
+
+    private static StreamSamples samples(Map<String, String> labels, List<Sums> parts) {
+        int size = 0;
+        for (Sums s : parts) {
+            size += s.size;
+        }
+        long[] ts = new long[size];
+        double[] values = new double[size];
+        int n = 0;
+        for (Sums s : parts) {
+            System.arraycopy(s.timestamps, 0, ts, n, s.size);
+            System.arraycopy(s.values, 0, values, n, s.size);
+            n += s.size;
+        }
+        return new StreamSamples(labels, ts, values, size);
     }
 
     private static Map<String, String> labelMap(Labels labels) {
@@ -342,7 +366,8 @@ final class ColumnarLineCounter {
 
     /** The evaluator of the query's pipeline for one series' rows, or null when line filters are the whole pipeline. */
     private RowPipeline rows(Labels series, LineCountQuery query) {
-        return query.pipeline() == null ? null : new RowPipeline(query.pipeline().evaluator(labelMap(series)), metrics);
+        return query.pipeline() == null ? null
+                : new RowPipeline(query.pipeline().evaluator(labelMap(series)), query, metrics);
     }
 
     /**
@@ -429,7 +454,7 @@ final class ColumnarLineCounter {
         }
         acc.flush();
         if (rows != null) {
-            rows.close();
+            rows.close(sums);
         }
         sums.distinctTimestamps = strict;
         ColumnarBlockInfo info = block.info();
@@ -503,7 +528,7 @@ final class ColumnarLineCounter {
         }
         acc.flush();
         if (rows != null) {
-            rows.close();
+            rows.close(sums);
         }
         ctx.stats.headChunkLines.add(entries.size());
         ctx.stats.headChunkBytes.add(StoreReader.lineBytes(entries));
@@ -512,37 +537,63 @@ final class ColumnarLineCounter {
     }
 
     /**
-     * Runs the query's {@link ColumnarPipeline} on the rows of one series' unit and adds the samples that pass; counts
-     * rows answered on bytes and rows decoded into the metrics when closed. Not thread-safe.
+     * Runs the query's {@link ColumnarPipeline} on the rows of one series' unit and adds the samples that pass, each
+     * to its group's sums when the pipeline groups rows by parsed labels; counts rows answered on bytes, on tokens
+     * and decoded into the metrics when closed. Not thread-safe.
      */
     private static final class RowPipeline {
         private final ColumnarPipeline.Evaluator evaluator;
+        private final LineCountQuery query;
         private final QuerierMetrics metrics;
+        /** Per group id of the evaluator: its region sums. */
+        private final List<RegionSum> groups = new ArrayList<>();
 
-        RowPipeline(ColumnarPipeline.Evaluator evaluator, QuerierMetrics metrics) {
+        RowPipeline(ColumnarPipeline.Evaluator evaluator, LineCountQuery query, QuerierMetrics metrics) {
             this.evaluator = evaluator;
+            this.query = query;
             this.metrics = metrics;
         }
 
         /** Adds the row's sample if it passes; false when the row cannot be answered here (the query declines). */
         boolean add(RegionSum acc, long ts, byte[] bytes, int offset, int length) {
-            int verdict = evaluator.evaluate(ts, bytes, offset, length);
+            return added(acc, ts, evaluator.evaluate(ts, bytes, offset, length));
+        }
+
+        private boolean added(RegionSum acc, long ts, int verdict) {
             if (verdict == ColumnarPipeline.PASS) {
-                acc.add(ts, evaluator.value());
+                target(acc).add(ts, evaluator.value());
             }
             return verdict != ColumnarPipeline.DECLINE;
+        }
+
+        private RegionSum target(RegionSum acc) {
+            if (!evaluator.grouping()) {
+                return acc;
+            }
+            int g = evaluator.group();
+            while (groups.size() <= g) {
+                groups.add(new RegionSum(query, new Sums()));
+            }
+            return groups.get(g);
         }
 
         /** {@link #add(RegionSum, long, byte[], int, int)} for the row {@code rows} reads next. */
         boolean add(RegionSum acc, long ts, TokenizedLines rows) {
-            int verdict = evaluator.evaluate(ts, rows);
-            if (verdict == ColumnarPipeline.PASS) {
-                acc.add(ts, evaluator.value());
-            }
-            return verdict != ColumnarPipeline.DECLINE;
+            return added(acc, ts, evaluator.evaluate(ts, rows));
         }
 
-        void close() {
+        /** Flushes the groups' sums into {@code sums} and counts the rows into the metrics. */
+        void close(Sums sums) {
+            if (!groups.isEmpty()) {
+                sums.groupLabels = new ArrayList<>(groups.size());
+                sums.groupSums = new ArrayList<>(groups.size());
+                for (int g = 0; g < groups.size(); g++) {
+                    RegionSum r = groups.get(g);
+                    r.flush();
+                    sums.groupLabels.add(evaluator.groupLabels(g));
+                    sums.groupSums.add(r.out);
+                }
+            }
             metrics.columnarPipelineRows(evaluator.bytesRows(), evaluator.tokenRows(), evaluator.decodedRows());
         }
     }

@@ -234,7 +234,8 @@ final class ColumnarCountPropertyTest {
         "| unwrap duration_seconds(dur) | __error__=\"\"", "| unwrap bytes | level=\"error\""};
     private static final String[] PARSER_WRAPPERS = {"sum(%s)", "sum by (app) (%s)", "sum by (env) (%s)",
         "count by (app) (%s)", "max by (env) (%s)", "sum(%s)", "sum by (app, env) (%s)", "sum by (level) (%s)", "%s",
-        "sum by (app_extracted) (%s)", "sum without (app) (%s)"};
+        "sum by (app_extracted) (%s)", "sum without (app) (%s)", "sum by (status) (%s)", "count by (level, app) (%s)",
+        "max by (b, lvl) (%s)", "sum by (level_extracted, bytes) (%s)"};
 
     private static String parserLine(Random r) {
         String level = LEVELS[r.nextInt(LEVELS.length)];
