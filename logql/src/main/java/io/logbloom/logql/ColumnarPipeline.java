@@ -546,7 +546,8 @@ public final class ColumnarPipeline {
                     line = rows.values(); // appending values may have grown it
                 }
             }
-            return finish(rows.rowLength());
+            return finish(unwrapSlot < 0 && (op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE)
+                    ? rows.rowLength() : 0);
         }
 
         private void startWalk() {

@@ -48,16 +48,12 @@ public final class TokenizedLines {
     /** The row {@link #readRow} reads next. */
     private int row;
 
-    // the row read last: its tokens (id, or -1 for a number with its value) and its skeleton
+    // the row read last: per token, its dictionary id (or -1 - the position of its varint in numbers) and where
+    // it starts in the skeleton
     private int[] tokenIds = new int[64];
-    private long[] tokenNumbers = new long[64];
+    private int[] tokenSkeleton = new int[64];
     private int tokenCount;
-    private int rowLength;
     private byte[] skeleton = new byte[128];
-    /** Per skeleton byte: the index of the row token it comes from. */
-    private int[] skeletonToken = new int[128];
-    /** Per skeleton byte: its offset in that token, or -1 for a placeholder. */
-    private int[] skeletonOffset = new int[128];
     private int skeletonLength;
     /** Line bytes of skeleton ranges {@link #append}ed for the row read last. */
     private byte[] values = new byte[64];
@@ -105,62 +101,53 @@ public final class TokenizedLines {
         row++;
     }
 
-    /** Reads the next row: its tokens, length and skeleton. */
+    /** Reads the next row: its tokens and skeleton (numbers are decoded only where a range is read). */
     void readRow() {
         checkRow();
-        tokenCount = 0;
-        rowLength = 0;
-        skeletonLength = 0;
-        valuesLength = 0;
+        int t = 0;
+        int sk = 0;
+        int[] ids = tokenIds;
+        int[] at = tokenSkeleton;
+        byte[] skel = skeleton;
         while (true) {
             int c = nextCode();
             if (c == 1) {
                 break;
             }
-            if (tokenCount == tokenIds.length) {
-                tokenIds = Arrays.copyOf(tokenIds, tokenCount * 2);
-                tokenNumbers = Arrays.copyOf(tokenNumbers, tokenCount * 2);
+            if (t == ids.length) {
+                ids = tokenIds = Arrays.copyOf(ids, t * 2);
+                at = tokenSkeleton = Arrays.copyOf(at, t * 2);
             }
-            int t = tokenCount++;
-            if (c == 0) {
-                long value = varint(numbers, numberAt);
-                numberAt = skipVarint(numbers, numberAt);
-                if (value < 0) {
-                    throw malformed("a number exceeds 18 digits");
-                }
-                tokenIds[t] = -1;
-                tokenNumbers[t] = value;
-                rowLength += digitCount(value);
-                placeholder(t);
-                continue;
-            }
+            int length = 1;
             int id = c - 2;
-            tokenIds[t] = id;
-            rowLength += lengths[id];
-            byte kind = plain[id];
-            if (kind == UNKNOWN) {
-                kind = plain[id] = classify(id);
-            }
-            if (kind == PLAIN) {
-                placeholder(t);
+            if (c == 0) {
+                ids[t] = -1 - numberAt;
+                numberAt = skipVarint(numbers, numberAt);
             } else {
-                int length = lengths[id];
-                ensureSkeleton(skeletonLength + length);
-                for (int k = 0; k < length; k++) {
-                    skeleton[skeletonLength] = dictionary[starts[id] + k];
-                    skeletonToken[skeletonLength] = t;
-                    skeletonOffset[skeletonLength++] = k;
+                ids[t] = id;
+                byte kind = plain[id];
+                if (kind == UNKNOWN) {
+                    kind = plain[id] = classify(id);
                 }
+                if (kind == COPIED) {
+                    length = lengths[id];
+                }
+            }
+            if (sk + length > skel.length) {
+                skel = skeleton = Arrays.copyOf(skel, Math.max(sk + length, skel.length * 2));
+            }
+            at[t++] = sk;
+            if (length == 1 && (c == 0 || plain[id] == PLAIN)) {
+                skel[sk++] = PLACEHOLDER;
+            } else {
+                System.arraycopy(dictionary, starts[id], skel, sk, length);
+                sk += length;
             }
         }
+        tokenCount = t;
+        skeletonLength = sk;
+        valuesLength = 0;
         row++;
-    }
-
-    private void placeholder(int token) {
-        ensureSkeleton(skeletonLength + 1);
-        skeleton[skeletonLength] = PLACEHOLDER;
-        skeletonToken[skeletonLength] = token;
-        skeletonOffset[skeletonLength++] = -1;
     }
 
     private byte classify(int id) {
@@ -171,15 +158,6 @@ public final class TokenizedLines {
             }
         }
         return PLAIN;
-    }
-
-    private void ensureSkeleton(int size) {
-        if (size > skeleton.length) {
-            int n = Math.max(size, skeleton.length * 2);
-            skeleton = Arrays.copyOf(skeleton, n);
-            skeletonToken = Arrays.copyOf(skeletonToken, n);
-            skeletonOffset = Arrays.copyOf(skeletonOffset, n);
-        }
     }
 
     /** The skeleton of the row read last (valid up to {@link #skeletonLength()}). */
@@ -194,7 +172,17 @@ public final class TokenizedLines {
 
     /** The UTF-8 length of the row read last. */
     int rowLength() {
-        return rowLength;
+        int n = 0;
+        for (int t = 0; t < tokenCount; t++) {
+            n += tokenSize(t);
+        }
+        return n;
+    }
+
+    /** The row token skeleton position {@code p} falls in (the last token starting at or before it). */
+    private int tokenAt(int p) {
+        int i = Arrays.binarySearch(tokenSkeleton, 0, tokenCount, p);
+        return i >= 0 ? i : -i - 2;
     }
 
     /**
@@ -202,7 +190,12 @@ public final class TokenizedLines {
      * dictionary token, else -1.
      */
     int singleToken(int from, int to) {
-        return to - from == 1 && skeletonOffset[from] < 0 ? tokenIds[skeletonToken[from]] : -1;
+        int t = tokenAt(from);
+        if (tokenSkeleton[t] != from || tokenIds[t] < 0) {
+            return -1;
+        }
+        int next = t + 1 < tokenCount ? tokenSkeleton[t + 1] : skeletonLength;
+        return next == to ? tokenIds[t] : -1;
     }
 
     /** The dictionary holding token bytes. */
@@ -254,7 +247,7 @@ public final class TokenizedLines {
 
     /** The row read last, decoded. */
     String line() {
-        byte[] out = new byte[rowLength];
+        byte[] out = new byte[rowLength()];
         int n = 0;
         for (int t = 0; t < tokenCount; t++) {
             n = copyToken(t, 0, -1, out, n);
@@ -266,10 +259,10 @@ public final class TokenizedLines {
         if (from == to) {
             return toValues ? at : 0; // also at the skeleton's end, which maps to no token
         }
-        int token = skeletonToken[from];
-        int offset = Math.max(skeletonOffset[from], 0);
-        int endToken = to == skeletonLength ? tokenCount : skeletonToken[to];
-        int endOffset = to == skeletonLength ? 0 : Math.max(skeletonOffset[to], 0);
+        int token = tokenAt(from);
+        int offset = from - tokenSkeleton[token]; // 0 for a placeholder: a range never starts inside one
+        int endToken = to == skeletonLength ? tokenCount : tokenAt(to);
+        int endOffset = to == skeletonLength ? 0 : to - tokenSkeleton[endToken];
         int size = 0;
         for (int t = token; t <= endToken && t < tokenCount; t++) {
             size += tokenSize(t);
@@ -292,7 +285,21 @@ public final class TokenizedLines {
 
     private int tokenSize(int t) {
         int id = tokenIds[t];
-        return id < 0 ? digitCount(tokenNumbers[t]) : lengths[id];
+        return id >= 0 ? lengths[id] : printNumber(t);
+    }
+
+    /** Prints row token {@code t}, a number, into the end of {@link #digits}; returns its digit count. */
+    private int printNumber(int t) {
+        long value = varint(numbers, -1 - tokenIds[t]);
+        if (value < 0) {
+            throw malformed("a number exceeds 18 digits");
+        }
+        int k = digits.length;
+        do {
+            digits[--k] = (byte) ('0' + value % 10);
+            value /= 10;
+        } while (value != 0);
+        return digits.length - k;
     }
 
     /** Copies row token {@code t}'s bytes [{@code from}, {@code to}) ({@code to} -1: its end) to {@code out[n]}. */
@@ -303,24 +310,10 @@ public final class TokenizedLines {
             System.arraycopy(dictionary, starts[id] + from, out, n, end - from);
             return n + end - from;
         }
-        long value = tokenNumbers[t];
-        int k = digits.length;
-        do {
-            digits[--k] = (byte) ('0' + value % 10);
-            value /= 10;
-        } while (value != 0);
-        int end = to < 0 ? digits.length - k : to;
-        System.arraycopy(digits, k + from, out, n, end - from);
+        int count = printNumber(t);
+        int end = to < 0 ? count : to;
+        System.arraycopy(digits, digits.length - count + from, out, n, end - from);
         return n + end - from;
-    }
-
-    private static int digitCount(long value) {
-        int n = 1;
-        while (value >= 10) {
-            value /= 10;
-            n++;
-        }
-        return n;
     }
 
     private void checkRow() {
