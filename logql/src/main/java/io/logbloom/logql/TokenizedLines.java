@@ -53,6 +53,8 @@ public final class TokenizedLines {
     private int[] tokenIds = new int[64];
     private int[] tokenSkeleton = new int[64];
     private int tokenCount;
+    /** The token {@link #tokenAt} answered last. */
+    private int lastToken;
     private byte[] skeleton = new byte[128];
     private int skeletonLength;
     /** Line bytes of skeleton ranges {@link #append}ed for the row read last. */
@@ -145,6 +147,7 @@ public final class TokenizedLines {
             }
         }
         tokenCount = t;
+        lastToken = 0;
         skeletonLength = sk;
         valuesLength = 0;
         row++;
@@ -179,10 +182,22 @@ public final class TokenizedLines {
         return n;
     }
 
-    /** The row token skeleton position {@code p} falls in (the last token starting at or before it). */
+    /**
+     * The row token skeleton position {@code p} falls in (the last token starting at or before it). A walk asks in
+     * increasing order, so the search steps forward from the last answer and falls back to bisection otherwise.
+     */
     private int tokenAt(int p) {
-        int i = Arrays.binarySearch(tokenSkeleton, 0, tokenCount, p);
-        return i >= 0 ? i : -i - 2;
+        int t = lastToken;
+        if (t >= tokenCount || tokenSkeleton[t] > p) {
+            int i = Arrays.binarySearch(tokenSkeleton, 0, tokenCount, p);
+            t = i >= 0 ? i : -i - 2;
+        } else {
+            while (t + 1 < tokenCount && tokenSkeleton[t + 1] <= p) {
+                t++;
+            }
+        }
+        lastToken = t;
+        return t;
     }
 
     /**
@@ -324,17 +339,28 @@ public final class TokenizedLines {
 
     /** The next code of the current row; a token code is checked against the dictionary. */
     private int nextCode() {
-        if (codeAt >= codes.length) {
+        byte[] section = codes;
+        int at = codeAt;
+        if (at >= section.length) {
             throw malformed("codes end before row " + row + " does");
         }
-        long c = codes[codeAt];
-        if (c >= 0) {
-            codeAt++;
-        } else {
-            c = varint(codes, codeAt);
-            codeAt = skipVarint(codes, codeAt);
+        int b = section[at++];
+        long c = b;
+        if (b < 0) { // a multi-byte varint: ids of dictionaries over 126 tokens
+            c = b & 0x7F;
+            for (int shift = 7;; shift += 7) {
+                if (at >= section.length || shift > 28) {
+                    throw malformed("truncated or overlong varint");
+                }
+                b = section[at++];
+                c |= (long) (b & 0x7F) << shift;
+                if (b >= 0) {
+                    break;
+                }
+            }
         }
-        if (c < 0 || c - 2 >= starts.length) {
+        codeAt = at;
+        if (c - 2 >= starts.length) {
             throw malformed("token id " + (c - 2) + " outside the " + starts.length + "-token dictionary");
         }
         return (int) c;
