@@ -34,6 +34,17 @@ public final class TokenizedLines {
     private static final byte UNKNOWN = 0;
     private static final byte PLAIN = 1;
     private static final byte COPIED = 2;
+    /** Per byte value: whether a logfmt walk stops at it (ASCII space and controls, '=', '"', '\\'). */
+    private static final boolean[] STOPS = new boolean[256];
+
+    static {
+        for (int b = 0; b <= ' '; b++) {
+            STOPS[b] = true;
+        }
+        STOPS['='] = true;
+        STOPS['"'] = true;
+        STOPS['\\'] = true;
+    }
 
     private final byte[] dictionary;
     private final int[] starts;
@@ -153,10 +164,11 @@ public final class TokenizedLines {
         row++;
     }
 
+    /** Classifies token {@code id} (once per block: distinct tokens can hold a large share of a block's bytes). */
     private byte classify(int id) {
-        for (int i = starts[id]; i < starts[id] + lengths[id]; i++) {
-            byte b = dictionary[i];
-            if (b >= 0 && b <= ' ' || b == '=' || b == '"' || b == '\\') {
+        byte[] d = dictionary;
+        for (int i = starts[id], end = i + lengths[id]; i < end; i++) {
+            if (STOPS[d[i] & 0xFF]) {
                 return COPIED;
             }
         }
