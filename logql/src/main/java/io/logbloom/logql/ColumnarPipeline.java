@@ -36,8 +36,12 @@ import java.util.function.Predicate;
  * pipeline reads ({@link #reads}).
  *
  * <p>What is supported: stages line filter, label filter and at most one parser; anything else compiles to null
- * (the row path). The result's series must be fixed by stream labels: a {@code by} grouping whose names the
- * pipeline cannot produce ({@link #groupsSafely}), or, for a pipeline without parser and unwrap, no grouping.
+ * (the row path). The result's series: a pipeline with a parser or unwrap needs a {@code by} grouping; a
+ * {@code by} name the parser may set (not an error label, not the unwrapped one) splits a stream's rows into groups
+ * by their parsed values ({@link Evaluator#group()}), read from the same slots as the label filters, so a row's
+ * group is the labels the row path would give it. A pipeline of label filters and {@code logfmt} also runs on a
+ * tokenized line column ({@link Evaluator#evaluate(long, TokenizedLines)}): the walk runs on the row's skeleton
+ * ({@link TokenizedLines}) and only the values of the keys it reads are rebuilt.
  *
  * <p>Immutable and thread-safe; an {@link Evaluator} is per stream and not thread-safe.
  */
