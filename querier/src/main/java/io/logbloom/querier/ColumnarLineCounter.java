@@ -324,7 +324,7 @@ final class ColumnarLineCounter {
         boolean stored = b.part() == null;
         ColumnarBlock cached = stored ? columnar.cachedLinesBlock(ctx, b.name(), b.info()) : null;
         if (cached != null) {
-            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true), evalPool);
+            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true, true), evalPool);
         }
         CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info())
                 : CompletableFuture.supplyAsync(() -> {
@@ -339,7 +339,7 @@ final class ColumnarLineCounter {
             if (block == null) {
                 return new Sums();
             }
-            Sums sums = count(ctx, b, block, rows, query, stored);
+            Sums sums = count(ctx, b, block, rows, query, stored, false);
             if (stored && !sums.damaged) {
                 columnar.rememberLinesBlock(b.name(), b.info(), block);
             }
@@ -348,8 +348,8 @@ final class ColumnarLineCounter {
     }
 
     private Sums count(QueryContext ctx, Block b, ColumnarBlock block, RowPipeline rows, LineCountQuery query,
-            boolean stored) {
-        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored);
+            boolean stored, boolean cached) {
+        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored, cached);
         if (stored && sums != Sums.DECLINED && !sums.damaged) {
             distinct.record(b.name(), b.block(), sums.distinctTimestamps);
         }
@@ -372,18 +372,21 @@ final class ColumnarLineCounter {
 
     /**
      * Scans one decoded block: time bounds, repeats within equal timestamps, filter on line bytes, the rest of the
-     * pipeline ({@code rows}, may be null) on those bytes, region sums.
+     * pipeline ({@code rows}, may be null) on those bytes or tokens, region sums. A block from the block cache
+     * ({@code cached}) is read on its decoded lines, which it then keeps: a byte walk over kept lines costs less than
+     * a token walk, and the cache held the block because queries reuse it; a block fetched for this query alone
+     * runs a logfmt pipeline on its tokens, never rebuilding the lines.
      */
     private Sums countBlock(QueryContext ctx, String name, int index, ColumnarBlock block, RowPipeline rows,
-            LineCountQuery query, boolean stored) {
+            LineCountQuery query, boolean stored, boolean cached) {
         Sums sums = new Sums();
         RegionSum acc = new RegionSum(query, sums);
         long inRange = 0;
         boolean strict = true;
         try {
             // a pipeline of logfmt and label filters runs on the line column's tokens, without rebuilding the lines
-            TokenizedLines tokens = rows != null && query.pipeline().onTokens() && query.filter().literals() != null
-                    ? tokens(block) : null;
+            TokenizedLines tokens = !cached && rows != null && query.pipeline().onTokens()
+                    && query.filter().literals() != null ? tokens(block) : null;
             List<byte[]> literals = (query.lineBytes() || rows != null) && tokens == null ? null
                     : query.filter().literals();
             boolean onTokens = literals != null && !literals.isEmpty();

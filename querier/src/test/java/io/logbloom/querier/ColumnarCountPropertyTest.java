@@ -324,7 +324,11 @@ final class ColumnarCountPropertyTest {
             Path partDir = Files.createDirectories(dir.resolve("token-parts-" + set));
             // large blocks of similar lines store their line column tokenized: logfmt then runs on its tokens
             QuerierFakes.Storage s = data(r, partDir, ColumnarCountPropertyTest::parserLine, 400, 10_000);
-            try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
+            // without a block cache every block is fetched for its query and read on tokens; with one, a cached
+            // block is read on its kept decoded lines
+            QuerierConfig config = set % 2 == 0 ? QuerierConfig.defaults()
+                    : new QuerierConfig(true, 8, 0, 128L << 20, 5000, 500, java.time.Duration.ofMinutes(1), 0);
+            try (Querier querier = new Querier(config, s.store, s, s, QuerierFakes.SCHEME,
                     QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
                 QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
                 QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
