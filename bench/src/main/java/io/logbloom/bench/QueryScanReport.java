@@ -40,7 +40,8 @@ import java.util.SplittableRandom;
  * through the real {@link Ingester} and merge (100 streams over three {@code env} values, logfmt
  * lines with {@code ts=N}, {@code status}, {@code bytes} and an occasional {@code retrying}, a unique
  * {@code trace_id} in structured metadata per line, filesystem store), flushes it, then runs the
- * issue's five instant queries over the whole range (and an unwrap of a logfmt field) plus one dashboard
+ * issue's five instant queries over the whole range (and an unwrap of a logfmt field, a count grouped by a parsed
+ * label, a {@code json} parser with a parameter) plus one dashboard
  * range query, each with the row-at-a-time reference engine and with the engine that answers from columns, alternating, and
  * prints the median latency of each and the ratio. Every pair of answers must be equal (else the run
  * fails), so a fast wrong answer cannot pass. Block and chunk caches are on (a dashboard's steady
@@ -190,6 +191,12 @@ public final class QueryScanReport {
         queries.put("logfmt bytes", "sum(count_over_time(" + sel + " | logfmt | bytes > 99000 [" + range + "]))");
         queries.put("logfmt unwrap", "sum by (env) (sum_over_time(" + sel + " | logfmt | unwrap bytes [" + range
                 + "]))");
+        queries.put("logfmt by status",
+                "sum by (status) (count_over_time(" + sel + " | logfmt | bytes > 50000 [" + range + "]))");
+        // the lines are logfmt: every row fails to parse as JSON, so this row measures the json-parameter path's cost
+        // per row (the result is empty on both engines)
+        queries.put("json param", "sum(count_over_time(" + sel + " | json s=\"status\" | __error__=\"\" | s >= 500 ["
+                + range + "]))");
         queries.put("plain count", "sum(count_over_time(" + sel + " [" + range + "]))");
         queries.put("dashboard rate", "sum by (env) (rate(" + sel + " |= \"status=5\" [1m]))");
         return queries;

@@ -47,8 +47,16 @@ public final class ColumnarBlock {
         boolean[] rowsContaining(byte[] literal, ColumnarScanBuffers scratch) throws ChunkFormatException;
     }
 
+    /** The inflated token sections of a verified tokenized line column (kept by the column). */
+    @FunctionalInterface
+    interface TokenSections {
+        ColumnarLineTokenView tokens() throws ChunkFormatException;
+    }
+
     private final ColumnarBlockInfo info;
     private final LineSearch search;
+    /** Null when the line column is not tokenized. */
+    private final TokenSections tokenSections;
     private final TimestampDecoder timestampDecoder;
     /** Decoded once, on first use (double-checked: a row loop reads it without taking the lock). */
     private volatile long[] timestamps;
@@ -62,10 +70,11 @@ public final class ColumnarBlock {
     private final ColumnarValues[] values;
 
     ColumnarBlock(ColumnarBlockInfo info, TimestampDecoder timestamps, LineDecoder lines, SomeLines someLines,
-            LineSearch search, List<String> keys, List<ValuesDecoder> values) {
+            LineSearch search, TokenSections tokenSections, List<String> keys, List<ValuesDecoder> values) {
         this.info = info;
         this.someLines = someLines;
         this.search = search;
+        this.tokenSections = tokenSections;
         this.timestampDecoder = timestamps;
         this.lineDecoder = lines;
         this.keys = List.copyOf(keys);
@@ -197,6 +206,21 @@ public final class ColumnarBlock {
             }
         }
         return out;
+    }
+
+    /**
+     * The line column's inflated token sections when it is tokenized (inflated once and kept, as for
+     * {@link #rowsContaining}), else null: a reader that needs a few fields of each line can read them there
+     * without rebuilding the lines.
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when a section does not inflate
+     */
+    public ColumnarLineTokenView tokens() {
+        try {
+            return tokenSections == null ? null : tokenSections.tokens();
+        } catch (ChunkFormatException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** The metadata keys with a column in this block, sorted. */

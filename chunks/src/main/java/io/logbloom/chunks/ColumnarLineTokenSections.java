@@ -174,7 +174,19 @@ final class ColumnarLineTokenSections {
         return numbers;
     }
 
-    /** The lines, rebuilt from the sections (which are kept). */
+    ColumnarLineTokenView tokens() throws ChunkFormatException {
+        Text t = text();
+        Dictionary d = t.dictionary();
+        return new ColumnarLineTokenView(d.bytes(), Arrays.copyOf(d.starts(), d.count()), Arrays.copyOf(d.lengths(), d.count()),
+                whole(t.codes()), whole(numbers()), rows);
+    }
+
+    /** The section's bytes as an array of their own (a plain section lies inside the payload). */
+    private static byte[] whole(Bytes b) {
+        return b.from() == 0 && b.to() == b.array().length ? b.array() : Arrays.copyOfRange(b.array(), b.from(), b.to());
+    }
+
+    /** The lines, rebuilt from the sections. */
     ColumnarLines decode() throws ChunkFormatException {
         Text t = text();
         Bytes numberSection = numbers();

@@ -152,6 +152,7 @@ public final class ColumnarObjectReader {
         ColumnarBlock.LineDecoder lines = null;
         ColumnarBlock.SomeLines someLines = null;
         ColumnarBlock.LineSearch search = null;
+        ColumnarBlock.TokenSections tokenSections = null;
         List<String> keys = new ArrayList<>();
         List<ColumnarBlock.ValuesDecoder> values = new ArrayList<>();
         for (ColumnarColumnInfo column : info.columns()) {
@@ -197,6 +198,7 @@ public final class ColumnarObjectReader {
                         lines = () -> payload.sections(info.rows()).decode();
                         someLines = wanted -> payload.sections(info.rows()).lines(wanted);
                         search = (literal, scratch) -> payload.sections(info.rows()).rowsContaining(literal, scratch);
+                        tokenSections = () -> payload.sections(info.rows()).tokens();
                     } else {
                         lines = () -> ColumnarColumnDecoder.lines(payload.bytes(), column, info.rows(), where);
                         search = (literal, scratch) -> ColumnarColumnDecoder.rowsContaining(payload.bytes(), column, info.rows(),
@@ -206,7 +208,7 @@ public final class ColumnarObjectReader {
                 case METADATA -> throw new IllegalStateException("BUG: metadata column " + where + " not handled above");
             }
         }
-        return new ColumnarBlock(info, timestamps, lines, someLines, search, keys, values);
+        return new ColumnarBlock(info, timestamps, lines, someLines, search, tokenSections, keys, values);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.logbloom.logql.SampleExpr.Unwrap;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,8 +36,12 @@ import java.util.function.Predicate;
  * pipeline reads ({@link #reads}).
  *
  * <p>What is supported: stages line filter, label filter and at most one parser; anything else compiles to null
- * (the row path). The result's series must be fixed by stream labels: a {@code by} grouping whose names the
- * pipeline cannot produce ({@link #groupsSafely}), or, for a pipeline without parser and unwrap, no grouping.
+ * (the row path). The result's series: a pipeline with a parser or unwrap needs a {@code by} grouping; a
+ * {@code by} name the parser may set (not an error label, not the unwrapped one) splits a stream's rows into groups
+ * by their parsed values ({@link Evaluator#group()}), read from the same slots as the label filters, so a row's
+ * group is the labels the row path would give it. A pipeline of label filters and {@code logfmt} also runs on a
+ * tokenized line column ({@link Evaluator#evaluate(long, TokenizedLines)}): the walk runs on the row's skeleton
+ * ({@link TokenizedLines}) and only the values of the keys it reads are rebuilt.
  *
  * <p>Immutable and thread-safe; an {@link Evaluator} is per stream and not thread-safe.
  */
@@ -49,6 +54,12 @@ public final class ColumnarPipeline {
     public static final int DECLINE = 2;
 
     private static final byte[] ERROR_KEY = LineLabels.ERROR.getBytes(StandardCharsets.US_ASCII);
+    /** In a key's slot mask: the key lands on {@code __error__}. */
+    private static final long ERROR_BIT = 1L << 63;
+    /** In a token's cached slot mask: the mask is known (a key naming no slot caches as this bit alone). */
+    private static final long KNOWN_BIT = 1L << 62;
+    /** Slots a key's mask can name: bits 62 and 63 are {@link #KNOWN_BIT} and {@link #ERROR_BIT}. */
+    private static final int MAX_TOKEN_SLOTS = 62;
 
     /** Per-row answers of a label filter on bytes. */
     private static final int FALSE = 0;
@@ -67,9 +78,13 @@ public final class ColumnarPipeline {
     private final String[] names;
     private final int unwrapSlot;
     private final List<LabelTest> post;
+    /** The {@code by} names the parser may set (sorted), and their slots: a row's values of them pick its series. */
+    private final String[] groupNames;
+    private final int[] groupSlots;
 
     private ColumnarPipeline(LogRange range, RangeOp op, Set<String> grouped, List<Object> steps,
-            Stage parser, String[] names, int unwrapSlot, List<LabelTest> post) {
+            Stage parser, String[] names, int unwrapSlot, List<LabelTest> post, String[] groupNames,
+            int[] groupSlots) {
         this.range = range;
         this.op = op;
         this.grouped = grouped;
@@ -79,6 +94,8 @@ public final class ColumnarPipeline {
         this.names = names;
         this.unwrapSlot = unwrapSlot;
         this.post = post;
+        this.groupNames = groupNames;
+        this.groupSlots = groupSlots;
     }
 
     /**
@@ -130,8 +147,30 @@ public final class ColumnarPipeline {
                 post.add(labelTest(f, slots));
             }
         }
+        List<String> groupNames = new ArrayList<>();
+        if (parser != null) {
+            for (String g : new java.util.TreeSet<>(grouped)) {
+                if (groupable(g, unwrap)) {
+                    groupNames.add(g);
+                }
+            }
+        }
+        int[] groupSlots = new int[groupNames.size()];
+        for (int i = 0; i < groupSlots.length; i++) {
+            groupSlots[i] = slot(groupNames.get(i), slots);
+        }
         return new ColumnarPipeline(range, op, grouped == null ? null : Set.copyOf(grouped), List.copyOf(steps),
-                parser, slots.keySet().toArray(new String[0]), unwrapSlot, List.copyOf(post));
+                parser, slots.keySet().toArray(new String[0]), unwrapSlot, List.copyOf(post),
+                groupNames.toArray(new String[0]), groupSlots);
+    }
+
+    /**
+     * Whether rows may be grouped by their parsed values of {@code name}: not an error label (errors decline) and
+     * not the unwrapped label (which the row path keeps or drops by its own rule).
+     */
+    private static boolean groupable(String name, Unwrap unwrap) {
+        return !name.equals(LineLabels.ERROR) && !name.equals(LineLabels.ERROR_DETAILS)
+                && (unwrap == null || !name.equals(unwrap.label()));
     }
 
     /**
@@ -179,6 +218,23 @@ public final class ColumnarPipeline {
         return false;
     }
 
+    /**
+     * Whether rows can be evaluated on a tokenized line column ({@link Evaluator#evaluate(long, TokenizedLines)}):
+     * the pipeline is label filters and at most a {@code logfmt} parser, no line filter or other parser needing the
+     * line's bytes.
+     */
+    public boolean onTokens() {
+        if (names.length > MAX_TOKEN_SLOTS) {
+            return false;
+        }
+        for (Object step : steps) {
+            if (!(step instanceof LabelTest || step instanceof Stage.Logfmt)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether each row is its own sample (an unwrapped value), rather than a count rows may be summed into. */
     public boolean perRow() {
         return unwrapSlot >= 0;
@@ -203,7 +259,8 @@ public final class ColumnarPipeline {
             return true; // compile allowed it: no parser, no unwrap, and errors decline row by row
         }
         for (String g : grouped) {
-            if (!streamLabels.containsKey(g) && mayProduce(g, streamLabels)) {
+            if (!streamLabels.containsKey(g) && mayProduce(g, streamLabels)
+                    && Arrays.binarySearch(groupNames, g) < 0) {
                 return false;
             }
         }
@@ -346,7 +403,22 @@ public final class ColumnarPipeline {
         private double value;
         private RowSampler sampler;
         private long bytesRows;
+        private long tokenRows;
         private long decodedRows;
+        /** The cursor of the row being evaluated on tokens, else null (the row is on bytes). */
+        private TokenizedLines tokens;
+        /** The cursor {@link #tokenMasks} belong to. */
+        private TokenizedLines maskedTokens;
+        /** Per dictionary token of {@link #maskedTokens}: its key slot mask ({@link #keyMask}), or 0 when unknown. */
+        private long[] tokenMasks;
+        /** The group slots the parser may set for this stream (not stream labels), with their names. */
+        private final int[] rowGroupSlots;
+        private final String[] rowGroupNames;
+        /** Group key (the row's values, see {@link #group()}) to group id, and each group's labels by id. */
+        private final Map<String, Integer> groupIds = new HashMap<>();
+        private final List<Map<String, String>> groupLabels = new ArrayList<>();
+        /** Whether the row evaluated last was run row at a time (its labels are then the sampler's). */
+        private boolean rowDecoded;
 
         private Evaluator(Map<String, String> streamLabels) {
             this.streamLabels = streamLabels;
@@ -361,6 +433,18 @@ public final class ColumnarPipeline {
             sanitizeKeys = parser != null && (logfmt == null || logfmt.params().isEmpty());
             dropEmpty = logfmt != null && sanitizeKeys && !logfmt.keepEmpty();
             json = parser instanceof Stage.Json ? new JsonFlattenBytes() : null;
+            List<Integer> gs = new ArrayList<>();
+            for (int g = 0; g < groupSlots.length; g++) {
+                if (!streamLabels.containsKey(groupNames[g])) {
+                    gs.add(g);
+                }
+            }
+            rowGroupSlots = new int[gs.size()];
+            rowGroupNames = new String[gs.size()];
+            for (int i = 0; i < rowGroupSlots.length; i++) {
+                rowGroupSlots[i] = groupSlots[gs.get(i)];
+                rowGroupNames[i] = groupNames[gs.get(i)];
+            }
             for (int s = 0; s < n; s++) {
                 String name = names[s];
                 String v = streamLabels.get(name);
@@ -412,12 +496,70 @@ public final class ColumnarPipeline {
             Arrays.fill(start, -1);
             Arrays.fill(strings, null);
             int verdict = onBytes(bytes, offset, length);
+            rowDecoded = verdict == UNSURE;
             if (verdict != UNSURE) {
                 bytesRows++;
                 return verdict;
             }
             decodedRows++;
             return onRow(ts, new String(bytes, offset, length, StandardCharsets.UTF_8));
+        }
+
+        /**
+         * Evaluates the row at {@code ts} that {@code rows} reads next (and reads it); only for a pipeline that runs
+         * {@link #onTokens()}.
+         */
+        public int evaluate(long ts, TokenizedLines rows) {
+            rows.readRow();
+            Arrays.fill(start, -1);
+            Arrays.fill(strings, null);
+            tokens = rows;
+            if (maskedTokens != rows) {
+                maskedTokens = rows;
+                tokenMasks = new long[rows.tokens()];
+            }
+            int verdict;
+            try {
+                verdict = onTokens(rows);
+            } finally {
+                tokens = null;
+            }
+            rowDecoded = verdict == UNSURE;
+            if (verdict != UNSURE) {
+                tokenRows++;
+                return verdict;
+            }
+            decodedRows++;
+            return onRow(ts, rows.line());
+        }
+
+        private int onTokens(TokenizedLines rows) {
+            line = rows.values();
+            for (Object step : steps) {
+                if (step instanceof LabelTest t) {
+                    int x = t.test(this);
+                    if (x != TRUE) {
+                        return x == FALSE ? REJECT : UNSURE;
+                    }
+                } else {
+                    startWalk();
+                    if (LogfmtBytes.walk(rows.skeleton(), 0, rows.skeletonLength(), logfmt.strict(), this)
+                            == LogfmtBytes.MALFORMED || errorKey) {
+                        return UNSURE;
+                    }
+                    line = rows.values(); // appending values may have grown it
+                }
+            }
+            return finish(unwrapSlot < 0 && (op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE)
+                    ? rows.rowLength() : 0);
+        }
+
+        private void startWalk() {
+            unfilled = 0;
+            for (byte[][] k : keys) {
+                unfilled += k == null ? 0 : 1;
+            }
+            errorKey = false;
         }
 
         private int onBytes(byte[] bytes, int offset, int length) {
@@ -441,17 +583,18 @@ public final class ColumnarPipeline {
                         return UNSURE;
                     }
                 } else {
-                    unfilled = 0;
-                    for (byte[][] k : keys) {
-                        unfilled += k == null ? 0 : 1;
-                    }
-                    errorKey = false;
+                    startWalk();
                     if (LogfmtBytes.walk(bytes, offset, length, logfmt.strict(), this) == LogfmtBytes.MALFORMED
                             || errorKey) {
                         return UNSURE;
                     }
                 }
             }
+            return finish(length);
+        }
+
+        /** After the stages passed: the row's sample (a count, its {@code length}, or the unwrapped value). */
+        private int finish(int length) {
             if (unwrapSlot < 0) {
                 value = op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE ? length : 1;
                 return PASS;
@@ -497,6 +640,52 @@ public final class ColumnarPipeline {
             return bytesRows;
         }
 
+        /**
+         * Whether rows of this stream fall into groups by parsed labels ({@link #group()}); when false every row
+         * that passes belongs to the stream's own series.
+         */
+        public boolean grouping() {
+            return rowGroupSlots.length > 0;
+        }
+
+        /**
+         * The group of the row that passed last, a dense id from 0: rows of one group have equal values (or equal
+         * absence) of every {@code by} label the parser sets.
+         */
+        public int group() {
+            StringBuilder key = new StringBuilder();
+            String[] values = new String[rowGroupSlots.length];
+            for (int i = 0; i < rowGroupSlots.length; i++) {
+                String v = rowDecoded ? sampler.labels().get(rowGroupNames[i]) : string(rowGroupSlots[i]);
+                values[i] = v;
+                // absent and present values cannot collide: a present one is prefixed with '=', each ends in 0
+                key.append(v == null ? "!" : "=" + v.length() + ":" + v).append('\0');
+            }
+            Integer id = groupIds.get(key.toString());
+            if (id == null) {
+                id = groupLabels.size();
+                groupIds.put(key.toString(), id);
+                Map<String, String> labels = new LinkedHashMap<>();
+                for (int i = 0; i < values.length; i++) {
+                    if (values[i] != null) {
+                        labels.put(rowGroupNames[i], values[i]);
+                    }
+                }
+                groupLabels.add(Map.copyOf(labels));
+            }
+            return id;
+        }
+
+        /** The parsed {@code by} labels of group {@code id} (an absent label is left out). */
+        public Map<String, String> groupLabels(int id) {
+            return groupLabels.get(id);
+        }
+
+        /** Rows answered on their tokens so far. */
+        public long tokenRows() {
+            return tokenRows;
+        }
+
         /** Rows that were decoded and run row at a time so far. */
         public long decodedRows() {
             return decodedRows;
@@ -506,7 +695,10 @@ public final class ColumnarPipeline {
         public boolean pair(byte[] b, int keyStart, int keyEnd, int valueStart, int valueEnd, boolean esc,
                 boolean standalone) {
             if (dropEmpty && valueEnd == valueStart) {
-                return true;
+                return true; // a skeleton range is empty exactly when its line range is
+            }
+            if (tokens != null) {
+                return tokenPair(keyStart, keyEnd, valueStart, valueEnd, esc);
             }
             if (sanitizeKeys && keyEnd - keyStart >= ERROR_KEY.length - 1
                     && sanitizedEquals(b, keyStart, keyEnd, ERROR_KEY)) {
@@ -533,6 +725,64 @@ public final class ColumnarPipeline {
                 }
             }
             return true;
+        }
+
+        /** {@link #pair} on a row's skeleton: the key matched through its token's cached mask, the value copied. */
+        private boolean tokenPair(int keyStart, int keyEnd, int valueStart, int valueEnd, boolean esc) {
+            long mask;
+            int id = tokens.singleToken(keyStart, keyEnd);
+            if (id >= 0) {
+                mask = tokenMasks[id];
+                if (mask == 0) {
+                    mask = tokenMasks[id] = keyMask(tokens.dictionary(), tokens.tokenStart(id),
+                            tokens.tokenStart(id) + tokens.tokenLength(id)) | KNOWN_BIT;
+                }
+                mask &= ~KNOWN_BIT;
+            } else {
+                int n = tokens.scratch(keyStart, keyEnd);
+                mask = keyMask(tokens.scratch(), 0, n);
+            }
+            if ((mask & ERROR_BIT) != 0) {
+                errorKey = true;
+                return false;
+            }
+            if (unfilled == 0) {
+                return true;
+            }
+            for (int s = 0; mask != 0 && s < keys.length; s++, mask >>>= 1) {
+                if ((mask & 1) != 0 && start[s] < 0) {
+                    start[s] = tokens.append(valueStart, valueEnd);
+                    end[s] = tokens.valuesLength();
+                    escaped[s] = esc;
+                    unfilled--;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * The slots a pair with key [{@code from}, {@code to}) of {@code b} fills when empty (bit s for slot s) and
+         * {@link #ERROR_BIT} when the key lands on {@code __error__}, as {@link #pair} decides on bytes.
+         */
+        private long keyMask(byte[] b, int from, int to) {
+            long mask = 0;
+            if (sanitizeKeys && to - from >= ERROR_KEY.length - 1 && sanitizedEquals(b, from, to, ERROR_KEY)) {
+                mask |= ERROR_BIT;
+            }
+            for (int s = 0; s < keys.length; s++) {
+                byte[][] k = keys[s];
+                if (k == null) {
+                    continue;
+                }
+                for (byte[] key : k) {
+                    if (sanitizeKeys ? sanitizedEquals(b, from, to, key)
+                            : Arrays.equals(b, from, to, key, 0, key.length)) {
+                        mask |= 1L << s;
+                        break;
+                    }
+                }
+            }
+            return mask;
         }
 
         /** A capture of a regexp or pattern stage: kept, first value wins, when a read label's source. */

@@ -212,7 +212,33 @@ final class ColumnarPipelineTest {
         RangeAggregation agg = (RangeAggregation) LogQL.parse("count_over_time({app=\"api\"} | logfmt [1m])");
         assertThat(ColumnarPipeline.compile(agg.range(), agg.op(), null, 0)).isNull();
         ColumnarPipeline byLevel = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("level"), 0);
-        assertThat(byLevel.groupsSafely(PLAIN)).as("level may be parsed").isFalse();
-        assertThat(byLevel.groupsSafely(SHADOWING)).as("a stream label shadows the parsed one").isTrue();
+        assertThat(byLevel.groupsSafely(PLAIN)).as("rows are grouped by their parsed level").isTrue();
+        assertThat(byLevel.evaluator(PLAIN).grouping()).isTrue();
+        assertThat(byLevel.evaluator(SHADOWING).grouping()).as("a stream label shadows the parsed one").isFalse();
+        ColumnarPipeline byError = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of(LineLabels.ERROR), 0);
+        assertThat(byError.groupsSafely(PLAIN)).as("errors decline").isFalse();
+        RangeAggregation unwrap = (RangeAggregation) LogQL.parse(
+                "sum_over_time({app=\"api\"} | logfmt | unwrap bytes [1m])");
+        assertThat(ColumnarPipeline.compile(unwrap.range(), unwrap.op(), Set.of("bytes"), 0).groupsSafely(PLAIN))
+                .as("the unwrapped label").isFalse();
+    }
+
+    @Test
+    void groupByParsedLabel_rowsOfEqualValuesShareAGroup() {
+        RangeAggregation agg = (RangeAggregation) LogQL.parse(
+                "count_over_time({app=\"api\"} | logfmt | bytes > 1 [1m])");
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("level", "app"), 0);
+        ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(PLAIN);
+        List<Integer> groups = new ArrayList<>();
+        for (String line : List.of("level=info bytes=5", "bytes=7 level=warn", "level=info bytes=9", "bytes=3",
+                "level=\"in\\\"fo\" bytes=4", "level= bytes=5")) {
+            byte[] b = line.getBytes(StandardCharsets.UTF_8);
+            assertThat(evaluator.evaluate(0, b, 0, b.length)).as(line).isEqualTo(ColumnarPipeline.PASS);
+            groups.add(evaluator.group());
+        }
+        assertThat(groups).containsExactly(0, 1, 0, 2, 3, 2);
+        assertThat(evaluator.groupLabels(0)).isEqualTo(Map.of("level", "info"));
+        assertThat(evaluator.groupLabels(2)).as("no level: the label is absent").isEqualTo(Map.of());
+        assertThat(evaluator.groupLabels(3)).isEqualTo(Map.of("level", "in\"fo"));
     }
 }

@@ -6,6 +6,7 @@ import io.logbloom.chunks.ColumnarBlockInfo;
 import io.logbloom.chunks.ColumnarColumnInfo;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarFileStream;
+import io.logbloom.chunks.ColumnarLineTokenView;
 import io.logbloom.chunks.ColumnarLines;
 import io.logbloom.chunks.ColumnarScanBuffers;
 import io.logbloom.chunks.Label;
@@ -14,6 +15,7 @@ import io.logbloom.chunks.LogEntry;
 import io.logbloom.logql.ColumnarPipeline;
 import io.logbloom.logql.LineCountQuery;
 import io.logbloom.logql.StreamSamples;
+import io.logbloom.logql.TokenizedLines;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -111,6 +113,12 @@ final class ColumnarLineCounter {
         boolean distinctTimestamps;
         /** Set by a block scan that found the block damaged (it was left out). */
         boolean damaged;
+        /**
+         * When the pipeline groups rows by parsed labels: each group's parsed {@code by} labels and sums (rows in no
+         * group are in this object's own sums); else null.
+         */
+        List<Map<String, String>> groupLabels;
+        List<Sums> groupSums;
 
         void add(long ts, double value) {
             if (size == timestamps.length) {
@@ -188,21 +196,39 @@ final class ColumnarLineCounter {
         }
         List<StreamSamples> out = new ArrayList<>(sums.size());
         for (Map.Entry<Labels, List<Sums>> e : sums.entrySet()) {
-            int size = 0;
+            // a series splits into one per group of parsed by-labels: the stream labels plus the group's labels
+            Map<String, String> base = labelMap(e.getKey());
+            Map<Map<String, String>, List<Sums>> series = new LinkedHashMap<>();
+            series.put(base, new ArrayList<>());
             for (Sums s : e.getValue()) {
-                size += s.size;
+                series.get(base).add(s);
+                for (int g = 0; s.groupLabels != null && g < s.groupLabels.size(); g++) {
+                    Map<String, String> labels = new LinkedHashMap<>(base);
+                    labels.putAll(s.groupLabels.get(g));
+                    series.computeIfAbsent(labels, k -> new ArrayList<>()).add(s.groupSums.get(g));
+                }
             }
-            long[] ts = new long[size];
-            double[] values = new double[size];
-            int n = 0;
-            for (Sums s : e.getValue()) {
-                System.arraycopy(s.timestamps, 0, ts, n, s.size);
-                System.arraycopy(s.values, 0, values, n, s.size);
-                n += s.size;
+            for (Map.Entry<Map<String, String>, List<Sums>> one : series.entrySet()) {
+                out.add(samples(one.getKey(), one.getValue()));
             }
-            out.add(new StreamSamples(labelMap(e.getKey()), ts, values, size));
         }
         return Optional.of(out);
+    }
+
+    private static StreamSamples samples(Map<String, String> labels, List<Sums> parts) {
+        int size = 0;
+        for (Sums s : parts) {
+            size += s.size;
+        }
+        long[] ts = new long[size];
+        double[] values = new double[size];
+        int n = 0;
+        for (Sums s : parts) {
+            System.arraycopy(s.timestamps, 0, ts, n, s.size);
+            System.arraycopy(s.values, 0, values, n, s.size);
+            n += s.size;
+        }
+        return new StreamSamples(labels, ts, values, size);
     }
 
     private static Map<String, String> labelMap(Labels labels) {
@@ -329,7 +355,7 @@ final class ColumnarLineCounter {
         boolean stored = b.part() == null;
         ColumnarBlock cached = stored ? columnar.cachedLinesBlock(ctx, b.name(), b.info()) : null;
         if (cached != null) {
-            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true, keep), evalPool);
+            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true, keep, true), evalPool);
         }
         CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info())
                 : CompletableFuture.supplyAsync(() -> {
@@ -344,7 +370,7 @@ final class ColumnarLineCounter {
             if (block == null) {
                 return new Sums();
             }
-            Sums sums = count(ctx, b, block, rows, query, stored, keep && stored);
+            Sums sums = count(ctx, b, block, rows, query, stored, keep && stored, false);
             if (keep && stored && !sums.damaged) {
                 columnar.rememberLinesBlock(b.name(), b.info(), block);
             }
@@ -353,8 +379,8 @@ final class ColumnarLineCounter {
     }
 
     private Sums count(QueryContext ctx, Block b, ColumnarBlock block, RowPipeline rows, LineCountQuery query,
-            boolean stored, boolean keep) {
-        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored, keep);
+            boolean stored, boolean keep, boolean cached) {
+        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored, keep, cached);
         if (stored && sums != Sums.DECLINED && !sums.damaged) {
             distinct.record(b.name(), b.block(), sums.distinctTimestamps);
         }
@@ -371,24 +397,33 @@ final class ColumnarLineCounter {
 
     /** The evaluator of the query's pipeline for one series' rows, or null when line filters are the whole pipeline. */
     private RowPipeline rows(Labels series, LineCountQuery query) {
-        return query.pipeline() == null ? null : new RowPipeline(query.pipeline().evaluator(labelMap(series)), metrics);
+        return query.pipeline() == null ? null
+                : new RowPipeline(query.pipeline().evaluator(labelMap(series)), query, metrics);
     }
 
     /**
      * Scans one decoded block: time bounds, repeats within equal timestamps, filter on line bytes, the rest of the
-     * pipeline ({@code rows}, may be null) on those bytes, region sums; the line sections a literal search
-     * inflates are kept by the block when {@code keep}, else inflated into this thread's scratch.
+     * pipeline ({@code rows}, may be null) on those bytes or tokens, region sums. A block from the block cache
+     * ({@code cached}) is read on its decoded lines, which it then keeps: a byte walk over kept lines costs less than
+     * a token walk, and the cache held the block because queries reuse it; a block fetched for this query alone
+     * runs a logfmt pipeline on its tokens, never rebuilding the lines. The line sections a literal search inflates
+     * are kept by the block when {@code keep}, else inflated into this thread's scratch.
      */
     private Sums countBlock(QueryContext ctx, String name, int index, ColumnarBlock block, RowPipeline rows,
-            LineCountQuery query, boolean stored, boolean keep) {
-        List<byte[]> literals = query.lineBytes() || rows != null ? null : query.filter().literals();
-        boolean onTokens = literals != null && !literals.isEmpty();
-        boolean needLines = !onTokens && (!query.filter().acceptsAll() || query.lineBytes() || rows != null);
+            LineCountQuery query, boolean stored, boolean keep, boolean cached) {
         Sums sums = new Sums();
         RegionSum acc = new RegionSum(query, sums);
         long inRange = 0;
         boolean strict = true;
         try {
+            // a pipeline of logfmt and label filters runs on the line column's tokens, without rebuilding the lines
+            TokenizedLines tokens = !cached && rows != null && query.pipeline().onTokens()
+                    && query.filter().literals() != null ? tokens(block) : null;
+            List<byte[]> literals = (query.lineBytes() || rows != null) && tokens == null ? null
+                    : query.filter().literals();
+            boolean onTokens = literals != null && !literals.isEmpty();
+            boolean needLines = !onTokens && tokens == null
+                    && (!query.filter().acceptsAll() || query.lineBytes() || rows != null);
             // literal filters are answered on the line column's tokens, without rebuilding the lines
             boolean[][] hits = onTokens ? new boolean[literals.size()][] : null;
             ColumnarScanBuffers buffers = onTokens && !keep ? scratch.get() : null;
@@ -421,9 +456,17 @@ final class ColumnarLineCounter {
                 inRange++;
                 if (onTokens) {
                     int r = row;
-                    if (query.filter().test(k -> hits[k][r])) {
-                        acc.add(ts, 1);
+                    if (!query.filter().test(k -> hits[k][r])) {
+                        continue;
                     }
+                }
+                if (tokens != null) {
+                    tokens.skipTo(row);
+                    if (!rows.add(acc, ts, tokens)) {
+                        return Sums.DECLINED;
+                    }
+                } else if (onTokens) {
+                    acc.add(ts, 1);
                 } else if (needLines) {
                     int offset = lines.offset(row);
                     int length = lines.length(row);
@@ -447,7 +490,7 @@ final class ColumnarLineCounter {
         }
         acc.flush();
         if (rows != null) {
-            rows.close();
+            rows.close(sums);
         }
         sums.distinctTimestamps = strict;
         ColumnarBlockInfo info = block.info();
@@ -460,6 +503,13 @@ final class ColumnarLineCounter {
             ctx.stats.headChunkBytes.add(bytes);
         }
         return sums;
+    }
+
+    /** A cursor over the block's tokenized line column, or null when the column is not tokenized. */
+    private static TokenizedLines tokens(ColumnarBlock block) {
+        ColumnarLineTokenView view = block.tokens();
+        return view == null ? null : new TokenizedLines(view.dictionary(), view.tokenStarts(), view.tokenLengths(),
+                view.codes(), view.numbers(), view.rows());
     }
 
     /** Whether row {@code row}'s line equals the line of a row in [runStart, row) (rows of one timestamp). */
@@ -514,7 +564,7 @@ final class ColumnarLineCounter {
         }
         acc.flush();
         if (rows != null) {
-            rows.close();
+            rows.close(sums);
         }
         ctx.stats.headChunkLines.add(entries.size());
         ctx.stats.headChunkBytes.add(StoreReader.lineBytes(entries));
@@ -523,29 +573,64 @@ final class ColumnarLineCounter {
     }
 
     /**
-     * Runs the query's {@link ColumnarPipeline} on the rows of one series' unit and adds the samples that pass; counts
-     * rows answered on bytes and rows decoded into the metrics when closed. Not thread-safe.
+     * Runs the query's {@link ColumnarPipeline} on the rows of one series' unit and adds the samples that pass, each
+     * to its group's sums when the pipeline groups rows by parsed labels; counts rows answered on bytes, on tokens
+     * and decoded into the metrics when closed. Not thread-safe.
      */
     private static final class RowPipeline {
         private final ColumnarPipeline.Evaluator evaluator;
+        private final LineCountQuery query;
         private final QuerierMetrics metrics;
+        /** Per group id of the evaluator: its region sums. */
+        private final List<RegionSum> groups = new ArrayList<>();
 
-        RowPipeline(ColumnarPipeline.Evaluator evaluator, QuerierMetrics metrics) {
+        RowPipeline(ColumnarPipeline.Evaluator evaluator, LineCountQuery query, QuerierMetrics metrics) {
             this.evaluator = evaluator;
+            this.query = query;
             this.metrics = metrics;
         }
 
         /** Adds the row's sample if it passes; false when the row cannot be answered here (the query declines). */
         boolean add(RegionSum acc, long ts, byte[] bytes, int offset, int length) {
-            int verdict = evaluator.evaluate(ts, bytes, offset, length);
+            return added(acc, ts, evaluator.evaluate(ts, bytes, offset, length));
+        }
+
+        private boolean added(RegionSum acc, long ts, int verdict) {
             if (verdict == ColumnarPipeline.PASS) {
-                acc.add(ts, evaluator.value());
+                target(acc).add(ts, evaluator.value());
             }
             return verdict != ColumnarPipeline.DECLINE;
         }
 
-        void close() {
-            metrics.columnarPipelineRows(evaluator.bytesRows(), evaluator.decodedRows());
+        private RegionSum target(RegionSum acc) {
+            if (!evaluator.grouping()) {
+                return acc;
+            }
+            int g = evaluator.group();
+            while (groups.size() <= g) {
+                groups.add(new RegionSum(query, new Sums()));
+            }
+            return groups.get(g);
+        }
+
+        /** {@link #add(RegionSum, long, byte[], int, int)} for the row {@code rows} reads next. */
+        boolean add(RegionSum acc, long ts, TokenizedLines rows) {
+            return added(acc, ts, evaluator.evaluate(ts, rows));
+        }
+
+        /** Flushes the groups' sums into {@code sums} and counts the rows into the metrics. */
+        void close(Sums sums) {
+            if (!groups.isEmpty()) {
+                sums.groupLabels = new ArrayList<>(groups.size());
+                sums.groupSums = new ArrayList<>(groups.size());
+                for (int g = 0; g < groups.size(); g++) {
+                    RegionSum r = groups.get(g);
+                    r.flush();
+                    sums.groupLabels.add(evaluator.groupLabels(g));
+                    sums.groupSums.add(r.out);
+                }
+            }
+            metrics.columnarPipelineRows(evaluator.bytesRows(), evaluator.tokenRows(), evaluator.decodedRows());
         }
     }
 

@@ -42,7 +42,8 @@ public final class QuerierMetrics {
                         + " fetched) or scanned (timestamps and line bytes read)").labelNames("how").register(registry);
         columnarPipelineRows = Counter.builder().name("logbloom_querier_columnar_pipeline_rows_total")
                 .help("Rows of columnar aggregations whose parsers, label filters or unwrap ran, by path: bytes (on"
-                        + " the line bytes, no entry built) or decoded (an escape or error case, run row at a time)")
+                        + " the line bytes, no entry built), tokens (on a tokenized line column's tokens, no line rebuilt)"
+                        + " or decoded (an escape or error case, run row at a time)")
                 .labelNames("path").register(registry);
         resultsCacheRequests = Counter.builder().name("logbloom_querier_results_cache_requests_total")
                 .help("Cacheable metric range query splits by outcome: hit (answered from the results cache) or miss"
@@ -79,14 +80,20 @@ public final class QuerierMetrics {
     }
 
     /** Counts rows a columnar pipeline answered on their bytes and rows it decoded to run row at a time. */
-    void columnarPipelineRows(long onBytes, long decoded) {
+    void columnarPipelineRows(long onBytes, long onTokens, long decoded) {
         columnarPipelineRows.labelValues("bytes").inc(onBytes);
+        columnarPipelineRows.labelValues("tokens").inc(onTokens);
         columnarPipelineRows.labelValues("decoded").inc(decoded);
     }
 
     /** Rows a columnar pipeline answered on their line bytes so far (for tests and reports). */
     public long columnarPipelineRowsOnBytes() {
         return (long) columnarPipelineRows.labelValues("bytes").get();
+    }
+
+    /** Rows a columnar pipeline answered on a tokenized line column's tokens so far (for tests and reports). */
+    public long columnarPipelineRowsOnTokens() {
+        return (long) columnarPipelineRows.labelValues("tokens").get();
     }
 
     /** Answered line-counting aggregations so far (for tests and reports). */

@@ -59,11 +59,15 @@ final class ColumnarCountPropertyTest {
 
     /** One random data set in the querier's fakes: objects, a part and memory rows per stream, in time order. */
     private QuerierFakes.Storage data(Random r, Path partDir) throws Exception {
-        return data(r, partDir, ColumnarCountPropertyTest::line);
+        return data(r, partDir, ColumnarCountPropertyTest::line, 85, 0);
     }
 
-    private QuerierFakes.Storage data(Random r, Path partDir, java.util.function.Function<Random, String> lines)
-            throws Exception {
+    /**
+     * As {@link #data(Random, Path)}, with up to {@code maxRows} rows per stream from {@code lines} and
+     * {@code rowsPerBlock} rows per block (0: a random small number).
+     */
+    private QuerierFakes.Storage data(Random r, Path partDir, java.util.function.Function<Random, String> lines,
+            int maxRows, int rowsPerBlock) throws Exception {
         QuerierFakes.Storage s = new QuerierFakes.Storage(0);
         int metadataMode = r.nextInt(3); // none, trace_id, a "level" key that shadows the parsed one
         boolean overlap = r.nextInt(5) == 0;
@@ -76,7 +80,7 @@ final class ColumnarCountPropertyTest {
             Labels labels = Labels.of("app", st[0], "env", st[1]);
             List<LogEntry> rows = new ArrayList<>();
             long ts = BASE + r.nextInt(30) * SEC;
-            int n = 5 + r.nextInt(80);
+            int n = 5 + r.nextInt(maxRows - 5);
             for (int i = 0; i < n; i++) {
                 if (!clean && !rows.isEmpty() && r.nextInt(12) == 0) {
                     rows.add(rows.get(rows.size() - 1)); // a repeated row: the reference drops it
@@ -104,15 +108,15 @@ final class ColumnarCountPropertyTest {
                 s.memory.put(labels, List.copyOf(rows.subList(p, rows.size())));
             }
         }
-        int rowsPerBlock = 2 + r.nextInt(15);
+        int blockRows = rowsPerBlock > 0 ? rowsPerBlock : 2 + r.nextInt(15);
         if (!objectA.isEmpty()) {
-            s.flushColumnar(TENANT, objectA, rowsPerBlock);
+            s.flushColumnar(TENANT, objectA, blockRows);
         }
         if (!objectB.isEmpty()) {
-            s.flushColumnar(TENANT, objectB, rowsPerBlock);
+            s.flushColumnar(TENANT, objectB, blockRows);
         }
         if (!part.isEmpty()) {
-            s.sealPart(partDir, part, rowsPerBlock);
+            s.sealPart(partDir, part, blockRows);
         }
         return s;
     }
@@ -233,7 +237,8 @@ final class ColumnarCountPropertyTest {
         "| unwrap duration_seconds(dur) | __error__=\"\"", "| unwrap bytes | level=\"error\""};
     private static final String[] PARSER_WRAPPERS = {"sum(%s)", "sum by (app) (%s)", "sum by (env) (%s)",
         "count by (app) (%s)", "max by (env) (%s)", "sum(%s)", "sum by (app, env) (%s)", "sum by (level) (%s)", "%s",
-        "sum by (app_extracted) (%s)", "sum without (app) (%s)"};
+        "sum by (app_extracted) (%s)", "sum without (app) (%s)", "sum by (status) (%s)", "count by (level, app) (%s)",
+        "max by (b, lvl) (%s)", "sum by (level_extracted, bytes) (%s)"};
 
     private static String parserLine(Random r) {
         String level = LEVELS[r.nextInt(LEVELS.length)];
@@ -279,7 +284,7 @@ final class ColumnarCountPropertyTest {
         int errors = 0;
         for (int set = 0; set < 30; set++) {
             Path partDir = Files.createDirectories(dir.resolve("parser-parts-" + set));
-            QuerierFakes.Storage s = data(r, partDir, ColumnarCountPropertyTest::parserLine);
+            QuerierFakes.Storage s = data(r, partDir, ColumnarCountPropertyTest::parserLine, 85, 0);
             try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
                     QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
                 QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
@@ -311,6 +316,48 @@ final class ColumnarCountPropertyTest {
         assertThat(errors).as("queries failing with a pipeline error").isPositive();
         assertThat(answered).as("parser aggregations answered from columns").isGreaterThan(150);
         assertThat(onBytes).as("rows whose parser and label filters ran on bytes").isGreaterThan(1000);
+    }
+
+    @Test
+    void randomParserPipelines_largeTokenizedBlocks_onTokensEqualRowAtATime() throws Exception {
+        Random r = new Random(20261125);
+        long onTokens = 0;
+        int queries = 0;
+        for (int set = 0; set < 10; set++) {
+            Path partDir = Files.createDirectories(dir.resolve("token-parts-" + set));
+            // large blocks of similar lines store their line column tokenized: logfmt then runs on its tokens
+            QuerierFakes.Storage s = data(r, partDir, ColumnarCountPropertyTest::parserLine, 400, 10_000);
+            // without a block cache every block is fetched for its query and read on tokens; with one, a cached
+            // block is read on its kept decoded lines
+            QuerierConfig config = set % 2 == 0 ? QuerierConfig.defaults()
+                    : new QuerierConfig(true, 8, 0, 128L << 20, 5000, 500, java.time.Duration.ofMinutes(1), 0);
+            try (Querier querier = new Querier(config, s.store, s, s, QuerierFakes.SCHEME,
+                    QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
+                QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+                QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
+                for (int k = 0; k < 30; k++) {
+                    String q = parserQuery(r);
+                    long start = BASE + r.nextInt(300) * SEC;
+                    QueryRequest request = r.nextBoolean()
+                            ? new QueryRequest(TENANT, q, start, start, 0, 100, false, true, true)
+                            : new QueryRequest(TENANT, q, start, start + r.nextInt(300) * SEC,
+                                    (1 + r.nextInt(30)) * SEC, 100, false, false, true);
+                    Throwable expectedError = catchThrowable(() -> reference.run(request));
+                    if (expectedError != null) {
+                        Throwable got = catchThrowable(() -> columnar.run(request));
+                        assertThat(got).as(q).isNotNull().hasMessage(expectedError.getMessage());
+                        continue;
+                    }
+                    Object expected = ((QueryOutcome.Metrics) reference.run(request)).result();
+                    Object got = ((QueryOutcome.Metrics) columnar.run(request)).result();
+                    assertThat(got).as("set %d: %s", set, q).isEqualTo(expected);
+                    queries++;
+                }
+                onTokens += querier.metrics().columnarPipelineRowsOnTokens();
+            }
+        }
+        assertThat(queries).isGreaterThan(150);
+        assertThat(onTokens).as("rows whose logfmt and label filters ran on a tokenized column").isGreaterThan(1000);
     }
 
     @Test

@@ -1,0 +1,405 @@
+package io.logbloom.logql;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A cursor over a block's tokenized line column (each line a sequence of runs of one byte class — ASCII digits,
+ * ASCII letters and '_', everything else — stored as per-block dictionary ids or, for canonical decimals, as
+ * numbers), read row by row without rebuilding the lines, for {@link ColumnarPipeline} stages that need only a few
+ * fields of each line.
+ *
+ * <p>Format (owned by the chunks module's tokenized line encoding): token {@code id}'s bytes are
+ * {@code dictionary[starts[id], starts[id] + lengths[id])}; {@code codes} holds per line uvarint codes, 0 = the
+ * next number, 1 = end of line, k = token k - 2; {@code numbers} holds uvarints in order of use, each standing for
+ * its canonical decimal text.
+ *
+ * <p>The skeleton: {@link #readRow()} lays the row out as a short byte string in which every <em>plain</em>
+ * token (a number, or a token holding none of the bytes a logfmt walk stops at: ASCII space and controls,
+ * {@code =}, {@code "}, {@code \}) is one placeholder byte {@code 'a'}, and every other token is copied byte for
+ * byte. A logfmt walk ({@link LogfmtBytes}) run on the skeleton meets the same separators in the same order as on
+ * the line: every loop of the walk treats a run of non-separator bytes alike whatever its length, and an escape
+ * that skips one byte of a plain token leaves only non-separator bytes of it, which the walk then passes as it
+ * would have passed the placeholder. So the pairs it reports are the line's, their bounds falling on token
+ * boundaries or inside copied tokens; {@link #append} maps a skeleton range back to the line's bytes. On the
+ * load-test lines a skeleton is about a third of the line, and no line is rebuilt.
+ *
+ * <p>A malformed column (a code outside the dictionary, a truncated varint) throws {@link UncheckedIOException}
+ * as a damaged block does. Not thread-safe: one cursor per block scan.
+ */
+public final class TokenizedLines {
+    private static final byte PLACEHOLDER = 'a';
+    private static final byte UNKNOWN = 0;
+    private static final byte PLAIN = 1;
+    private static final byte COPIED = 2;
+    /** Per byte value: whether a logfmt walk stops at it (ASCII space and controls, '=', '"', '\\'). */
+    private static final boolean[] STOPS = new boolean[256];
+
+    static {
+        for (int b = 0; b <= ' '; b++) {
+            STOPS[b] = true;
+        }
+        STOPS['='] = true;
+        STOPS['"'] = true;
+        STOPS['\\'] = true;
+    }
+
+    private final byte[] dictionary;
+    private final int[] starts;
+    private final int[] lengths;
+    private final byte[] codes;
+    private final byte[] numbers;
+    private final int rows;
+    /** Per token id: {@link #UNKNOWN}, {@link #PLAIN} or {@link #COPIED}, filled on first sight. */
+    private final byte[] plain;
+    private int codeAt;
+    private int numberAt;
+    /** The row {@link #readRow} reads next. */
+    private int row;
+
+    // the row read last: per token, its dictionary id (or -1 - the position of its varint in numbers) and where
+    // it starts in the skeleton
+    private int[] tokenIds = new int[64];
+    private int[] tokenSkeleton = new int[64];
+    private int tokenCount;
+    /** The token {@link #tokenAt} answered last. */
+    private int lastToken;
+    private byte[] skeleton = new byte[128];
+    private int skeletonLength;
+    /** Line bytes of skeleton ranges {@link #append}ed for the row read last. */
+    private byte[] values = new byte[64];
+    private int valuesLength;
+    private byte[] scratch = new byte[32];
+    private final byte[] digits = new byte[20];
+
+    /** A cursor at the first row of the column with these sections (see the class comment for the format). */
+    public TokenizedLines(byte[] dictionary, int[] starts, int[] lengths, byte[] codes, byte[] numbers, int rows) {
+        if (starts.length != lengths.length) {
+            throw new IllegalArgumentException("starts and lengths differ in length");
+        }
+        this.dictionary = dictionary;
+        this.starts = starts;
+        this.lengths = lengths;
+        this.codes = codes;
+        this.numbers = numbers;
+        this.rows = rows;
+        this.plain = new byte[starts.length];
+    }
+
+    /** The row {@link #readRow} reads next. */
+    public int row() {
+        return row;
+    }
+
+    /** Skips rows until {@link #row()} is {@code target}. */
+    public void skipTo(int target) {
+        while (row < target) {
+            skipRow();
+        }
+    }
+
+    private void skipRow() {
+        checkRow();
+        while (true) {
+            int c = nextCode();
+            if (c == 1) {
+                break;
+            }
+            if (c == 0) {
+                numberAt = skipVarint(numbers, numberAt);
+            }
+        }
+        row++;
+    }
+
+    /** Reads the next row: its tokens and skeleton (numbers are decoded only where a range is read). */
+    void readRow() {
+        checkRow();
+        int t = 0;
+        int sk = 0;
+        int[] ids = tokenIds;
+        int[] at = tokenSkeleton;
+        byte[] skel = skeleton;
+        while (true) {
+            int c = nextCode();
+            if (c == 1) {
+                break;
+            }
+            if (t == ids.length) {
+                ids = tokenIds = Arrays.copyOf(ids, t * 2);
+                at = tokenSkeleton = Arrays.copyOf(at, t * 2);
+            }
+            int length = 1;
+            int id = c - 2;
+            if (c == 0) {
+                ids[t] = -1 - numberAt;
+                numberAt = skipVarint(numbers, numberAt);
+            } else {
+                ids[t] = id;
+                byte kind = plain[id];
+                if (kind == UNKNOWN) {
+                    kind = plain[id] = classify(id);
+                }
+                if (kind == COPIED) {
+                    length = lengths[id];
+                }
+            }
+            if (sk + length > skel.length) {
+                skel = skeleton = Arrays.copyOf(skel, Math.max(sk + length, skel.length * 2));
+            }
+            at[t++] = sk;
+            if (length == 1 && (c == 0 || plain[id] == PLAIN)) {
+                skel[sk++] = PLACEHOLDER;
+            } else {
+                System.arraycopy(dictionary, starts[id], skel, sk, length);
+                sk += length;
+            }
+        }
+        tokenCount = t;
+        lastToken = 0;
+        skeletonLength = sk;
+        valuesLength = 0;
+        row++;
+    }
+
+    /** Classifies token {@code id} (once per block: distinct tokens can hold a large share of a block's bytes). */
+    private byte classify(int id) {
+        byte[] d = dictionary;
+        for (int i = starts[id], end = i + lengths[id]; i < end; i++) {
+            if (STOPS[d[i] & 0xFF]) {
+                return COPIED;
+            }
+        }
+        return PLAIN;
+    }
+
+    /** The skeleton of the row read last (valid up to {@link #skeletonLength()}). */
+    byte[] skeleton() {
+        return skeleton;
+    }
+
+    /** The length of the row read last's skeleton. */
+    int skeletonLength() {
+        return skeletonLength;
+    }
+
+    /** The UTF-8 length of the row read last. */
+    int rowLength() {
+        int n = 0;
+        for (int t = 0; t < tokenCount; t++) {
+            n += tokenSize(t);
+        }
+        return n;
+    }
+
+    /**
+     * The row token skeleton position {@code p} falls in (the last token starting at or before it). A walk asks in
+     * increasing order, so the search steps forward from the last answer and falls back to bisection otherwise.
+     */
+    private int tokenAt(int p) {
+        int t = lastToken;
+        if (t >= tokenCount || tokenSkeleton[t] > p) {
+            int i = Arrays.binarySearch(tokenSkeleton, 0, tokenCount, p);
+            t = i >= 0 ? i : -i - 2;
+        } else {
+            while (t + 1 < tokenCount && tokenSkeleton[t + 1] <= p) {
+                t++;
+            }
+        }
+        lastToken = t;
+        return t;
+    }
+
+    /**
+     * The dictionary id of the token skeleton range [{@code from}, {@code to}) stands for when it is exactly one
+     * dictionary token, else -1.
+     */
+    int singleToken(int from, int to) {
+        int t = tokenAt(from);
+        if (tokenSkeleton[t] != from || tokenIds[t] < 0) {
+            return -1;
+        }
+        int next = t + 1 < tokenCount ? tokenSkeleton[t + 1] : skeletonLength;
+        return next == to ? tokenIds[t] : -1;
+    }
+
+    /** The dictionary holding token bytes. */
+    byte[] dictionary() {
+        return dictionary;
+    }
+
+    /** Where token {@code id}'s bytes start in {@link #dictionary()}. */
+    int tokenStart(int id) {
+        return starts[id];
+    }
+
+    /** Token {@code id}'s length. */
+    int tokenLength(int id) {
+        return lengths[id];
+    }
+
+    /** The number of dictionary tokens. */
+    int tokens() {
+        return starts.length;
+    }
+
+    /** Appends the line bytes of skeleton range [{@code from}, {@code to}) to {@link #values()}; returns their start. */
+    int append(int from, int to) {
+        int at = valuesLength;
+        valuesLength = write(from, to, values, at, true);
+        return at;
+    }
+
+    /** The bytes {@link #append} wrote for the row read last (reallocated as it grows: read it after appending). */
+    byte[] values() {
+        return values;
+    }
+
+    /** The end of the bytes {@link #append} wrote. */
+    int valuesLength() {
+        return valuesLength;
+    }
+
+    /** Writes the line bytes of skeleton range [{@code from}, {@code to}) to {@link #scratch()}; returns their length. */
+    int scratch(int from, int to) {
+        return write(from, to, null, 0, false);
+    }
+
+    /** The bytes {@link #scratch} wrote last. */
+    byte[] scratch() {
+        return scratch;
+    }
+
+    /** The row read last, decoded. */
+    String line() {
+        byte[] out = new byte[rowLength()];
+        int n = 0;
+        for (int t = 0; t < tokenCount; t++) {
+            n = copyToken(t, 0, -1, out, n);
+        }
+        return new String(out, 0, n, StandardCharsets.UTF_8);
+    }
+
+    private int write(int from, int to, byte[] target, int at, boolean toValues) {
+        if (from == to) {
+            return toValues ? at : 0; // also at the skeleton's end, which maps to no token
+        }
+        int token = tokenAt(from);
+        int offset = from - tokenSkeleton[token]; // 0 for a placeholder: a range never starts inside one
+        int endToken = to == skeletonLength ? tokenCount : tokenAt(to);
+        int endOffset = to == skeletonLength ? 0 : to - tokenSkeleton[endToken];
+        int size = 0;
+        for (int t = token; t <= endToken && t < tokenCount; t++) {
+            size += tokenSize(t);
+        }
+        byte[] out = toValues ? target : scratch;
+        if (at + size > out.length) {
+            out = Arrays.copyOf(out, Math.max(at + size, out.length * 2));
+            if (toValues) {
+                values = out;
+            } else {
+                scratch = out;
+            }
+        }
+        int n = at;
+        for (int t = token; t < endToken || t == endToken && offset < endOffset; t++, offset = 0) {
+            n = copyToken(t, offset, t == endToken ? endOffset : -1, out, n);
+        }
+        return toValues ? n : n - at;
+    }
+
+    private int tokenSize(int t) {
+        int id = tokenIds[t];
+        return id >= 0 ? lengths[id] : printNumber(t);
+    }
+
+    /** Prints row token {@code t}, a number, into the end of {@link #digits}; returns its digit count. */
+    private int printNumber(int t) {
+        long value = varint(numbers, -1 - tokenIds[t]);
+        if (value < 0) {
+            throw malformed("a number exceeds 18 digits");
+        }
+        int k = digits.length;
+        do {
+            digits[--k] = (byte) ('0' + value % 10);
+            value /= 10;
+        } while (value != 0);
+        return digits.length - k;
+    }
+
+    /** Copies row token {@code t}'s bytes [{@code from}, {@code to}) ({@code to} -1: its end) to {@code out[n]}. */
+    private int copyToken(int t, int from, int to, byte[] out, int n) {
+        int id = tokenIds[t];
+        if (id >= 0) {
+            int end = to < 0 ? lengths[id] : to;
+            System.arraycopy(dictionary, starts[id] + from, out, n, end - from);
+            return n + end - from;
+        }
+        int count = printNumber(t);
+        int end = to < 0 ? count : to;
+        System.arraycopy(digits, digits.length - count + from, out, n, end - from);
+        return n + end - from;
+    }
+
+    private void checkRow() {
+        if (row >= rows) {
+            throw new IllegalStateException("BUG: read past the column's " + rows + " rows");
+        }
+    }
+
+    /** The next code of the current row; a token code is checked against the dictionary. */
+    private int nextCode() {
+        byte[] section = codes;
+        int at = codeAt;
+        if (at >= section.length) {
+            throw malformed("codes end before row " + row + " does");
+        }
+        int b = section[at++];
+        long c = b;
+        if (b < 0) { // a multi-byte varint: ids of dictionaries over 126 tokens
+            c = b & 0x7F;
+            for (int shift = 7;; shift += 7) {
+                if (at >= section.length || shift > 28) {
+                    throw malformed("truncated or overlong varint");
+                }
+                b = section[at++];
+                c |= (long) (b & 0x7F) << shift;
+                if (b >= 0) {
+                    break;
+                }
+            }
+        }
+        codeAt = at;
+        if (c - 2 >= starts.length) {
+            throw malformed("token id " + (c - 2) + " outside the " + starts.length + "-token dictionary");
+        }
+        return (int) c;
+    }
+
+    private long varint(byte[] section, int at) {
+        long value = 0;
+        for (int shift = 0; shift < 64 && at < section.length; shift += 7) {
+            byte b = section[at++];
+            value |= (long) (b & 0x7F) << shift;
+            if (b >= 0) {
+                return value;
+            }
+        }
+        throw malformed("truncated or overlong varint");
+    }
+
+    private int skipVarint(byte[] section, int at) {
+        for (int i = 0; i < 10 && at < section.length; i++) {
+            if (section[at++] >= 0) {
+                return at;
+            }
+        }
+        throw malformed("truncated or overlong varint");
+    }
+
+    private UncheckedIOException malformed(String what) {
+        return new UncheckedIOException(new IOException("tokenized line column: " + what));
+    }
+}

@@ -1,0 +1,252 @@
+package io.logbloom.logql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.logbloom.logql.SampleExpr.RangeAggregation;
+import java.io.ByteArrayOutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Logfmt and label filters on a tokenized line column's tokens ({@link TokenizedLines}) against the row-at-a-time
+ * sampler, line by line, on random lines encoded as the chunks module's tokenized line encoding lays them out.
+ */
+final class TokenizedLinesTest {
+    private static final String[] PIECES = {"a", "b", "=", "\"", "\\", " ", "\t", "é", "😀", "1", "_", "-", "bytes",
+        "level", "=5", "=x", "\\\"", "app", "__error__", "_extracted", "ключ", "9", ".", "e3", "KB", "ms", "-0", "007",
+        "123456789012345678901", "\\n", "error", "=\"", "\" "};
+    private static final Map<String, String> PLAIN = Map.of("app", "api");
+    private static final Map<String, String> SHADOWING = Map.of("app", "api", "level", "stream", "bytes", "8");
+
+    /** The tokenized encoding's sections for {@code lines} (same run split, numbers and codes as the writer's). */
+    static TokenizedLines encode(List<String> lines) {
+        Map<String, Integer> ids = new LinkedHashMap<>();
+        ByteArrayOutputStream codes = new ByteArrayOutputStream();
+        ByteArrayOutputStream numbers = new ByteArrayOutputStream();
+        for (String line : lines) {
+            byte[] b = line.getBytes(StandardCharsets.UTF_8);
+            int p = 0;
+            while (p < b.length) {
+                int cls = byteClass(b[p]);
+                int q = p + 1;
+                while (q < b.length && byteClass(b[q]) == cls) {
+                    q++;
+                }
+                if (cls == 0 && q - p <= 18 && (q - p == 1 || b[p] != '0')) {
+                    uvarint(codes, 0);
+                    uvarint(numbers, Long.parseLong(new String(b, p, q - p, StandardCharsets.US_ASCII)));
+                } else {
+                    String token = new String(b, p, q - p, StandardCharsets.ISO_8859_1);
+                    uvarint(codes, ids.computeIfAbsent(token, k -> ids.size()) + 2L);
+                }
+                p = q;
+            }
+            uvarint(codes, 1);
+        }
+        ByteArrayOutputStream dictionary = new ByteArrayOutputStream();
+        int[] starts = new int[ids.size()];
+        int[] lengths = new int[ids.size()];
+        int i = 0;
+        for (String token : ids.keySet()) {
+            byte[] b = token.getBytes(StandardCharsets.ISO_8859_1);
+            starts[i] = dictionary.size();
+            lengths[i++] = b.length;
+            dictionary.writeBytes(b);
+        }
+        return new TokenizedLines(dictionary.toByteArray(), starts, lengths, codes.toByteArray(),
+                numbers.toByteArray(), lines.size());
+    }
+
+    private static int byteClass(byte b) {
+        if (b >= '0' && b <= '9') {
+            return 0;
+        }
+        return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_' ? 1 : 2;
+    }
+
+    private static void uvarint(ByteArrayOutputStream out, long v) {
+        while ((v & ~0x7FL) != 0) {
+            out.write((int) (v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+
+    private static String randomLine(Random r) {
+        if (r.nextInt(3) == 0) {
+            StringBuilder sb = new StringBuilder();
+            int n = r.nextInt(14);
+            for (int i = 0; i < n; i++) {
+                sb.append(PIECES[r.nextInt(PIECES.length)]);
+            }
+            return sb.toString();
+        }
+        String[] keys = {"bytes", "level", "app", "lat", "size", "dur", "bytes_extracted", "by-tes", "1x", "é", "a.b",
+            "__error__", "x9y", "bytes2"};
+        String[] values = {"5", "1200", "-0", "1.5", "abc", "", "\"q \\\" d\"", "\"12\"", "2KB", "1m30s", "error",
+            "\"\"", "0x10", "1e3", "007", "-42", "99001", "123456789012345678", "\"a\\nb\"", "x=y", "\"unclosed",
+            "\"x\"y"};
+        StringBuilder sb = new StringBuilder();
+        int n = 1 + r.nextInt(6);
+        for (int i = 0; i < n; i++) {
+            sb.append(i == 0 ? "" : r.nextInt(5) == 0 ? "\t" : " ").append(keys[r.nextInt(keys.length)]);
+            if (r.nextInt(8) > 0) {
+                sb.append('=').append(values[r.nextInt(values.length)]);
+            }
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void skeletonRanges_rebuildTheLine() {
+        Random r = new Random(3);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            lines.add(randomLine(r));
+        }
+        TokenizedLines tokens = encode(lines);
+        for (String line : lines) {
+            tokens.readRow();
+            assertThat(tokens.line()).isEqualTo(line);
+            assertThat(tokens.rowLength()).isEqualTo(line.getBytes(StandardCharsets.UTF_8).length);
+            int n = tokens.scratch(0, tokens.skeletonLength());
+            assertThat(new String(tokens.scratch(), 0, n, StandardCharsets.UTF_8)).isEqualTo(line);
+        }
+    }
+
+    @Test
+    void logfmtWalkOnSkeleton_samePairsAsOnBytes() {
+        Random r = new Random(5);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            lines.add(randomLine(r));
+        }
+        TokenizedLines tokens = encode(lines);
+        for (String line : lines) {
+            tokens.readRow();
+            for (boolean strict : new boolean[] {false, true}) {
+                byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+                List<String> expected = new ArrayList<>();
+                int expectedStatus = LogfmtBytes.walk(bytes, 0, bytes.length, strict,
+                        (b, ks, ke, vs, ve, esc, standalone) -> expected.add(new String(b, ks, ke - ks,
+                                StandardCharsets.UTF_8) + "|" + new String(b, vs, ve - vs, StandardCharsets.UTF_8)
+                                + "|" + esc + standalone));
+                List<String> got = new ArrayList<>();
+                int status = LogfmtBytes.walk(tokens.skeleton(), 0, tokens.skeletonLength(), strict,
+                        (b, ks, ke, vs, ve, esc, standalone) -> {
+                            int kn = tokens.scratch(ks, ke);
+                            String key = new String(tokens.scratch(), 0, kn, StandardCharsets.UTF_8);
+                            int vn = tokens.scratch(vs, ve);
+                            got.add(key + "|" + new String(tokens.scratch(), 0, vn, StandardCharsets.UTF_8) + "|"
+                                    + esc + standalone);
+                            return true;
+                        });
+                assertThat(got).as("%s strict=%s", line, strict).isEqualTo(expected);
+                assertThat(status).as(line).isEqualTo(expectedStatus);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "count_over_time({app=\"api\"} | logfmt | bytes > 99000 [1m])",
+        "count_over_time({app=\"api\"} | logfmt | bytes > 100 [1m])",
+        "count_over_time({app=\"api\"} | logfmt | level=\"error\" or bytes <= 5 [1m])",
+        "rate({app=\"api\"} | logfmt --strict | bytes >= 0 [1m])",
+        "bytes_over_time({app=\"api\"} | logfmt --keep-empty | level=\"\" [1m])",
+        "bytes_rate({app=\"api\"} | logfmt | level!=\"x\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | bytes_extracted > 1 [1m])",
+        "count_over_time({app=\"api\"} | logfmt | by_tes > 1, _1x=\"5\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | a_b=\"abc\" or x9y!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | app_extracted=~\"a.*\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | __error__=\"\" | size > 1KB [1m])",
+        "count_over_time({app=\"api\"} | logfmt | dur > 1m or __error__!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | level=\"stream\" | logfmt | lat < 2 [1m])",
+        "count_over_time({app=\"api\"} | logfmt b=\"bytes\", level | b > 10 | level!=\"error\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt bytes, app | app_extracted=\"\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt ab=\"a.b\" | ab=\"x=y\" [1m])",
+        "count_over_time({app=\"api\"} | bytes > 3 [1m])",
+        "sum_over_time({app=\"api\"} | logfmt | unwrap bytes [1m])",
+        "max_over_time({app=\"api\"} | logfmt | unwrap lat | __error__=\"\" [1m])",
+        "avg_over_time({app=\"api\"} | logfmt --strict | unwrap duration(dur) [1m])",
+        "sum_over_time({app=\"api\"} | logfmt | unwrap bytes(size) | bytes > 2 [1m])",
+        "min_over_time({app=\"api\"} | logfmt b=\"bytes\" | unwrap b [1m])",
+        "sum_over_time({app=\"api\"} | logfmt | unwrap bytes2 [1m])"})
+    void randomLines_onTokens_sameSamplesAsRowSampler(String query) {
+        RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("app"), 0);
+        assertThat(pipeline).isNotNull();
+        assertThat(pipeline.onTokens()).isTrue();
+        Random r = new Random(query.hashCode());
+        int passed = 0;
+        for (Map<String, String> stream : List.of(PLAIN, SHADOWING)) {
+            ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(stream);
+            RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
+            for (int block = 0; block < 20; block++) {
+                List<String> lines = new ArrayList<>();
+                for (int i = 0; i < 300; i++) {
+                    lines.add(randomLine(r));
+                }
+                TokenizedLines tokens = encode(lines);
+                for (int row = 0; row < lines.size(); row++) {
+                    if (r.nextInt(10) == 0) {
+                        continue; // a row the scan skips (out of range, repeated, filtered)
+                    }
+                    String line = lines.get(row);
+                    tokens.skipTo(row);
+                    int verdict = evaluator.evaluate(row, tokens);
+                    boolean sample = sampler.sample(row, line, stream, Map.of());
+                    boolean error = sample && sampler.labels().hasError() && !sampler.preservesErrors();
+                    if (verdict == ColumnarPipeline.DECLINE) {
+                        assertThat(error).as("declined %s", line).isTrue();
+                        continue;
+                    }
+                    assertThat(error).as("error missed on %s", line).isFalse();
+                    assertThat(verdict == ColumnarPipeline.PASS).as(line).isEqualTo(sample);
+                    if (sample) {
+                        passed++;
+                        assertThat(evaluator.value()).as(line).isEqualTo(sampler.value());
+                    }
+                }
+            }
+            assertThat(evaluator.tokenRows()).as("rows answered on tokens").isGreaterThan(1000);
+        }
+        assertThat(passed).isPositive();
+    }
+
+    @Test
+    void pipelinesNeedingLineBytes_notOnTokens() {
+        for (String query : List.of("count_over_time({app=\"api\"} | logfmt |= \"x\" [1m])",
+                "count_over_time({app=\"api\"} | json | a > 1 [1m])",
+                "count_over_time({app=\"api\"} | regexp \"(?P<a>x)\" [1m])")) {
+            RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
+            assertThat(ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("app"), 0).onTokens()).as(query)
+                    .isFalse();
+        }
+    }
+
+    @Test
+    void malformedCodes_damagedColumn() {
+        TokenizedLines outside = new TokenizedLines(new byte[] {'a'}, new int[] {0}, new int[] {1},
+                new byte[] {9, 1}, new byte[0], 1);
+        assertThatThrownBy(outside::readRow).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("outside the 1-token dictionary");
+        TokenizedLines truncated = new TokenizedLines(new byte[0], new int[0], new int[0], new byte[] {0, 1},
+                new byte[] {(byte) 0x80}, 1);
+        assertThatThrownBy(truncated::readRow).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("varint");
+        TokenizedLines shortCodes = new TokenizedLines(new byte[0], new int[0], new int[0], new byte[0], new byte[0], 1);
+        assertThatThrownBy(() -> shortCodes.skipTo(1)).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("codes end");
+    }
+}
