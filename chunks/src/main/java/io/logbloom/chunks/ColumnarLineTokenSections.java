@@ -215,13 +215,9 @@ final class ColumnarLineTokenSections {
                     break;
                 }
                 if (c == 0) {
-                    long value = varintAt(numberBytes, numberAt, numbersEnd, "numbers");
+                    long value = numberAt(numberBytes, numberAt, numbersEnd);
                     numberAt = skipVarint(numberBytes, numberAt, numbersEnd);
                     int n = 0;
-                    if (value < 0) { // only corrupt input gets here: the writer's numbers are below 10^18
-                        throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
-                                + " exceeds 18 digits");
-                    }
                     do {
                         digits[n++] = (byte) ('0' + value % 10);
                         value /= 10;
@@ -292,12 +288,8 @@ final class ColumnarLineTokenSections {
                     break;
                 }
                 if (c == 0) {
-                    long value = varintAt(numberBytes, numberAt, numbersEnd, "numbers");
+                    long value = numberAt(numberBytes, numberAt, numbersEnd);
                     numberAt = skipVarint(numberBytes, numberAt, numbersEnd);
-                    if (value < 0) { // only corrupt input gets here: the writer's numbers are below 10^18
-                        throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
-                                + " exceeds 18 digits");
-                    }
                     int digits = 1;
                     while (digits < POW10.length && value >= POW10[digits]) {
                         digits++;
@@ -327,6 +319,15 @@ final class ColumnarLineTokenSections {
                     + " line bytes or leave codes or numbers unused");
         }
         return out;
+    }
+
+    /** The number whose varint starts at {@code at}, refused above 18 digits (the writer's are below 10^18). */
+    private long numberAt(byte[] section, int at, int end) throws ChunkFormatException {
+        long value = varintAt(section, at, end, "numbers");
+        if (value < 0) { // only corrupt input gets here
+            throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value) + " exceeds 18 digits");
+        }
+        return value;
     }
 
     private ChunkFormatException overflow(int total) {
@@ -525,13 +526,9 @@ final class ColumnarLineTokenSections {
                             numbersPassed++;
                         }
                     }
-                    long value = varintAt(numbers, numberAt, numbersEnd, "numbers");
+                    long value = numberAt(numbers, numberAt, numbersEnd);
                     numberAt = skipVarint(numbers, numberAt, numbersEnd);
                     numbersPassed++;
-                    if (value < 0) {
-                        throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
-                                + " exceeds 18 digits");
-                    }
                     mask = runs == 1 ? containsPrinted(value, printed, literal) : digitRuns.mask(value);
                 }
                 numbersSeen++;
