@@ -57,7 +57,7 @@ import java.util.SplittableRandom;
  * {@code --data PATH} queries an existing server data directory instead of building one (work on a copy: the
  * ingester replays its WAL there), as tenant {@code --tenant} (default {@code fake}) over {@code --selector}
  * (default {@code {env=~".+"}}), for {@code --span-seconds} (default 6h) up to {@code --end-nanos} (default: the
- * newest row in the objects, plus one); the MB/s column divides {@code --raw-bytes} (default: the line and metadata
+ * newest row in the objects, plus one), only the rows whose name starts with {@code --only}; the MB/s column divides {@code --raw-bytes} (default: the line and metadata
  * bytes the object directories record) by the median. {@code --columnar-only} skips the row-at-a-time reference
  * (minutes per query at 3 M lines); compare two builds by running each jar on a copy of the same data, alternately:
  * {@code java -Xmx512m -cp benchmarks.jar io.logbloom.bench.QueryScanReport --server-like --columnar-only --data
@@ -93,9 +93,11 @@ public final class QueryScanReport {
                 case "--span-seconds" -> serverLike.spanNanos = Long.parseLong(args[++i]) * SEC;
                 case "--end-nanos" -> serverLike.endNanos = Long.parseLong(args[++i]);
                 case "--raw-bytes" -> serverLike.rawBytes = Long.parseLong(args[++i]);
+                case "--only" -> serverLike.only = args[++i];
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]
                         + " (flags: --lines N, --streams N, --runs N, --dir PATH, --server-like, --columnar-only,"
-                        + " --data PATH, --tenant T, --selector S, --span-seconds N, --end-nanos N, --raw-bytes N)");
+                        + " --data PATH, --tenant T, --selector S, --span-seconds N, --end-nanos N, --raw-bytes N,"
+                        + " --only PREFIX)");
             }
         }
         if (serverLike.data != null) {
@@ -212,6 +214,8 @@ public final class QueryScanReport {
         long spanNanos = 6 * 3600 * SEC;
         long endNanos;
         long rawBytes;
+        /** Only the rows whose name starts with this (all when null). */
+        String only;
 
         /** Caches sized as the server's {@code auto} heap shares (HeapShares in api), or the big-heap defaults. */
         QuerierConfig querierConfig() {
@@ -260,8 +264,11 @@ public final class QueryScanReport {
                     Runtime.getRuntime().maxMemory() >> 20);
             System.out.printf(Locale.ROOT, "%-16s %12s %12s %9s %10s%n", "query", "reference ms", "columnar ms",
                     "ratio", "col MB/s");
-            table(engines, queries(s.selector, 1_110_000, (s.spanNanos / SEC) + "s"), s.tenant, end, s.spanNanos,
-                    runs, rawBytes);
+            Map<String, String> queries = queries(s.selector, 1_110_000, (s.spanNanos / SEC) + "s");
+            if (s.only != null) {
+                queries.keySet().removeIf(name -> !name.startsWith(s.only));
+            }
+            table(engines, queries, s.tenant, end, s.spanNanos, runs, rawBytes);
         }
     }
 

@@ -69,7 +69,8 @@ public final class ColumnarPipeline {
     private final LogRange range;
     private final RangeOp op;
     private final Set<String> grouped;
-    private final List<Object> steps;
+    /** The stages after the leading line filters, in order (an array: the per-row loops walk it). */
+    private final Object[] steps;
     /** The parser: a {@link Stage.Logfmt}, a {@link Stage.Json} without parameters, or null. */
     private final Stage parser;
     /** The parser when it is logfmt, else null. */
@@ -88,7 +89,7 @@ public final class ColumnarPipeline {
         this.range = range;
         this.op = op;
         this.grouped = grouped;
-        this.steps = steps;
+        this.steps = steps.toArray();
         this.parser = parser;
         this.logfmt = parser instanceof Stage.Logfmt l ? l : null;
         this.names = names;
@@ -510,7 +511,6 @@ public final class ColumnarPipeline {
          * {@link #onTokens()}.
          */
         public int evaluate(long ts, TokenizedLines rows) {
-            rows.readRow();
             Arrays.fill(start, -1);
             Arrays.fill(strings, null);
             tokens = rows;
@@ -533,22 +533,33 @@ public final class ColumnarPipeline {
             return onRow(ts, rows.line());
         }
 
+        /** The steps on the row {@code rows} reads next, which is read (and walked, for logfmt) whatever they answer. */
         private int onTokens(TokenizedLines rows) {
+            boolean read = false;
+            int verdict = PASS;
             line = rows.values();
             for (Object step : steps) {
                 if (step instanceof LabelTest t) {
                     int x = t.test(this);
                     if (x != TRUE) {
-                        return x == FALSE ? REJECT : UNSURE;
+                        verdict = x == FALSE ? REJECT : UNSURE;
+                        break;
                     }
                 } else {
                     startWalk();
-                    if (LogfmtBytes.walk(rows.skeleton(), 0, rows.skeletonLength(), logfmt.strict(), this)
-                            == LogfmtBytes.MALFORMED || errorKey) {
+                    read = true;
+                    int status = rows.walkLogfmt(logfmt.strict(), this);
+                    line = rows.values(); // appending values may have grown it
+                    if (status == LogfmtBytes.MALFORMED || errorKey) {
                         return UNSURE;
                     }
-                    line = rows.values(); // appending values may have grown it
                 }
+            }
+            if (!read) {
+                rows.readRow();
+            }
+            if (verdict != PASS) {
+                return verdict;
             }
             return finish(unwrapSlot < 0 && (op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE)
                     ? rows.rowLength() : 0);

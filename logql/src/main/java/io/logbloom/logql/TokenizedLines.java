@@ -66,7 +66,6 @@ public final class TokenizedLines {
     private int tokenCount;
     /** The token {@link #tokenAt} answered last. */
     private int lastToken;
-    private byte[] skeleton = new byte[128];
     private int skeletonLength;
     /** Line bytes of skeleton ranges {@link #append}ed for the row read last. */
     private byte[] values = new byte[64];
@@ -114,14 +113,35 @@ public final class TokenizedLines {
         row++;
     }
 
-    /** Reads the next row: its tokens and skeleton (numbers are decoded only where a range is read). */
+    /** Reads the next row: its tokens and their skeleton positions (numbers are decoded only where a range is read). */
     void readRow() {
+        walkLogfmt(false, null);
+    }
+
+    /**
+     * Reads the next row and, unless {@code sink} is null, runs the {@link LogfmtBytes} walk over its skeleton in the
+     * same pass: each plain token is one step of the walk, each other token steps once per byte, and nothing is
+     * copied. The pairs reported are {@link LogfmtBytes#walk}'s on the row's line, as skeleton ranges (the line
+     * bytes a sink's {@code line} argument would hold are never written: read ranges through {@link #append} or
+     * {@link #scratch}). Once the walk ends (malformed, or the sink stops it) the rest of the row is still read.
+     *
+     * @return {@link LogfmtBytes#DONE}, {@link LogfmtBytes#STOPPED} or {@link LogfmtBytes#MALFORMED} (DONE when
+     *     {@code sink} is null)
+     */
+    int walkLogfmt(boolean strict, LogfmtBytes.Sink sink) {
         checkRow();
         int t = 0;
         int sk = 0;
         int[] ids = tokenIds;
         int[] at = tokenSkeleton;
-        byte[] skel = skeleton;
+        lastToken = 0;
+        valuesLength = 0;
+        skeletonLength = -1; // no range ends at the skeleton's end before the row is read
+        walkStrict = strict;
+        walkSink = sink;
+        walkState = sink == null ? WALK_ENDED : W_SPACE;
+        walkStatus = LogfmtBytes.DONE;
+        byte[] d = dictionary;
         while (true) {
             int c = nextCode();
             if (c == 1) {
@@ -132,6 +152,7 @@ public final class TokenizedLines {
                 at = tokenSkeleton = Arrays.copyOf(at, t * 2);
             }
             int length = 1;
+            boolean placeholder = true;
             int id = c - 2;
             if (c == 0) {
                 ids[t] = -1 - numberAt;
@@ -144,24 +165,191 @@ public final class TokenizedLines {
                 }
                 if (kind == COPIED) {
                     length = lengths[id];
+                    placeholder = false;
                 }
             }
-            if (sk + length > skel.length) {
-                skel = skeleton = Arrays.copyOf(skel, Math.max(sk + length, skel.length * 2));
-            }
             at[t++] = sk;
-            if (length == 1 && (c == 0 || plain[id] == PLAIN)) {
-                skel[sk++] = PLACEHOLDER;
-            } else {
-                System.arraycopy(dictionary, starts[id], skel, sk, length);
-                sk += length;
+            tokenCount = t;
+            int state = walkState;
+            if (state != WALK_ENDED) {
+                if (placeholder) {
+                    // a run of non-separator bytes leaves a key, value, quoted value or skipped token as it is
+                    if (state != W_KEY && state != W_VALUE && state != W_QUOTED && state != W_SKIP) {
+                        step(PLACEHOLDER, sk);
+                    }
+                } else {
+                    for (int i = starts[id], end = i + length, p = sk; i < end && walkState != WALK_ENDED; i++, p++) {
+                        step(d[i], p);
+                    }
+                }
             }
+            sk += length;
         }
         tokenCount = t;
-        lastToken = 0;
         skeletonLength = sk;
-        valuesLength = 0;
         row++;
+        if (walkState != WALK_ENDED) {
+            endWalk(sk);
+        }
+        walkSink = null;
+        return walkStatus;
+    }
+
+    // the logfmt walk's states (see LogfmtBytes.walk): between pairs, in a key, after '=', in a quoted value, after
+    // a backslash in one, right after its closing quote, in an unquoted value, skipping a bad token (walkQuoted
+    // tells whether inside quotes), after a backslash there; WALK_ENDED once it stopped or without a sink
+    private static final int W_SPACE = 0;
+    private static final int W_KEY = 1;
+    private static final int W_EQUALS = 2;
+    private static final int W_QUOTED = 3;
+    private static final int W_QUOTED_ESCAPE = 4;
+    private static final int W_AFTER_QUOTE = 5;
+    private static final int W_VALUE = 6;
+    private static final int W_SKIP = 7;
+    private static final int W_SKIP_ESCAPE = 8;
+    private static final int WALK_ENDED = 9;
+
+    private LogfmtBytes.Sink walkSink;
+    private boolean walkStrict;
+    private int walkState;
+    private int walkStatus;
+    private int walkKeyStart;
+    private int walkKeyEnd;
+    private int walkValueStart;
+    private int walkValueEnd;
+    private boolean walkEscaped;
+    private boolean walkQuoted;
+
+    /** One byte {@code c} at skeleton position {@code p} of the walk; a state change that rereads it loops. */
+    private void step(byte c, int p) {
+        while (true) {
+            switch (walkState) {
+                case W_SPACE -> {
+                    if (space(c)) {
+                        return;
+                    }
+                    walkKeyStart = p;
+                    walkState = W_KEY;
+                }
+                case W_KEY -> {
+                    if (!space(c) && c != '=' && c != '"') {
+                        return;
+                    }
+                    walkKeyEnd = p;
+                    if (p == walkKeyStart || c == '"') {
+                        if (walkStrict) {
+                            end(LogfmtBytes.MALFORMED);
+                            return;
+                        }
+                        walkState = W_SKIP;
+                        walkQuoted = false;
+                    } else if (space(c)) {
+                        pair(walkKeyStart, p, p, p, false, true);
+                        return;
+                    } else {
+                        walkState = W_EQUALS;
+                        return;
+                    }
+                }
+                case W_EQUALS -> {
+                    if (space(c)) {
+                        pair(walkKeyStart, walkKeyEnd, p, p, false, false);
+                        return;
+                    }
+                    if (c == '"') {
+                        walkValueStart = p + 1;
+                        walkEscaped = false;
+                        walkState = W_QUOTED;
+                        return;
+                    }
+                    walkValueStart = p;
+                    walkState = W_VALUE;
+                }
+                case W_QUOTED -> {
+                    if (c == '\\') {
+                        walkEscaped = true;
+                        walkState = W_QUOTED_ESCAPE;
+                    } else if (c == '"') {
+                        walkValueEnd = p;
+                        walkState = W_AFTER_QUOTE;
+                    }
+                    return;
+                }
+                case W_QUOTED_ESCAPE -> {
+                    walkState = W_QUOTED;
+                    return;
+                }
+                case W_AFTER_QUOTE -> {
+                    if (space(c)) {
+                        pair(walkKeyStart, walkKeyEnd, walkValueStart, walkValueEnd, walkEscaped, false);
+                        return;
+                    }
+                    if (walkStrict) {
+                        end(LogfmtBytes.MALFORMED);
+                        return;
+                    }
+                    walkState = W_SKIP;
+                    walkQuoted = false;
+                }
+                case W_VALUE -> {
+                    if (space(c)) {
+                        pair(walkKeyStart, walkKeyEnd, walkValueStart, p, false, false);
+                    } else if (walkStrict && (c == '"' || c == '=')) {
+                        end(LogfmtBytes.MALFORMED);
+                    }
+                    return;
+                }
+                case W_SKIP -> {
+                    if (c == '"') {
+                        walkQuoted = !walkQuoted;
+                    } else if (c == '\\' && walkQuoted) {
+                        walkState = W_SKIP_ESCAPE;
+                    } else if (space(c) && !walkQuoted) {
+                        walkState = W_SPACE;
+                    }
+                    return;
+                }
+                case W_SKIP_ESCAPE -> {
+                    walkState = W_SKIP;
+                    return;
+                }
+                default -> {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** The walk at the line's end {@code n}: a pair still open is reported as {@link LogfmtBytes#walk} does. */
+    private void endWalk(int n) {
+        switch (walkState) {
+            case W_KEY -> pair(walkKeyStart, n, n, n, false, true);
+            case W_EQUALS -> pair(walkKeyStart, walkKeyEnd, n, n, false, false);
+            case W_QUOTED, W_QUOTED_ESCAPE -> end(walkStrict ? LogfmtBytes.MALFORMED : LogfmtBytes.DONE);
+            case W_AFTER_QUOTE -> pair(walkKeyStart, walkKeyEnd, walkValueStart, walkValueEnd, walkEscaped, false);
+            case W_VALUE -> pair(walkKeyStart, walkKeyEnd, walkValueStart, n, false, false);
+            default -> {
+                // between pairs or in a skipped token: nothing open
+            }
+        }
+    }
+
+    /** Reports a pair; the walk goes on between pairs or ends when the sink stops it. */
+    private void pair(int keyStart, int keyEnd, int valueStart, int valueEnd, boolean escaped, boolean standalone) {
+        if (walkSink.pair(null, keyStart, keyEnd, valueStart, valueEnd, escaped, standalone)) {
+            walkState = W_SPACE;
+        } else {
+            end(LogfmtBytes.STOPPED);
+        }
+    }
+
+    private void end(int status) {
+        walkStatus = status;
+        walkState = WALK_ENDED;
+    }
+
+    private static boolean space(byte b) {
+        return b >= 0 && b <= ' ';
     }
 
     /** Classifies token {@code id} (once per block: distinct tokens can hold a large share of a block's bytes). */
@@ -173,11 +361,6 @@ public final class TokenizedLines {
             }
         }
         return PLAIN;
-    }
-
-    /** The skeleton of the row read last (valid up to {@link #skeletonLength()}). */
-    byte[] skeleton() {
-        return skeleton;
     }
 
     /** The length of the row read last's skeleton. */
