@@ -397,6 +397,14 @@ public final class ColumnarPipeline {
         private final int[] end;
         private final boolean[] escaped;
         private final String[] strings;
+        /**
+         * Per slot, on tokens: the row token its value is exactly (-1: not one whole token, or not a range of the
+         * row's tokens), and whether its range is still a skeleton range whose bytes {@link #materialize} copies.
+         */
+        private final int[] valueToken;
+        private final boolean[] lazy;
+        /** The cursor whose row the lazy ranges belong to (it stays on the row until the next one is read). */
+        private TokenizedLines lazyTokens;
         private int unfilled;
         /** Set by the walk when a key lands on {@code __error__}: the row path then fails or filters the line. */
         private boolean errorKey;
@@ -431,6 +439,8 @@ public final class ColumnarPipeline {
             end = new int[n];
             escaped = new boolean[n];
             strings = new String[n];
+            valueToken = new int[n];
+            lazy = new boolean[n];
             sanitizeKeys = parser != null && (logfmt == null || logfmt.params().isEmpty());
             dropEmpty = logfmt != null && sanitizeKeys && !logfmt.keepEmpty();
             json = parser instanceof Stage.Json ? new JsonFlattenBytes() : null;
@@ -496,6 +506,8 @@ public final class ColumnarPipeline {
             line = bytes;
             Arrays.fill(start, -1);
             Arrays.fill(strings, null);
+            Arrays.fill(lazy, false);
+            lazyTokens = null;
             int verdict = onBytes(bytes, offset, length);
             rowDecoded = verdict == UNSURE;
             if (verdict != UNSURE) {
@@ -513,6 +525,8 @@ public final class ColumnarPipeline {
         public int evaluate(long ts, TokenizedLines rows) {
             Arrays.fill(start, -1);
             Arrays.fill(strings, null);
+            Arrays.fill(lazy, false);
+            lazyTokens = rows;
             tokens = rows;
             if (maskedTokens != rows) {
                 maskedTokens = rows;
@@ -610,7 +624,7 @@ public final class ColumnarPipeline {
                 value = op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE ? length : 1;
                 return PASS;
             }
-            if (!present(unwrapSlot) || valueLength(unwrapSlot) == 0) {
+            if (!present(unwrapSlot) || emptyValue(unwrapSlot)) {
                 return REJECT; // no sample, as the row path
             }
             double v = unwrapped(unwrapSlot);
@@ -741,7 +755,7 @@ public final class ColumnarPipeline {
         /** {@link #pair} on a row's skeleton: the key matched through its token's cached mask, the value copied. */
         private boolean tokenPair(int keyStart, int keyEnd, int valueStart, int valueEnd, boolean esc) {
             long mask;
-            int id = tokens.singleToken(keyStart, keyEnd);
+            int id = tokens.pairKeyId();
             if (id >= 0) {
                 mask = tokenMasks[id];
                 if (mask == 0) {
@@ -762,8 +776,10 @@ public final class ColumnarPipeline {
             }
             for (int s = 0; mask != 0 && s < keys.length; s++, mask >>>= 1) {
                 if ((mask & 1) != 0 && start[s] < 0) {
-                    start[s] = tokens.append(valueStart, valueEnd);
-                    end[s] = tokens.valuesLength();
+                    start[s] = valueStart;
+                    end[s] = valueEnd;
+                    lazy[s] = true;
+                    valueToken[s] = tokens.pairValueToken();
                     escaped[s] = esc;
                     unfilled--;
                 }
@@ -845,9 +861,25 @@ public final class ColumnarPipeline {
             return constant[slot] != null || start[slot] >= 0;
         }
 
-        private int valueLength(int slot) {
-            return constant[slot] != null ? constant[slot].length()
-                    : strings[slot] != null ? strings[slot].length() : end[slot] - start[slot];
+        /** Copies a lazy slot's line bytes into the cursor's values, where its range then points. */
+        private void materialize(int slot) {
+            if (lazy[slot]) {
+                lazy[slot] = false;
+                start[slot] = lazyTokens.append(start[slot], end[slot]);
+                end[slot] = lazyTokens.valuesLength();
+                line = lazyTokens.values();
+            }
+        }
+
+        /** A lazy slot's value when it is one number token (see {@link TokenizedLines#number}), else Long.MIN_VALUE. */
+        private long tokenNumber(int slot) {
+            return lazy[slot] && valueToken[slot] >= 0 ? lazyTokens.number(valueToken[slot]) : Long.MIN_VALUE;
+        }
+
+        /** Whether the slot's value is empty (a skeleton range is empty exactly when its line range is). */
+        private boolean emptyValue(int slot) {
+            return constant[slot] != null ? constant[slot].isEmpty()
+                    : strings[slot] != null ? strings[slot].isEmpty() : end[slot] == start[slot];
         }
 
         /** The slot's value, or null when the row does not have the label. */
@@ -858,6 +890,7 @@ public final class ColumnarPipeline {
             if (start[slot] < 0) {
                 return null;
             }
+            materialize(slot);
             if (strings[slot] == null) {
                 strings[slot] = escaped[slot] ? LogfmtBytes.unescape(line, start[slot], end[slot])
                         : new String(line, start[slot], end[slot] - start[slot], StandardCharsets.UTF_8);
@@ -873,6 +906,7 @@ public final class ColumnarPipeline {
             if (start[slot] < 0) {
                 return want.length == 0;
             }
+            materialize(slot);
             if (escaped[slot]) {
                 return string(slot).equals(new String(want, StandardCharsets.UTF_8));
             }
@@ -883,6 +917,11 @@ public final class ColumnarPipeline {
         double number(int slot) {
             numberFailed = false;
             if (constant[slot] == null && !escaped[slot]) {
+                long number = tokenNumber(slot);
+                if (number != Long.MIN_VALUE) {
+                    return number;
+                }
+                materialize(slot);
                 long digits = digits(line, start[slot], end[slot]);
                 if (digits != Long.MIN_VALUE) {
                     return digits;
@@ -901,6 +940,11 @@ public final class ColumnarPipeline {
             numberFailed = false;
             Unwrap u = range.unwrap();
             if (u.conversion() == SampleExpr.UnwrapConversion.NONE && constant[slot] == null && !escaped[slot]) {
+                long number = tokenNumber(slot);
+                if (number != Long.MIN_VALUE) {
+                    return number;
+                }
+                materialize(slot);
                 long digits = digits(line, start[slot], end[slot]);
                 if (digits != Long.MIN_VALUE) {
                     return digits;

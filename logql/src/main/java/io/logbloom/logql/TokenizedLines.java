@@ -16,21 +16,22 @@ import java.util.Arrays;
  * next number, 1 = end of line, k = token k - 2; {@code numbers} holds uvarints in order of use, each standing for
  * its canonical decimal text.
  *
- * <p>The skeleton: {@link #readRow()} lays the row out as a short byte string in which every <em>plain</em>
- * token (a number, or a token holding none of the bytes a logfmt walk stops at: ASCII space and controls,
- * {@code =}, {@code "}, {@code \}) is one placeholder byte {@code 'a'}, and every other token is copied byte for
- * byte. A logfmt walk ({@link LogfmtBytes}) run on the skeleton meets the same separators in the same order as on
- * the line: every loop of the walk treats a run of non-separator bytes alike whatever its length, and an escape
- * that skips one byte of a plain token leaves only non-separator bytes of it, which the walk then passes as it
- * would have passed the placeholder. So the pairs it reports are the line's, their bounds falling on token
- * boundaries or inside copied tokens; {@link #append} maps a skeleton range back to the line's bytes. On the
- * load-test lines a skeleton is about a third of the line, and no line is rebuilt.
+ * <p>The skeleton: {@link #walkLogfmt} reads a row and walks it as if it were a short byte string in which every
+ * <em>plain</em> token (a number, or a token holding none of the bytes a logfmt walk stops at: ASCII space and
+ * controls, {@code =}, {@code "}, {@code \}) is one placeholder byte {@code 'a'}, and every other token is its own
+ * bytes. A logfmt walk ({@link LogfmtBytes}) on that skeleton meets the same separators in the same order as on the
+ * line: every loop of the walk treats a run of non-separator bytes alike whatever its length, and an escape that
+ * skips one byte of a plain token leaves only non-separator bytes of it, which the walk then passes as it would have
+ * passed the placeholder. So the pairs it reports are the line's, their bounds falling on token boundaries or inside
+ * copied tokens; {@link #append} maps a skeleton range back to the line's bytes. The skeleton is never written: the
+ * walk steps once per plain token and once per byte of the others, as the codes are decoded, its state in locals,
+ * and a key or value that is one whole token is handed over by id ({@link #pairKeyId}, {@link #number}), so a label
+ * filter on a number token compares the decoded number without any bytes being rebuilt.
  *
  * <p>A malformed column (a code outside the dictionary, a truncated varint) throws {@link UncheckedIOException}
  * as a damaged block does. Not thread-safe: one cursor per block scan.
  */
 public final class TokenizedLines {
-    private static final byte PLACEHOLDER = 'a';
     private static final byte UNKNOWN = 0;
     private static final byte PLAIN = 1;
     private static final byte COPIED = 2;
@@ -45,6 +46,23 @@ public final class TokenizedLines {
         STOPS['"'] = true;
         STOPS['\\'] = true;
     }
+
+    // the logfmt walk's states (see LogfmtBytes.walk): between pairs, in a key, after '=', in a quoted value, after
+    // a backslash in one, right after its closing quote, in an unquoted value, skipping a bad token (tracking
+    // quotes), after a backslash there; ended (malformed, stopped, or no sink); the sink stopped it (pair's answer);
+    // malformed at the line's end
+    private static final int W_SPACE = 0;
+    private static final int W_KEY = 1;
+    private static final int W_EQUALS = 2;
+    private static final int W_QUOTED = 3;
+    private static final int W_QUOTED_ESCAPE = 4;
+    private static final int W_AFTER_QUOTE = 5;
+    private static final int W_VALUE = 6;
+    private static final int W_SKIP = 7;
+    private static final int W_SKIP_ESCAPE = 8;
+    private static final int W_ENDED = 9;
+    private static final int W_STOPPED = 10;
+    private static final int W_MALFORMED = 11;
 
     private final byte[] dictionary;
     private final int[] starts;
@@ -72,6 +90,9 @@ public final class TokenizedLines {
     private int valuesLength;
     private byte[] scratch = new byte[32];
     private final byte[] digits = new byte[20];
+    /** The row tokens the reported pair's key and value are exactly (-1: not one whole token). */
+    private int pairKeyToken;
+    private int pairValueToken;
 
     /** A cursor at the first row of the column with these sections (see the class comment for the format). */
     public TokenizedLines(byte[] dictionary, int[] starts, int[] lengths, byte[] codes, byte[] numbers, int rows) {
@@ -137,11 +158,18 @@ public final class TokenizedLines {
         lastToken = 0;
         valuesLength = 0;
         skeletonLength = -1; // no range ends at the skeleton's end before the row is read
-        walkStrict = strict;
-        walkSink = sink;
-        walkState = sink == null ? WALK_ENDED : W_SPACE;
-        walkStatus = LogfmtBytes.DONE;
         byte[] d = dictionary;
+        // the walk's state in locals (see the W_ constants), the open pair's bounds and first tokens
+        int state = sink == null ? W_ENDED : W_SPACE;
+        int status = LogfmtBytes.DONE;
+        int keyStart = 0;
+        int keyEnd = 0;
+        int valueStart = 0;
+        int valueEnd = 0;
+        int keyToken = -1;
+        int valueToken = -1;
+        boolean escaped = false;
+        boolean quoted = false;
         while (true) {
             int c = nextCode();
             if (c == 1) {
@@ -152,12 +180,12 @@ public final class TokenizedLines {
                 at = tokenSkeleton = Arrays.copyOf(at, t * 2);
             }
             int length = 1;
-            boolean placeholder = true;
-            int id = c - 2;
+            int from = -1; // the token's bytes in the dictionary, or -1 for a placeholder
             if (c == 0) {
                 ids[t] = -1 - numberAt;
                 numberAt = skipVarint(numbers, numberAt);
             } else {
+                int id = c - 2;
                 ids[t] = id;
                 byte kind = plain[id];
                 if (kind == UNKNOWN) {
@@ -165,21 +193,136 @@ public final class TokenizedLines {
                 }
                 if (kind == COPIED) {
                     length = lengths[id];
-                    placeholder = false;
+                    from = starts[id];
                 }
             }
+            int token = t;
             at[t++] = sk;
             tokenCount = t;
-            int state = walkState;
-            if (state != WALK_ENDED) {
-                if (placeholder) {
-                    // a run of non-separator bytes leaves a key, value, quoted value or skipped token as it is
-                    if (state != W_KEY && state != W_VALUE && state != W_QUOTED && state != W_SKIP) {
-                        step(PLACEHOLDER, sk);
+            if (from < 0) {
+                // a placeholder, a run of non-separator bytes: it starts a key or value, or passes as one byte
+                switch (state) {
+                    case W_SPACE -> {
+                        keyStart = sk;
+                        keyToken = token;
+                        state = W_KEY;
                     }
-                } else {
-                    for (int i = starts[id], end = i + length, p = sk; i < end && walkState != WALK_ENDED; i++, p++) {
-                        step(d[i], p);
+                    case W_EQUALS -> {
+                        valueStart = sk;
+                        valueToken = token;
+                        state = W_VALUE;
+                    }
+                    case W_AFTER_QUOTE -> {
+                        if (strict) {
+                            status = LogfmtBytes.MALFORMED;
+                            state = W_ENDED;
+                        } else {
+                            state = W_SKIP;
+                            quoted = false;
+                        }
+                    }
+                    case W_QUOTED_ESCAPE -> state = W_QUOTED;
+                    case W_SKIP_ESCAPE -> state = W_SKIP;
+                    default -> {
+                        // a key, value, quoted value or skipped token goes on; an ended walk stays ended
+                    }
+                }
+            } else if (state != W_ENDED) {
+                for (int i = from, end = from + length, p = sk; i < end && state != W_ENDED; i++, p++) {
+                    byte b = d[i];
+                    boolean again = true;
+                    while (again) {
+                        again = false;
+                        switch (state) {
+                            case W_SPACE -> {
+                                if (!space(b)) {
+                                    keyStart = p;
+                                    keyToken = p == at[token] ? token : -1;
+                                    state = W_KEY;
+                                    again = true;
+                                }
+                            }
+                            case W_KEY -> {
+                                if (space(b) || b == '=' || b == '"') {
+                                    keyEnd = p;
+                                    if (p == keyStart || b == '"') {
+                                        if (strict) {
+                                            status = LogfmtBytes.MALFORMED;
+                                            state = W_ENDED;
+                                        } else {
+                                            state = W_SKIP;
+                                            quoted = false;
+                                            again = true;
+                                        }
+                                    } else if (space(b)) {
+                                        state = pair(sink, keyStart, p, p, p, false, true, keyToken, -1);
+                                    } else {
+                                        state = W_EQUALS;
+                                    }
+                                }
+                            }
+                            case W_EQUALS -> {
+                                if (space(b)) {
+                                    state = pair(sink, keyStart, keyEnd, p, p, false, false, keyToken, -1);
+                                } else if (b == '"') {
+                                    valueStart = p + 1;
+                                    escaped = false;
+                                    state = W_QUOTED;
+                                } else {
+                                    valueStart = p;
+                                    valueToken = p == at[token] ? token : -1;
+                                    state = W_VALUE;
+                                    again = true;
+                                }
+                            }
+                            case W_QUOTED -> {
+                                if (b == '\\') {
+                                    escaped = true;
+                                    state = W_QUOTED_ESCAPE;
+                                } else if (b == '"') {
+                                    valueEnd = p;
+                                    state = W_AFTER_QUOTE;
+                                }
+                            }
+                            case W_QUOTED_ESCAPE -> state = W_QUOTED;
+                            case W_AFTER_QUOTE -> {
+                                if (space(b)) {
+                                    state = pair(sink, keyStart, keyEnd, valueStart, valueEnd, escaped, false,
+                                            keyToken, -1);
+                                } else if (strict) {
+                                    status = LogfmtBytes.MALFORMED;
+                                    state = W_ENDED;
+                                } else {
+                                    state = W_SKIP;
+                                    quoted = false;
+                                    again = true;
+                                }
+                            }
+                            case W_VALUE -> {
+                                if (space(b)) {
+                                    state = pair(sink, keyStart, keyEnd, valueStart, p, false, false, keyToken,
+                                            valueToken);
+                                } else if (strict && (b == '"' || b == '=')) {
+                                    status = LogfmtBytes.MALFORMED;
+                                    state = W_ENDED;
+                                }
+                            }
+                            case W_SKIP -> {
+                                if (b == '"') {
+                                    quoted = !quoted;
+                                } else if (b == '\\' && quoted) {
+                                    state = W_SKIP_ESCAPE;
+                                } else if (space(b) && !quoted) {
+                                    state = W_SPACE;
+                                }
+                            }
+                            case W_SKIP_ESCAPE -> state = W_SKIP;
+                            default -> throw new IllegalStateException("BUG: logfmt walk state " + state);
+                        }
+                    }
+                    if (state == W_STOPPED) {
+                        status = LogfmtBytes.STOPPED;
+                        state = W_ENDED;
                     }
                 }
             }
@@ -188,169 +331,68 @@ public final class TokenizedLines {
         tokenCount = t;
         skeletonLength = sk;
         row++;
-        if (walkState != WALK_ENDED) {
-            endWalk(sk);
-        }
-        walkSink = null;
-        return walkStatus;
+        // at the line's end a pair still open is reported as LogfmtBytes.walk does
+        int last = switch (state) {
+            case W_KEY -> pair(sink, keyStart, sk, sk, sk, false, true, keyToken, -1);
+            case W_EQUALS -> pair(sink, keyStart, keyEnd, sk, sk, false, false, keyToken, -1);
+            case W_AFTER_QUOTE -> pair(sink, keyStart, keyEnd, valueStart, valueEnd, escaped, false, keyToken, -1);
+            case W_VALUE -> pair(sink, keyStart, keyEnd, valueStart, sk, false, false, keyToken, valueToken);
+            case W_QUOTED, W_QUOTED_ESCAPE -> strict ? W_MALFORMED : W_SPACE;
+            default -> W_SPACE;
+        };
+        return last == W_STOPPED ? LogfmtBytes.STOPPED : last == W_MALFORMED ? LogfmtBytes.MALFORMED : status;
     }
 
-    // the logfmt walk's states (see LogfmtBytes.walk): between pairs, in a key, after '=', in a quoted value, after
-    // a backslash in one, right after its closing quote, in an unquoted value, skipping a bad token (walkQuoted
-    // tells whether inside quotes), after a backslash there; WALK_ENDED once it stopped or without a sink
-    private static final int W_SPACE = 0;
-    private static final int W_KEY = 1;
-    private static final int W_EQUALS = 2;
-    private static final int W_QUOTED = 3;
-    private static final int W_QUOTED_ESCAPE = 4;
-    private static final int W_AFTER_QUOTE = 5;
-    private static final int W_VALUE = 6;
-    private static final int W_SKIP = 7;
-    private static final int W_SKIP_ESCAPE = 8;
-    private static final int WALK_ENDED = 9;
-
-    private LogfmtBytes.Sink walkSink;
-    private boolean walkStrict;
-    private int walkState;
-    private int walkStatus;
-    private int walkKeyStart;
-    private int walkKeyEnd;
-    private int walkValueStart;
-    private int walkValueEnd;
-    private boolean walkEscaped;
-    private boolean walkQuoted;
-
-    /** One byte {@code c} at skeleton position {@code p} of the walk; a state change that rereads it loops. */
-    private void step(byte c, int p) {
-        while (true) {
-            switch (walkState) {
-                case W_SPACE -> {
-                    if (space(c)) {
-                        return;
-                    }
-                    walkKeyStart = p;
-                    walkState = W_KEY;
-                }
-                case W_KEY -> {
-                    if (!space(c) && c != '=' && c != '"') {
-                        return;
-                    }
-                    walkKeyEnd = p;
-                    if (p == walkKeyStart || c == '"') {
-                        if (walkStrict) {
-                            end(LogfmtBytes.MALFORMED);
-                            return;
-                        }
-                        walkState = W_SKIP;
-                        walkQuoted = false;
-                    } else if (space(c)) {
-                        pair(walkKeyStart, p, p, p, false, true);
-                        return;
-                    } else {
-                        walkState = W_EQUALS;
-                        return;
-                    }
-                }
-                case W_EQUALS -> {
-                    if (space(c)) {
-                        pair(walkKeyStart, walkKeyEnd, p, p, false, false);
-                        return;
-                    }
-                    if (c == '"') {
-                        walkValueStart = p + 1;
-                        walkEscaped = false;
-                        walkState = W_QUOTED;
-                        return;
-                    }
-                    walkValueStart = p;
-                    walkState = W_VALUE;
-                }
-                case W_QUOTED -> {
-                    if (c == '\\') {
-                        walkEscaped = true;
-                        walkState = W_QUOTED_ESCAPE;
-                    } else if (c == '"') {
-                        walkValueEnd = p;
-                        walkState = W_AFTER_QUOTE;
-                    }
-                    return;
-                }
-                case W_QUOTED_ESCAPE -> {
-                    walkState = W_QUOTED;
-                    return;
-                }
-                case W_AFTER_QUOTE -> {
-                    if (space(c)) {
-                        pair(walkKeyStart, walkKeyEnd, walkValueStart, walkValueEnd, walkEscaped, false);
-                        return;
-                    }
-                    if (walkStrict) {
-                        end(LogfmtBytes.MALFORMED);
-                        return;
-                    }
-                    walkState = W_SKIP;
-                    walkQuoted = false;
-                }
-                case W_VALUE -> {
-                    if (space(c)) {
-                        pair(walkKeyStart, walkKeyEnd, walkValueStart, p, false, false);
-                    } else if (walkStrict && (c == '"' || c == '=')) {
-                        end(LogfmtBytes.MALFORMED);
-                    }
-                    return;
-                }
-                case W_SKIP -> {
-                    if (c == '"') {
-                        walkQuoted = !walkQuoted;
-                    } else if (c == '\\' && walkQuoted) {
-                        walkState = W_SKIP_ESCAPE;
-                    } else if (space(c) && !walkQuoted) {
-                        walkState = W_SPACE;
-                    }
-                    return;
-                }
-                case W_SKIP_ESCAPE -> {
-                    walkState = W_SKIP;
-                    return;
-                }
-                default -> {
-                    return;
-                }
-            }
-        }
-    }
-
-    /** The walk at the line's end {@code n}: a pair still open is reported as {@link LogfmtBytes#walk} does. */
-    private void endWalk(int n) {
-        switch (walkState) {
-            case W_KEY -> pair(walkKeyStart, n, n, n, false, true);
-            case W_EQUALS -> pair(walkKeyStart, walkKeyEnd, n, n, false, false);
-            case W_QUOTED, W_QUOTED_ESCAPE -> end(walkStrict ? LogfmtBytes.MALFORMED : LogfmtBytes.DONE);
-            case W_AFTER_QUOTE -> pair(walkKeyStart, walkKeyEnd, walkValueStart, walkValueEnd, walkEscaped, false);
-            case W_VALUE -> pair(walkKeyStart, walkKeyEnd, walkValueStart, n, false, false);
-            default -> {
-                // between pairs or in a skipped token: nothing open
-            }
-        }
-    }
-
-    /** Reports a pair; the walk goes on between pairs or ends when the sink stops it. */
-    private void pair(int keyStart, int keyEnd, int valueStart, int valueEnd, boolean escaped, boolean standalone) {
-        if (walkSink.pair(null, keyStart, keyEnd, valueStart, valueEnd, escaped, standalone)) {
-            walkState = W_SPACE;
-        } else {
-            end(LogfmtBytes.STOPPED);
-        }
-    }
-
-    private void end(int status) {
-        walkStatus = status;
-        walkState = WALK_ENDED;
+    /** Reports a pair to {@code sink}; returns the walk's next state: between pairs, or stopped. */
+    private int pair(LogfmtBytes.Sink sink, int keyStart, int keyEnd, int valueStart, int valueEnd, boolean escaped,
+            boolean standalone, int keyToken, int valueToken) {
+        pairKeyToken = wholeToken(keyToken, keyEnd);
+        pairValueToken = valueStart == valueEnd ? -1 : wholeToken(valueToken, valueEnd);
+        return sink.pair(null, keyStart, keyEnd, valueStart, valueEnd, escaped, standalone) ? W_SPACE : W_STOPPED;
     }
 
     private static boolean space(byte b) {
         return b >= 0 && b <= ' ';
     }
+
+    /** {@code t} when the range from its start to {@code end} is exactly row token {@code t}, else -1. */
+    private int wholeToken(int t, int end) {
+        if (t < 0) {
+            return -1;
+        }
+        int next = t + 1 < tokenCount ? tokenSkeleton[t + 1] : skeletonLength; // -1 while the row is being read
+        return next == end ? t : -1;
+    }
+
+    /**
+     * The dictionary id of the key of the pair the walk reports (valid during {@link LogfmtBytes.Sink#pair}) when the
+     * key is exactly one dictionary token, else -1.
+     */
+    int pairKeyId() {
+        return pairKeyToken < 0 ? -1 : Math.max(-1, tokenIds[pairKeyToken]);
+    }
+
+    /**
+     * The row token the value of the pair the walk reports is exactly (valid during {@link LogfmtBytes.Sink#pair}),
+     * else -1 (also for a quoted or empty value).
+     */
+    int pairValueToken() {
+        return pairValueToken;
+    }
+
+    /**
+     * The number row token {@code t} of the row read last stands for when it is a number token below 10^15 (exact
+     * as a double), else {@link Long#MIN_VALUE}.
+     */
+    long number(int t) {
+        int id = tokenIds[t];
+        if (id >= 0) {
+            return Long.MIN_VALUE;
+        }
+        long value = varint(numbers, -1 - id);
+        return value >= 0 && value < 1_000_000_000_000_000L ? value : Long.MIN_VALUE;
+    }
+
 
     /** Classifies token {@code id} (once per block: distinct tokens can hold a large share of a block's bytes). */
     private byte classify(int id) {
@@ -393,19 +435,6 @@ public final class TokenizedLines {
         }
         lastToken = t;
         return t;
-    }
-
-    /**
-     * The dictionary id of the token skeleton range [{@code from}, {@code to}) stands for when it is exactly one
-     * dictionary token, else -1.
-     */
-    int singleToken(int from, int to) {
-        int t = tokenAt(from);
-        if (tokenSkeleton[t] != from || tokenIds[t] < 0) {
-            return -1;
-        }
-        int next = t + 1 < tokenCount ? tokenSkeleton[t + 1] : skeletonLength;
-        return next == to ? tokenIds[t] : -1;
     }
 
     /** The dictionary holding token bytes. */
