@@ -406,6 +406,8 @@ public final class ColumnarPipeline {
         /** The cursor whose row the lazy ranges belong to (it stays on the row until the next one is read). */
         private TokenizedLines lazyTokens;
         private int unfilled;
+        /** Whether every read label is set: later pairs matter only if one is {@code __error__}. */
+        private final java.util.function.BooleanSupplier satisfied = () -> unfilled == 0;
         /** Set by the walk when a key lands on {@code __error__}: the row path then fails or filters the line. */
         private boolean errorKey;
         private boolean numberFailed;
@@ -562,7 +564,7 @@ public final class ColumnarPipeline {
                 } else {
                     startWalk();
                     read = true;
-                    int status = rows.walkLogfmt(logfmt.strict(), this);
+                    int status = rows.walkLogfmt(logfmt.strict(), this, satisfied);
                     line = rows.values(); // appending values may have grown it
                     if (status == LogfmtBytes.MALFORMED || errorKey) {
                         return UNSURE;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.BooleanSupplier;
 
 /**
  * A cursor over a block's tokenized line column (each line a sequence of runs of one byte class — ASCII digits,
@@ -35,6 +36,8 @@ public final class TokenizedLines {
     private static final byte UNKNOWN = 0;
     private static final byte PLAIN = 1;
     private static final byte COPIED = 2;
+    /** Beside {@link #PLAIN}: the token holds "error", so a key holding it may sanitise to {@code __error__}. */
+    private static final byte ERRORISH = 4;
     /** Per byte value: whether a logfmt walk stops at it (ASCII space and controls, '=', '"', '\\'). */
     private static final boolean[] STOPS = new boolean[256];
 
@@ -63,6 +66,8 @@ public final class TokenizedLines {
     private static final int W_ENDED = 9;
     private static final int W_STOPPED = 10;
     private static final int W_MALFORMED = 11;
+    /** The sink is satisfied: the rest of the row is only read, unless a token may start an error key. */
+    private static final int W_TAIL = 12;
 
     private final byte[] dictionary;
     private final int[] starts;
@@ -70,7 +75,7 @@ public final class TokenizedLines {
     private final byte[] codes;
     private final byte[] numbers;
     private final int rows;
-    /** Per token id: {@link #UNKNOWN}, {@link #PLAIN} or {@link #COPIED}, filled on first sight. */
+    /** Per token id: {@link #UNKNOWN}, {@link #PLAIN} (with {@link #ERRORISH}) or {@link #COPIED}, filled on first sight. */
     private final byte[] plain;
     private int codeAt;
     private int numberAt;
@@ -150,7 +155,20 @@ public final class TokenizedLines {
      *     {@code sink} is null)
      */
     int walkLogfmt(boolean strict, LogfmtBytes.Sink sink) {
+        return walkLogfmt(strict, sink, null);
+    }
+
+    /**
+     * {@link #walkLogfmt(boolean, LogfmtBytes.Sink)} that, when not strict, stops walking between pairs once
+     * {@code satisfied} says the sink needs no more pairs but one whose key sanitises to {@code __error__}: the rest
+     * of the row is then only read, and should a token of it hold "error" the row is walked again from its start
+     * with every pair reported (so the sink must take a pair it saw before as it did the first time).
+     */
+    int walkLogfmt(boolean strict, LogfmtBytes.Sink sink, BooleanSupplier satisfied) {
         checkRow();
+        int rowCodeAt = codeAt;
+        int rowNumberAt = numberAt;
+        boolean early = satisfied != null && !strict && sink != null;
         int t = 0;
         int sk = 0;
         int[] ids = tokenIds;
@@ -181,13 +199,14 @@ public final class TokenizedLines {
             }
             int length = 1;
             int from = -1; // the token's bytes in the dictionary, or -1 for a placeholder
+            byte kind = PLAIN;
             if (c == 0) {
                 ids[t] = -1 - numberAt;
                 numberAt = skipVarint(numbers, numberAt);
             } else {
                 int id = c - 2;
                 ids[t] = id;
-                byte kind = plain[id];
+                kind = plain[id];
                 if (kind == UNKNOWN) {
                     kind = plain[id] = classify(id);
                 }
@@ -199,7 +218,16 @@ public final class TokenizedLines {
             int token = t;
             at[t++] = sk;
             tokenCount = t;
-            if (from < 0) {
+            if (early && state == W_SPACE && satisfied.getAsBoolean()) {
+                state = W_TAIL;
+            }
+            if (state >= W_ENDED) {
+                if (state == W_TAIL && (kind & ERRORISH) != 0) {
+                    codeAt = rowCodeAt;
+                    numberAt = rowNumberAt;
+                    return walkLogfmt(false, sink, null);
+                }
+            } else if (from < 0) {
                 // a placeholder, a run of non-separator bytes: it starts a key or value, or passes as one byte
                 switch (state) {
                     case W_SPACE -> {
@@ -224,10 +252,10 @@ public final class TokenizedLines {
                     case W_QUOTED_ESCAPE -> state = W_QUOTED;
                     case W_SKIP_ESCAPE -> state = W_SKIP;
                     default -> {
-                        // a key, value, quoted value or skipped token goes on; an ended walk stays ended
+                        // a key, value, quoted value or skipped token goes on
                     }
                 }
-            } else if (state != W_ENDED) {
+            } else {
                 for (int i = from, end = from + length, p = sk; i < end && state != W_ENDED; i++, p++) {
                     byte b = d[i];
                     boolean again = true;
@@ -400,6 +428,11 @@ public final class TokenizedLines {
         for (int i = starts[id], end = i + lengths[id]; i < end; i++) {
             if (STOPS[d[i] & 0xFF]) {
                 return COPIED;
+            }
+        }
+        for (int i = starts[id], end = i + lengths[id] - 4; i < end; i++) {
+            if (d[i] == 'e' && d[i + 1] == 'r' && d[i + 2] == 'r' && d[i + 3] == 'o' && d[i + 4] == 'r') {
+                return (byte) (PLAIN | ERRORISH);
             }
         }
         return PLAIN;

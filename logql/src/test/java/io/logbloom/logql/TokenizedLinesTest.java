@@ -173,6 +173,27 @@ final class TokenizedLinesTest {
         assertThat(tokens.line()).isEqualTo("d=4");
     }
 
+    @Test
+    void logfmtWalkOnTokens_satisfiedSink_walksAgainOnlyWhenAnErrorKeyMayFollow() {
+        TokenizedLines tokens = encode(List.of("a=1 b=2 c=3", "a=1 x=2 __error__=3", "a=1 b=error", "z=1"));
+        List<String> keys = new ArrayList<>();
+        LogfmtBytes.Sink sink = (b, ks, ke, vs, ve, esc, standalone) -> {
+            int n = tokens.scratch(ks, ke);
+            keys.add(new String(tokens.scratch(), 0, n, StandardCharsets.UTF_8));
+            return true;
+        };
+        tokens.walkLogfmt(false, sink, () -> !keys.isEmpty());
+        assertThat(keys).as("the rest of the row is only read").containsExactly("a");
+        keys.clear();
+        tokens.walkLogfmt(false, sink, () -> !keys.isEmpty());
+        assertThat(keys).as("walked again from the start").containsExactly("a", "a", "x", "__error__");
+        keys.clear();
+        tokens.walkLogfmt(true, sink, () -> !keys.isEmpty());
+        assertThat(keys).as("strict: a later pair may be malformed").containsExactly("a", "b");
+        tokens.readRow();
+        assertThat(tokens.line()).isEqualTo("z=1");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "count_over_time({app=\"api\"} | logfmt | bytes > 99000 [1m])",
