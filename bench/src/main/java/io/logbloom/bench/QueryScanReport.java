@@ -40,7 +40,7 @@ import java.util.SplittableRandom;
  * through the real {@link Ingester} and merge (100 streams over three {@code env} values, logfmt
  * lines with {@code ts=N}, {@code status}, {@code bytes} and an occasional {@code retrying}, a unique
  * {@code trace_id} in structured metadata per line, filesystem store), flushes it, then runs the
- * issue's five instant queries over the whole range (and an unwrap of a logfmt field, a count grouped by a parsed
+ * issue's five instant queries over the whole range (and an unwrap of a logfmt field, a logfmt filter on a field mid-line, a count grouped by a parsed
  * label, a {@code json} parser with a parameter) plus one dashboard
  * range query, each with the row-at-a-time reference engine and with the engine that answers from columns, alternating, and
  * prints the median latency of each and the ratio. Every pair of answers must be equal (else the run
@@ -195,6 +195,9 @@ public final class QueryScanReport {
                 + "]))");
         queries.put("logfmt by status",
                 "sum by (status) (count_over_time(" + sel + " | logfmt | bytes > 50000 [" + range + "]))");
+        // the server bar's parser query: a label filter on a field in the middle of the line, grouped by a stream label
+        queries.put("logfmt status", "sum by (env) (count_over_time(" + sel + " | logfmt | status >= 500 [" + range
+                + "]))");
         // the lines are logfmt: every row fails to parse as JSON, so this row measures the json-parameter path's cost
         // per row (the result is empty on both engines)
         queries.put("json param", "sum(count_over_time(" + sel + " | json s=\"status\" | __error__=\"\" | s >= 500 ["
