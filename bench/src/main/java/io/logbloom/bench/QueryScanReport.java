@@ -40,8 +40,8 @@ import java.util.SplittableRandom;
  * through the real {@link Ingester} and merge (100 streams over three {@code env} values, logfmt
  * lines with {@code ts=N}, {@code status}, {@code bytes} and an occasional {@code retrying}, a unique
  * {@code trace_id} in structured metadata per line, filesystem store), flushes it, then runs the
- * issue's five instant queries over the whole range (and an unwrap of a logfmt field, a logfmt filter on a field mid-line, a count grouped by a parsed
- * label, a {@code json} parser with a parameter) plus one dashboard
+ * issue's five instant queries over the whole range (and an unwrap of a logfmt field, a logfmt filter on a field
+ * mid-line, a count grouped by a parsed label, a {@code json} parser with a parameter) plus one dashboard
  * range query, each with the row-at-a-time reference engine and with the engine that answers from columns, alternating, and
  * prints the median latency of each and the ratio. Every pair of answers must be equal (else the run
  * fails), so a fast wrong answer cannot pass. Block and chunk caches are on (a dashboard's steady
@@ -57,8 +57,9 @@ import java.util.SplittableRandom;
  * {@code --data PATH} queries an existing server data directory instead of building one (work on a copy: the
  * ingester replays its WAL there), as tenant {@code --tenant} (default {@code fake}) over {@code --selector}
  * (default {@code {env=~".+"}}), for {@code --span-seconds} (default 6h) up to {@code --end-nanos} (default: the
- * newest row in the objects, plus one), only the rows whose name starts with {@code --only}; the MB/s column divides {@code --raw-bytes} (default: the line and metadata
- * bytes the object directories record) by the median. {@code --columnar-only} skips the row-at-a-time reference
+ * newest row in the objects, plus one), only the rows whose name starts with {@code --only} (all by default); the
+ * MB/s column divides {@code --raw-bytes} (default: the line and metadata bytes the object directories record) by
+ * the median. {@code --columnar-only} skips the row-at-a-time reference
  * (minutes per query at 3 M lines); compare two builds by running each jar on a copy of the same data, alternately:
  * {@code java -Xmx512m -cp benchmarks.jar io.logbloom.bench.QueryScanReport --server-like --columnar-only --data
  * /tmp/copy/data --selector '{run="bar-s6"}'}.

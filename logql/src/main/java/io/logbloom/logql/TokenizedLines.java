@@ -75,7 +75,7 @@ public final class TokenizedLines {
     private final byte[] codes;
     private final byte[] numbers;
     private final int rows;
-    /** Per token id: {@link #UNKNOWN}, {@link #PLAIN} (with {@link #ERRORISH}) or {@link #COPIED}, filled on first sight. */
+    /** Per token id: {@link #UNKNOWN}, {@link #PLAIN} (maybe with {@link #ERRORISH}) or {@link #COPIED}, on first sight. */
     private final byte[] plain;
     private int codeAt;
     private int numberAt;
