@@ -40,8 +40,8 @@ import java.util.SplittableRandom;
  * through the real {@link Ingester} and merge (100 streams over three {@code env} values, logfmt
  * lines with {@code ts=N}, {@code status}, {@code bytes} and an occasional {@code retrying}, a unique
  * {@code trace_id} in structured metadata per line, filesystem store), flushes it, then runs the
- * issue's five instant queries over the whole range (and an unwrap of a logfmt field, a count grouped by a parsed
- * label, a {@code json} parser with a parameter) plus one dashboard
+ * issue's five instant queries over the whole range (and an unwrap of a logfmt field, a logfmt filter on a field
+ * mid-line, a count grouped by a parsed label, a {@code json} parser with a parameter) plus one dashboard
  * range query, each with the row-at-a-time reference engine and with the engine that answers from columns, alternating, and
  * prints the median latency of each and the ratio. Every pair of answers must be equal (else the run
  * fails), so a fast wrong answer cannot pass. Block and chunk caches are on (a dashboard's steady
@@ -57,8 +57,9 @@ import java.util.SplittableRandom;
  * {@code --data PATH} queries an existing server data directory instead of building one (work on a copy: the
  * ingester replays its WAL there), as tenant {@code --tenant} (default {@code fake}) over {@code --selector}
  * (default {@code {env=~".+"}}), for {@code --span-seconds} (default 6h) up to {@code --end-nanos} (default: the
- * newest row in the objects, plus one); the MB/s column divides {@code --raw-bytes} (default: the line and metadata
- * bytes the object directories record) by the median. {@code --columnar-only} skips the row-at-a-time reference
+ * newest row in the objects, plus one), only the rows whose name starts with {@code --only} (all by default); the
+ * MB/s column divides {@code --raw-bytes} (default: the line and metadata bytes the object directories record) by
+ * the median. {@code --columnar-only} skips the row-at-a-time reference
  * (minutes per query at 3 M lines); compare two builds by running each jar on a copy of the same data, alternately:
  * {@code java -Xmx512m -cp benchmarks.jar io.logbloom.bench.QueryScanReport --server-like --columnar-only --data
  * /tmp/copy/data --selector '{run="bar-s6"}'}.
@@ -93,9 +94,11 @@ public final class QueryScanReport {
                 case "--span-seconds" -> serverLike.spanNanos = Long.parseLong(args[++i]) * SEC;
                 case "--end-nanos" -> serverLike.endNanos = Long.parseLong(args[++i]);
                 case "--raw-bytes" -> serverLike.rawBytes = Long.parseLong(args[++i]);
+                case "--only" -> serverLike.only = args[++i];
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]
                         + " (flags: --lines N, --streams N, --runs N, --dir PATH, --server-like, --columnar-only,"
-                        + " --data PATH, --tenant T, --selector S, --span-seconds N, --end-nanos N, --raw-bytes N)");
+                        + " --data PATH, --tenant T, --selector S, --span-seconds N, --end-nanos N, --raw-bytes N,"
+                        + " --only PREFIX)");
             }
         }
         if (serverLike.data != null) {
@@ -193,6 +196,9 @@ public final class QueryScanReport {
                 + "]))");
         queries.put("logfmt by status",
                 "sum by (status) (count_over_time(" + sel + " | logfmt | bytes > 50000 [" + range + "]))");
+        // the server bar's parser query: a label filter on a field in the middle of the line, grouped by a stream label
+        queries.put("logfmt status", "sum by (env) (count_over_time(" + sel + " | logfmt | status >= 500 [" + range
+                + "]))");
         // the lines are logfmt: every row fails to parse as JSON, so this row measures the json-parameter path's cost
         // per row (the result is empty on both engines)
         queries.put("json param", "sum(count_over_time(" + sel + " | json s=\"status\" | __error__=\"\" | s >= 500 ["
@@ -212,6 +218,8 @@ public final class QueryScanReport {
         long spanNanos = 6 * 3600 * SEC;
         long endNanos;
         long rawBytes;
+        /** Only the rows whose name starts with this (all when null). */
+        String only;
 
         /** Caches sized as the server's {@code auto} heap shares (HeapShares in api), or the big-heap defaults. */
         QuerierConfig querierConfig() {
@@ -260,8 +268,11 @@ public final class QueryScanReport {
                     Runtime.getRuntime().maxMemory() >> 20);
             System.out.printf(Locale.ROOT, "%-16s %12s %12s %9s %10s%n", "query", "reference ms", "columnar ms",
                     "ratio", "col MB/s");
-            table(engines, queries(s.selector, 1_110_000, (s.spanNanos / SEC) + "s"), s.tenant, end, s.spanNanos,
-                    runs, rawBytes);
+            Map<String, String> queries = queries(s.selector, 1_110_000, (s.spanNanos / SEC) + "s");
+            if (s.only != null) {
+                queries.keySet().removeIf(name -> !name.startsWith(s.only));
+            }
+            table(engines, queries, s.tenant, end, s.spanNanos, runs, rawBytes);
         }
     }
 

@@ -69,7 +69,8 @@ public final class ColumnarPipeline {
     private final LogRange range;
     private final RangeOp op;
     private final Set<String> grouped;
-    private final List<Object> steps;
+    /** The stages after the leading line filters, in order (an array: the per-row loops walk it). */
+    private final Object[] steps;
     /** The parser: a {@link Stage.Logfmt}, a {@link Stage.Json} without parameters, or null. */
     private final Stage parser;
     /** The parser when it is logfmt, else null. */
@@ -88,7 +89,7 @@ public final class ColumnarPipeline {
         this.range = range;
         this.op = op;
         this.grouped = grouped;
-        this.steps = steps;
+        this.steps = steps.toArray();
         this.parser = parser;
         this.logfmt = parser instanceof Stage.Logfmt l ? l : null;
         this.names = names;
@@ -396,7 +397,17 @@ public final class ColumnarPipeline {
         private final int[] end;
         private final boolean[] escaped;
         private final String[] strings;
+        /**
+         * Per slot, on tokens: the row token its value is exactly (-1: not one whole token, or not a range of the
+         * row's tokens), and whether its range is still a skeleton range whose bytes {@link #materialize} copies.
+         */
+        private final int[] valueToken;
+        private final boolean[] lazy;
+        /** The cursor whose row the lazy ranges belong to (it stays on the row until the next one is read). */
+        private TokenizedLines lazyTokens;
         private int unfilled;
+        /** Whether every read label is set: later pairs matter only if one is {@code __error__}. */
+        private final java.util.function.BooleanSupplier satisfied = () -> unfilled == 0;
         /** Set by the walk when a key lands on {@code __error__}: the row path then fails or filters the line. */
         private boolean errorKey;
         private boolean numberFailed;
@@ -430,6 +441,8 @@ public final class ColumnarPipeline {
             end = new int[n];
             escaped = new boolean[n];
             strings = new String[n];
+            valueToken = new int[n];
+            lazy = new boolean[n];
             sanitizeKeys = parser != null && (logfmt == null || logfmt.params().isEmpty());
             dropEmpty = logfmt != null && sanitizeKeys && !logfmt.keepEmpty();
             json = parser instanceof Stage.Json ? new JsonFlattenBytes() : null;
@@ -495,6 +508,8 @@ public final class ColumnarPipeline {
             line = bytes;
             Arrays.fill(start, -1);
             Arrays.fill(strings, null);
+            Arrays.fill(lazy, false);
+            lazyTokens = null;
             int verdict = onBytes(bytes, offset, length);
             rowDecoded = verdict == UNSURE;
             if (verdict != UNSURE) {
@@ -510,9 +525,10 @@ public final class ColumnarPipeline {
          * {@link #onTokens()}.
          */
         public int evaluate(long ts, TokenizedLines rows) {
-            rows.readRow();
             Arrays.fill(start, -1);
             Arrays.fill(strings, null);
+            Arrays.fill(lazy, false);
+            lazyTokens = rows;
             tokens = rows;
             if (maskedTokens != rows) {
                 maskedTokens = rows;
@@ -533,22 +549,33 @@ public final class ColumnarPipeline {
             return onRow(ts, rows.line());
         }
 
+        /** The steps on the row {@code rows} reads next, which is read (and walked, for logfmt) whatever they answer. */
         private int onTokens(TokenizedLines rows) {
+            boolean read = false;
+            int verdict = PASS;
             line = rows.values();
             for (Object step : steps) {
                 if (step instanceof LabelTest t) {
                     int x = t.test(this);
                     if (x != TRUE) {
-                        return x == FALSE ? REJECT : UNSURE;
+                        verdict = x == FALSE ? REJECT : UNSURE;
+                        break;
                     }
                 } else {
                     startWalk();
-                    if (LogfmtBytes.walk(rows.skeleton(), 0, rows.skeletonLength(), logfmt.strict(), this)
-                            == LogfmtBytes.MALFORMED || errorKey) {
+                    read = true;
+                    int status = rows.walkLogfmt(logfmt.strict(), this, satisfied);
+                    line = rows.values(); // appending values may have grown it
+                    if (status == LogfmtBytes.MALFORMED || errorKey) {
                         return UNSURE;
                     }
-                    line = rows.values(); // appending values may have grown it
                 }
+            }
+            if (!read) {
+                rows.readRow();
+            }
+            if (verdict != PASS) {
+                return verdict;
             }
             return finish(unwrapSlot < 0 && (op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE)
                     ? rows.rowLength() : 0);
@@ -599,7 +626,7 @@ public final class ColumnarPipeline {
                 value = op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE ? length : 1;
                 return PASS;
             }
-            if (!present(unwrapSlot) || valueLength(unwrapSlot) == 0) {
+            if (!present(unwrapSlot) || emptyValue(unwrapSlot)) {
                 return REJECT; // no sample, as the row path
             }
             double v = unwrapped(unwrapSlot);
@@ -730,7 +757,7 @@ public final class ColumnarPipeline {
         /** {@link #pair} on a row's skeleton: the key matched through its token's cached mask, the value copied. */
         private boolean tokenPair(int keyStart, int keyEnd, int valueStart, int valueEnd, boolean esc) {
             long mask;
-            int id = tokens.singleToken(keyStart, keyEnd);
+            int id = tokens.pairKeyId();
             if (id >= 0) {
                 mask = tokenMasks[id];
                 if (mask == 0) {
@@ -751,8 +778,10 @@ public final class ColumnarPipeline {
             }
             for (int s = 0; mask != 0 && s < keys.length; s++, mask >>>= 1) {
                 if ((mask & 1) != 0 && start[s] < 0) {
-                    start[s] = tokens.append(valueStart, valueEnd);
-                    end[s] = tokens.valuesLength();
+                    start[s] = valueStart;
+                    end[s] = valueEnd;
+                    lazy[s] = true;
+                    valueToken[s] = tokens.pairValueToken();
                     escaped[s] = esc;
                     unfilled--;
                 }
@@ -834,9 +863,25 @@ public final class ColumnarPipeline {
             return constant[slot] != null || start[slot] >= 0;
         }
 
-        private int valueLength(int slot) {
-            return constant[slot] != null ? constant[slot].length()
-                    : strings[slot] != null ? strings[slot].length() : end[slot] - start[slot];
+        /** Copies a lazy slot's line bytes into the cursor's values, where its range then points. */
+        private void materialize(int slot) {
+            if (lazy[slot]) {
+                lazy[slot] = false;
+                start[slot] = lazyTokens.append(start[slot], end[slot]);
+                end[slot] = lazyTokens.valuesLength();
+                line = lazyTokens.values();
+            }
+        }
+
+        /** A lazy slot's value when it is one number token (see {@link TokenizedLines#number}), else Long.MIN_VALUE. */
+        private long tokenNumber(int slot) {
+            return lazy[slot] && valueToken[slot] >= 0 ? lazyTokens.number(valueToken[slot]) : Long.MIN_VALUE;
+        }
+
+        /** Whether the slot's value is empty (a skeleton range is empty exactly when its line range is). */
+        private boolean emptyValue(int slot) {
+            return constant[slot] != null ? constant[slot].isEmpty()
+                    : strings[slot] != null ? strings[slot].isEmpty() : end[slot] == start[slot];
         }
 
         /** The slot's value, or null when the row does not have the label. */
@@ -847,6 +892,7 @@ public final class ColumnarPipeline {
             if (start[slot] < 0) {
                 return null;
             }
+            materialize(slot);
             if (strings[slot] == null) {
                 strings[slot] = escaped[slot] ? LogfmtBytes.unescape(line, start[slot], end[slot])
                         : new String(line, start[slot], end[slot] - start[slot], StandardCharsets.UTF_8);
@@ -862,6 +908,7 @@ public final class ColumnarPipeline {
             if (start[slot] < 0) {
                 return want.length == 0;
             }
+            materialize(slot);
             if (escaped[slot]) {
                 return string(slot).equals(new String(want, StandardCharsets.UTF_8));
             }
@@ -872,6 +919,11 @@ public final class ColumnarPipeline {
         double number(int slot) {
             numberFailed = false;
             if (constant[slot] == null && !escaped[slot]) {
+                long number = tokenNumber(slot);
+                if (number != Long.MIN_VALUE) {
+                    return number;
+                }
+                materialize(slot);
                 long digits = digits(line, start[slot], end[slot]);
                 if (digits != Long.MIN_VALUE) {
                     return digits;
@@ -890,6 +942,11 @@ public final class ColumnarPipeline {
             numberFailed = false;
             Unwrap u = range.unwrap();
             if (u.conversion() == SampleExpr.UnwrapConversion.NONE && constant[slot] == null && !escaped[slot]) {
+                long number = tokenNumber(slot);
+                if (number != Long.MIN_VALUE) {
+                    return number;
+                }
+                materialize(slot);
                 long digits = digits(line, start[slot], end[slot]);
                 if (digits != Long.MIN_VALUE) {
                     return digits;

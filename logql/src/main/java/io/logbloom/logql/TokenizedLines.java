@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.BooleanSupplier;
 
 /**
  * A cursor over a block's tokenized line column (each line a sequence of runs of one byte class — ASCII digits,
@@ -16,24 +17,27 @@ import java.util.Arrays;
  * next number, 1 = end of line, k = token k - 2; {@code numbers} holds uvarints in order of use, each standing for
  * its canonical decimal text.
  *
- * <p>The skeleton: {@link #readRow()} lays the row out as a short byte string in which every <em>plain</em>
- * token (a number, or a token holding none of the bytes a logfmt walk stops at: ASCII space and controls,
- * {@code =}, {@code "}, {@code \}) is one placeholder byte {@code 'a'}, and every other token is copied byte for
- * byte. A logfmt walk ({@link LogfmtBytes}) run on the skeleton meets the same separators in the same order as on
- * the line: every loop of the walk treats a run of non-separator bytes alike whatever its length, and an escape
- * that skips one byte of a plain token leaves only non-separator bytes of it, which the walk then passes as it
- * would have passed the placeholder. So the pairs it reports are the line's, their bounds falling on token
- * boundaries or inside copied tokens; {@link #append} maps a skeleton range back to the line's bytes. On the
- * load-test lines a skeleton is about a third of the line, and no line is rebuilt.
+ * <p>The skeleton: {@link #walkLogfmt} reads a row and walks it as if it were a short byte string in which every
+ * <em>plain</em> token (a number, or a token holding none of the bytes a logfmt walk stops at: ASCII space and
+ * controls, {@code =}, {@code "}, {@code \}) is one placeholder byte {@code 'a'}, and every other token is its own
+ * bytes. A logfmt walk ({@link LogfmtBytes}) on that skeleton meets the same separators in the same order as on the
+ * line: every loop of the walk treats a run of non-separator bytes alike whatever its length, and an escape that
+ * skips one byte of a plain token leaves only non-separator bytes of it, which the walk then passes as it would have
+ * passed the placeholder. So the pairs it reports are the line's, their bounds falling on token boundaries or inside
+ * copied tokens; {@link #append} maps a skeleton range back to the line's bytes. The skeleton is never written: the
+ * walk steps once per plain token and once per byte of the others, as the codes are decoded, its state in locals,
+ * and a key or value that is one whole token is handed over by id ({@link #pairKeyId}, {@link #number}), so a label
+ * filter on a number token compares the decoded number without any bytes being rebuilt.
  *
  * <p>A malformed column (a code outside the dictionary, a truncated varint) throws {@link UncheckedIOException}
  * as a damaged block does. Not thread-safe: one cursor per block scan.
  */
 public final class TokenizedLines {
-    private static final byte PLACEHOLDER = 'a';
     private static final byte UNKNOWN = 0;
     private static final byte PLAIN = 1;
     private static final byte COPIED = 2;
+    /** Beside {@link #PLAIN}: the token holds "error", so a key holding it may sanitise to {@code __error__}. */
+    private static final byte ERRORISH = 4;
     /** Per byte value: whether a logfmt walk stops at it (ASCII space and controls, '=', '"', '\\'). */
     private static final boolean[] STOPS = new boolean[256];
 
@@ -46,13 +50,32 @@ public final class TokenizedLines {
         STOPS['\\'] = true;
     }
 
+    // the logfmt walk's states (see LogfmtBytes.walk): between pairs, in a key, after '=', in a quoted value, after
+    // a backslash in one, right after its closing quote, in an unquoted value, skipping a bad token (tracking
+    // quotes), after a backslash there; ended (malformed, stopped, or no sink); the sink stopped it (pair's answer);
+    // malformed at the line's end
+    private static final int W_SPACE = 0;
+    private static final int W_KEY = 1;
+    private static final int W_EQUALS = 2;
+    private static final int W_QUOTED = 3;
+    private static final int W_QUOTED_ESCAPE = 4;
+    private static final int W_AFTER_QUOTE = 5;
+    private static final int W_VALUE = 6;
+    private static final int W_SKIP = 7;
+    private static final int W_SKIP_ESCAPE = 8;
+    private static final int W_ENDED = 9;
+    private static final int W_STOPPED = 10;
+    private static final int W_MALFORMED = 11;
+    /** The sink is satisfied: the rest of the row is only read, unless a token may start an error key. */
+    private static final int W_TAIL = 12;
+
     private final byte[] dictionary;
     private final int[] starts;
     private final int[] lengths;
     private final byte[] codes;
     private final byte[] numbers;
     private final int rows;
-    /** Per token id: {@link #UNKNOWN}, {@link #PLAIN} or {@link #COPIED}, filled on first sight. */
+    /** Per token id: {@link #UNKNOWN}, {@link #PLAIN} (maybe with {@link #ERRORISH}) or {@link #COPIED}, on first sight. */
     private final byte[] plain;
     private int codeAt;
     private int numberAt;
@@ -66,13 +89,15 @@ public final class TokenizedLines {
     private int tokenCount;
     /** The token {@link #tokenAt} answered last. */
     private int lastToken;
-    private byte[] skeleton = new byte[128];
     private int skeletonLength;
     /** Line bytes of skeleton ranges {@link #append}ed for the row read last. */
     private byte[] values = new byte[64];
     private int valuesLength;
     private byte[] scratch = new byte[32];
     private final byte[] digits = new byte[20];
+    /** The row tokens the reported pair's key and value are exactly (-1: not one whole token). */
+    private int pairKeyToken;
+    private int pairValueToken;
 
     /** A cursor at the first row of the column with these sections (see the class comment for the format). */
     public TokenizedLines(byte[] dictionary, int[] starts, int[] lengths, byte[] codes, byte[] numbers, int rows) {
@@ -114,14 +139,55 @@ public final class TokenizedLines {
         row++;
     }
 
-    /** Reads the next row: its tokens and skeleton (numbers are decoded only where a range is read). */
+    /** Reads the next row: its tokens and their skeleton positions (numbers are decoded only where a range is read). */
     void readRow() {
+        walkLogfmt(false, null);
+    }
+
+    /**
+     * Reads the next row and, unless {@code sink} is null, runs the {@link LogfmtBytes} walk over its skeleton in the
+     * same pass: each plain token is one step of the walk, each other token steps once per byte, and nothing is
+     * copied. The pairs reported are {@link LogfmtBytes#walk}'s on the row's line, as skeleton ranges (the line
+     * bytes a sink's {@code line} argument would hold are never written: read ranges through {@link #append} or
+     * {@link #scratch}). Once the walk ends (malformed, or the sink stops it) the rest of the row is still read.
+     *
+     * @return {@link LogfmtBytes#DONE}, {@link LogfmtBytes#STOPPED} or {@link LogfmtBytes#MALFORMED} (DONE when
+     *     {@code sink} is null)
+     */
+    int walkLogfmt(boolean strict, LogfmtBytes.Sink sink) {
+        return walkLogfmt(strict, sink, null);
+    }
+
+    /**
+     * {@link #walkLogfmt(boolean, LogfmtBytes.Sink)} that, when not strict, stops walking between pairs once
+     * {@code satisfied} says the sink needs no more pairs but one whose key sanitises to {@code __error__}: the rest
+     * of the row is then only read, and should a token of it hold "error" the row is walked again from its start
+     * with every pair reported (so the sink must take a pair it saw before as it did the first time).
+     */
+    int walkLogfmt(boolean strict, LogfmtBytes.Sink sink, BooleanSupplier satisfied) {
         checkRow();
+        int rowCodeAt = codeAt;
+        int rowNumberAt = numberAt;
+        boolean early = satisfied != null && !strict && sink != null;
         int t = 0;
         int sk = 0;
         int[] ids = tokenIds;
         int[] at = tokenSkeleton;
-        byte[] skel = skeleton;
+        lastToken = 0;
+        valuesLength = 0;
+        skeletonLength = -1; // no range ends at the skeleton's end before the row is read
+        byte[] d = dictionary;
+        // the walk's state in locals (see the W_ constants), the open pair's bounds and first tokens
+        int state = sink == null ? W_ENDED : W_SPACE;
+        int status = LogfmtBytes.DONE;
+        int keyStart = 0;
+        int keyEnd = 0;
+        int valueStart = 0;
+        int valueEnd = 0;
+        int keyToken = -1;
+        int valueToken = -1;
+        boolean escaped = false;
+        boolean quoted = false;
         while (true) {
             int c = nextCode();
             if (c == 1) {
@@ -132,37 +198,229 @@ public final class TokenizedLines {
                 at = tokenSkeleton = Arrays.copyOf(at, t * 2);
             }
             int length = 1;
-            int id = c - 2;
+            int from = -1; // the token's bytes in the dictionary, or -1 for a placeholder
+            byte kind = PLAIN;
             if (c == 0) {
                 ids[t] = -1 - numberAt;
                 numberAt = skipVarint(numbers, numberAt);
             } else {
+                int id = c - 2;
                 ids[t] = id;
-                byte kind = plain[id];
+                kind = plain[id];
                 if (kind == UNKNOWN) {
                     kind = plain[id] = classify(id);
                 }
                 if (kind == COPIED) {
                     length = lengths[id];
+                    from = starts[id];
                 }
             }
-            if (sk + length > skel.length) {
-                skel = skeleton = Arrays.copyOf(skel, Math.max(sk + length, skel.length * 2));
-            }
+            int token = t;
             at[t++] = sk;
-            if (length == 1 && (c == 0 || plain[id] == PLAIN)) {
-                skel[sk++] = PLACEHOLDER;
-            } else {
-                System.arraycopy(dictionary, starts[id], skel, sk, length);
-                sk += length;
+            tokenCount = t;
+            if (early && state == W_SPACE && satisfied.getAsBoolean()) {
+                state = W_TAIL;
             }
+            if (state >= W_ENDED) {
+                if (state == W_TAIL && (kind & ERRORISH) != 0) {
+                    codeAt = rowCodeAt;
+                    numberAt = rowNumberAt;
+                    return walkLogfmt(false, sink, null);
+                }
+            } else if (from < 0) {
+                // a placeholder, a run of non-separator bytes: it starts a key or value, or passes as one byte
+                switch (state) {
+                    case W_SPACE -> {
+                        keyStart = sk;
+                        keyToken = token;
+                        state = W_KEY;
+                    }
+                    case W_EQUALS -> {
+                        valueStart = sk;
+                        valueToken = token;
+                        state = W_VALUE;
+                    }
+                    case W_AFTER_QUOTE -> {
+                        if (strict) {
+                            status = LogfmtBytes.MALFORMED;
+                            state = W_ENDED;
+                        } else {
+                            state = W_SKIP;
+                            quoted = false;
+                        }
+                    }
+                    case W_QUOTED_ESCAPE -> state = W_QUOTED;
+                    case W_SKIP_ESCAPE -> state = W_SKIP;
+                    default -> {
+                        // a key, value, quoted value or skipped token goes on
+                    }
+                }
+            } else {
+                for (int i = from, end = from + length, p = sk; i < end && state != W_ENDED; i++, p++) {
+                    byte b = d[i];
+                    boolean again = true;
+                    while (again) {
+                        again = false;
+                        switch (state) {
+                            case W_SPACE -> {
+                                if (!space(b)) {
+                                    keyStart = p;
+                                    keyToken = p == at[token] ? token : -1;
+                                    state = W_KEY;
+                                    again = true;
+                                }
+                            }
+                            case W_KEY -> {
+                                if (space(b) || b == '=' || b == '"') {
+                                    keyEnd = p;
+                                    if (p == keyStart || b == '"') {
+                                        if (strict) {
+                                            status = LogfmtBytes.MALFORMED;
+                                            state = W_ENDED;
+                                        } else {
+                                            state = W_SKIP;
+                                            quoted = false;
+                                            again = true;
+                                        }
+                                    } else if (space(b)) {
+                                        state = pair(sink, keyStart, p, p, p, false, true, keyToken, -1);
+                                    } else {
+                                        state = W_EQUALS;
+                                    }
+                                }
+                            }
+                            case W_EQUALS -> {
+                                if (space(b)) {
+                                    state = pair(sink, keyStart, keyEnd, p, p, false, false, keyToken, -1);
+                                } else if (b == '"') {
+                                    valueStart = p + 1;
+                                    escaped = false;
+                                    state = W_QUOTED;
+                                } else {
+                                    valueStart = p;
+                                    valueToken = p == at[token] ? token : -1;
+                                    state = W_VALUE;
+                                    again = true;
+                                }
+                            }
+                            case W_QUOTED -> {
+                                if (b == '\\') {
+                                    escaped = true;
+                                    state = W_QUOTED_ESCAPE;
+                                } else if (b == '"') {
+                                    valueEnd = p;
+                                    state = W_AFTER_QUOTE;
+                                }
+                            }
+                            case W_QUOTED_ESCAPE -> state = W_QUOTED;
+                            case W_AFTER_QUOTE -> {
+                                if (space(b)) {
+                                    state = pair(sink, keyStart, keyEnd, valueStart, valueEnd, escaped, false,
+                                            keyToken, -1);
+                                } else if (strict) {
+                                    status = LogfmtBytes.MALFORMED;
+                                    state = W_ENDED;
+                                } else {
+                                    state = W_SKIP;
+                                    quoted = false;
+                                    again = true;
+                                }
+                            }
+                            case W_VALUE -> {
+                                if (space(b)) {
+                                    state = pair(sink, keyStart, keyEnd, valueStart, p, false, false, keyToken,
+                                            valueToken);
+                                } else if (strict && (b == '"' || b == '=')) {
+                                    status = LogfmtBytes.MALFORMED;
+                                    state = W_ENDED;
+                                }
+                            }
+                            case W_SKIP -> {
+                                if (b == '"') {
+                                    quoted = !quoted;
+                                } else if (b == '\\' && quoted) {
+                                    state = W_SKIP_ESCAPE;
+                                } else if (space(b) && !quoted) {
+                                    state = W_SPACE;
+                                }
+                            }
+                            case W_SKIP_ESCAPE -> state = W_SKIP;
+                            default -> throw new IllegalStateException("BUG: logfmt walk state " + state);
+                        }
+                    }
+                    if (state == W_STOPPED) {
+                        status = LogfmtBytes.STOPPED;
+                        state = W_ENDED;
+                    }
+                }
+            }
+            sk += length;
         }
         tokenCount = t;
-        lastToken = 0;
         skeletonLength = sk;
-        valuesLength = 0;
         row++;
+        // at the line's end a pair still open is reported as LogfmtBytes.walk does
+        int last = switch (state) {
+            case W_KEY -> pair(sink, keyStart, sk, sk, sk, false, true, keyToken, -1);
+            case W_EQUALS -> pair(sink, keyStart, keyEnd, sk, sk, false, false, keyToken, -1);
+            case W_AFTER_QUOTE -> pair(sink, keyStart, keyEnd, valueStart, valueEnd, escaped, false, keyToken, -1);
+            case W_VALUE -> pair(sink, keyStart, keyEnd, valueStart, sk, false, false, keyToken, valueToken);
+            case W_QUOTED, W_QUOTED_ESCAPE -> strict ? W_MALFORMED : W_SPACE;
+            default -> W_SPACE;
+        };
+        return last == W_STOPPED ? LogfmtBytes.STOPPED : last == W_MALFORMED ? LogfmtBytes.MALFORMED : status;
     }
+
+    /** Reports a pair to {@code sink}; returns the walk's next state: between pairs, or stopped. */
+    private int pair(LogfmtBytes.Sink sink, int keyStart, int keyEnd, int valueStart, int valueEnd, boolean escaped,
+            boolean standalone, int keyToken, int valueToken) {
+        pairKeyToken = wholeToken(keyToken, keyEnd);
+        pairValueToken = valueStart == valueEnd ? -1 : wholeToken(valueToken, valueEnd);
+        return sink.pair(null, keyStart, keyEnd, valueStart, valueEnd, escaped, standalone) ? W_SPACE : W_STOPPED;
+    }
+
+    private static boolean space(byte b) {
+        return b >= 0 && b <= ' ';
+    }
+
+    /** {@code t} when the range from its start to {@code end} is exactly row token {@code t}, else -1. */
+    private int wholeToken(int t, int end) {
+        if (t < 0) {
+            return -1;
+        }
+        int next = t + 1 < tokenCount ? tokenSkeleton[t + 1] : skeletonLength; // -1 while the row is being read
+        return next == end ? t : -1;
+    }
+
+    /**
+     * The dictionary id of the key of the pair the walk reports (valid during {@link LogfmtBytes.Sink#pair}) when the
+     * key is exactly one dictionary token, else -1.
+     */
+    int pairKeyId() {
+        return pairKeyToken < 0 ? -1 : Math.max(-1, tokenIds[pairKeyToken]);
+    }
+
+    /**
+     * The row token the value of the pair the walk reports is exactly (valid during {@link LogfmtBytes.Sink#pair}),
+     * else -1 (also for a quoted or empty value).
+     */
+    int pairValueToken() {
+        return pairValueToken;
+    }
+
+    /**
+     * The number row token {@code t} of the row read last stands for when it is a number token below 10^15 (exact
+     * as a double), else {@link Long#MIN_VALUE}.
+     */
+    long number(int t) {
+        int id = tokenIds[t];
+        if (id >= 0) {
+            return Long.MIN_VALUE;
+        }
+        long value = varint(numbers, -1 - id);
+        return value >= 0 && value < 1_000_000_000_000_000L ? value : Long.MIN_VALUE;
+    }
+
 
     /** Classifies token {@code id} (once per block: distinct tokens can hold a large share of a block's bytes). */
     private byte classify(int id) {
@@ -172,12 +430,12 @@ public final class TokenizedLines {
                 return COPIED;
             }
         }
+        for (int i = starts[id], end = i + lengths[id] - 4; i < end; i++) {
+            if (d[i] == 'e' && d[i + 1] == 'r' && d[i + 2] == 'r' && d[i + 3] == 'o' && d[i + 4] == 'r') {
+                return (byte) (PLAIN | ERRORISH);
+            }
+        }
         return PLAIN;
-    }
-
-    /** The skeleton of the row read last (valid up to {@link #skeletonLength()}). */
-    byte[] skeleton() {
-        return skeleton;
     }
 
     /** The length of the row read last's skeleton. */
@@ -210,19 +468,6 @@ public final class TokenizedLines {
         }
         lastToken = t;
         return t;
-    }
-
-    /**
-     * The dictionary id of the token skeleton range [{@code from}, {@code to}) stands for when it is exactly one
-     * dictionary token, else -1.
-     */
-    int singleToken(int from, int to) {
-        int t = tokenAt(from);
-        if (tokenSkeleton[t] != from || tokenIds[t] < 0) {
-            return -1;
-        }
-        int next = t + 1 < tokenCount ? tokenSkeleton[t + 1] : skeletonLength;
-        return next == to ? tokenIds[t] : -1;
     }
 
     /** The dictionary holding token bytes. */

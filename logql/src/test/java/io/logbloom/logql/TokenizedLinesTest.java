@@ -125,16 +125,15 @@ final class TokenizedLinesTest {
     }
 
     @Test
-    void logfmtWalkOnSkeleton_samePairsAsOnBytes() {
+    void logfmtWalkOnTokens_samePairsAsOnBytes() {
         Random r = new Random(5);
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 20_000; i++) {
             lines.add(randomLine(r));
         }
-        TokenizedLines tokens = encode(lines);
-        for (String line : lines) {
-            tokens.readRow();
-            for (boolean strict : new boolean[] {false, true}) {
+        for (boolean strict : new boolean[] {false, true}) {
+            TokenizedLines tokens = encode(lines);
+            for (String line : lines) {
                 byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
                 List<String> expected = new ArrayList<>();
                 int expectedStatus = LogfmtBytes.walk(bytes, 0, bytes.length, strict,
@@ -142,19 +141,57 @@ final class TokenizedLinesTest {
                                 StandardCharsets.UTF_8) + "|" + new String(b, vs, ve - vs, StandardCharsets.UTF_8)
                                 + "|" + esc + standalone));
                 List<String> got = new ArrayList<>();
-                int status = LogfmtBytes.walk(tokens.skeleton(), 0, tokens.skeletonLength(), strict,
-                        (b, ks, ke, vs, ve, esc, standalone) -> {
-                            int kn = tokens.scratch(ks, ke);
-                            String key = new String(tokens.scratch(), 0, kn, StandardCharsets.UTF_8);
-                            int vn = tokens.scratch(vs, ve);
-                            got.add(key + "|" + new String(tokens.scratch(), 0, vn, StandardCharsets.UTF_8) + "|"
-                                    + esc + standalone);
-                            return true;
-                        });
+                int status = tokens.walkLogfmt(strict, (b, ks, ke, vs, ve, esc, standalone) -> {
+                    int kn = tokens.scratch(ks, ke);
+                    String key = new String(tokens.scratch(), 0, kn, StandardCharsets.UTF_8);
+                    int vn = tokens.scratch(vs, ve);
+                    got.add(key + "|" + new String(tokens.scratch(), 0, vn, StandardCharsets.UTF_8) + "|"
+                            + esc + standalone);
+                    return true;
+                });
                 assertThat(got).as("%s strict=%s", line, strict).isEqualTo(expected);
                 assertThat(status).as(line).isEqualTo(expectedStatus);
+                assertThat(tokens.line()).isEqualTo(line);
             }
         }
+    }
+
+    @Test
+    void logfmtWalkOnTokens_stoppedBySink_restOfRowStillRead() {
+        TokenizedLines tokens = encode(List.of("a=1 b=2 c=3", "d=4"));
+        List<String> keys = new ArrayList<>();
+        int status = tokens.walkLogfmt(false, (b, ks, ke, vs, ve, esc, standalone) -> {
+            int n = tokens.scratch(ks, ke);
+            keys.add(new String(tokens.scratch(), 0, n, StandardCharsets.UTF_8));
+            return keys.size() < 2;
+        });
+        assertThat(status).isEqualTo(LogfmtBytes.STOPPED);
+        assertThat(keys).containsExactly("a", "b");
+        assertThat(tokens.line()).isEqualTo("a=1 b=2 c=3");
+        assertThat(tokens.row()).isEqualTo(1);
+        tokens.readRow();
+        assertThat(tokens.line()).isEqualTo("d=4");
+    }
+
+    @Test
+    void logfmtWalkOnTokens_satisfiedSink_walksAgainOnlyWhenAnErrorKeyMayFollow() {
+        TokenizedLines tokens = encode(List.of("a=1 b=2 c=3", "a=1 x=2 __error__=3", "a=1 b=error", "z=1"));
+        List<String> keys = new ArrayList<>();
+        LogfmtBytes.Sink sink = (b, ks, ke, vs, ve, esc, standalone) -> {
+            int n = tokens.scratch(ks, ke);
+            keys.add(new String(tokens.scratch(), 0, n, StandardCharsets.UTF_8));
+            return true;
+        };
+        tokens.walkLogfmt(false, sink, () -> !keys.isEmpty());
+        assertThat(keys).as("the rest of the row is only read").containsExactly("a");
+        keys.clear();
+        tokens.walkLogfmt(false, sink, () -> !keys.isEmpty());
+        assertThat(keys).as("walked again from the start").containsExactly("a", "a", "x", "__error__");
+        keys.clear();
+        tokens.walkLogfmt(true, sink, () -> !keys.isEmpty());
+        assertThat(keys).as("strict: a later pair may be malformed").containsExactly("a", "b");
+        tokens.readRow();
+        assertThat(tokens.line()).isEqualTo("z=1");
     }
 
     @ParameterizedTest
