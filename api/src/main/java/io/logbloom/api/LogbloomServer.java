@@ -213,6 +213,12 @@ public final class LogbloomServer implements AutoCloseable {
                     (tenant, matchers, from, through) -> ingester().unflushed(tenant, matchers, from, through),
                     this::consumedOffsets);
             app.post(RemoteUnflushedSource.PATH, ctx -> {
+                if (consumer == null) {
+                    // starting: a strong read retries within its budget, unlike an ingester behind on its partitions
+                    ctx.status(503).header(UnflushedEndpoint.STARTING_HEADER, "true")
+                            .contentType("text/plain; charset=utf-8").result(NOT_CONSUMING_YET + "\n");
+                    return;
+                }
                 UnflushedEndpoint.Answer answer = unflushed.answer(ctx.bodyAsBytes());
                 ctx.header(UnflushedEndpoint.PARTITIONS_HEADER, answer.partitionsHeader())
                         .contentType("application/octet-stream").result(answer.frames());
@@ -317,6 +323,8 @@ public final class LogbloomServer implements AutoCloseable {
     }
 
     /** {@code host:port} queriers reach this process at: {@code kafka.advertise_address}, or the listen address and port. */
+    private static final String NOT_CONSUMING_YET = "Ingester not ready: not consuming Kafka yet";
+
     private String advertisedAddress(ClusterConfig kafka) {
         if (!kafka.advertiseAddress().isBlank()) {
             return kafka.advertiseAddress();
@@ -336,7 +344,7 @@ public final class LogbloomServer implements AutoCloseable {
     private io.logbloom.kafka.ConsumedOffsets consumedOffsets() {
         PartitionConsumer current = consumer;
         if (current == null) {
-            throw new HttpException(503, "not_ready", "Ingester not ready: not consuming Kafka yet");
+            throw new HttpException(503, "not_ready", NOT_CONSUMING_YET);
         }
         return current;
     }

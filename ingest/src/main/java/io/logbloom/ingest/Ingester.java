@@ -110,6 +110,13 @@ public final class Ingester implements AutoCloseable {
     /** Opens the parts and the WAL (replaying what no part holds), registers metrics and starts the loops. */
     public Ingester(IngestConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry)
             throws IOException {
+        this(config, store, clock, registry, CrashHook.NONE);
+    }
+
+    /** As the public constructor, with the sealer and merger calling {@code crashHook} at each {@link CrashPoint}. */
+    Ingester(IngestConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry, CrashHook crashHook)
+            throws IOException {
+        Objects.requireNonNull(crashHook, "crashHook is null");
         this.config = Objects.requireNonNull(config, "config is null");
         Objects.requireNonNull(store, "store is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -134,9 +141,9 @@ public final class Ingester implements AutoCloseable {
         ColumnarConfig partFormat = objectFormat.withZstdLevel(PART_ZSTD_LEVEL).withEffort(ColumnarConfig.Effort.FAST);
         Path partsDir = config.wal().directory().resolve("parts");
         this.parts = new LocalParts(partsDir, partFormat);
-        this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted,
+        this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted, config.index(),
                 objectFormat.withZstdLevel(MERGED_ZSTD_LEVEL), this::releasedThroughSegment,
-                visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE);
+                visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE, crashHook);
         merger.recover();
         long now = nowNanos();
         rememberPartRows(now);
@@ -147,7 +154,7 @@ public final class Ingester implements AutoCloseable {
                     replay.rowsSkipped());
         }
         try {
-            this.sealer = new PartSealer(buffers, parts, wal, writer.lock());
+            this.sealer = new PartSealer(buffers, parts, wal, writer.lock(), crashHook);
             this.metrics = new IngestMetrics(registry, new IngestMetrics.Gauges() {
                 @Override
                 public double activeStreams() {

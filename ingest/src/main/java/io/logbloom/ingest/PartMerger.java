@@ -6,12 +6,15 @@ import io.logbloom.chunks.ColumnarBlock;
 import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarLines;
+import io.logbloom.chunks.ColumnarObjectReader;
 import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarStreamInfo;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.ObjectNotFoundException;
 import io.logbloom.chunks.ObjectStore;
+import io.logbloom.chunks.RangeSource;
 import io.logbloom.index.ColumnarRefs;
+import io.logbloom.index.IndexConfig;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.IndexWriter;
 import io.logbloom.index.SeriesChunks;
@@ -47,21 +50,30 @@ import org.slf4j.LoggerFactory;
  * <p><b>Only released parts.</b> A part is merged only once the WAL segments it covers are deleted
  * ({@code releasedThroughSegment}), so no replay can bring its rows back after it is gone.
  *
- * <p><b>Exactly once, also across crashes.</b> Before uploading, a manifest
- * ({@code merge-<id>.json} beside the parts: the object key and the part files) is written durably.
- * The index file is written and the parts leave the readers' view under {@code visibility}, the
- * lock queries hold while they read the index and the parts, so a query sees every row once, in
- * the parts or in the object. Then the part files and the manifest are deleted. On start,
- * {@link #recover} finishes what a crash interrupted: when the persisted index already holds refs
- * to the manifest's object, the parts are deleted; otherwise the object is deleted and the parts
- * stay, to be merged again.
+ * <p><b>Exactly once, also across crashes.</b> The steps, each a {@link CrashPoint}: (1) a manifest
+ * ({@code merge-<id>.json} beside the parts: the object key, its time range and the part files) is
+ * written durably (temporary file, force, atomic rename); (2) the object is uploaded; (3) its series
+ * blooms are stored; (4) its index files are written (one per index period its series overlap) and
+ * the parts leave the readers' view under {@code visibility}, the lock queries hold while they read
+ * the index and the parts, so a query sees every row once, in the parts or in the object; (5) the
+ * manifest is replaced, by the same atomic rename, with one marked {@code indexed}: the commit;
+ * (6) after a grace for running queries the part files, then the manifest, are deleted.
+ *
+ * <p>On start, {@link #recover} finishes what a crash interrupted, per manifest. A committed one
+ * deletes its parts, whatever the index says by now: once indexed, the object belongs to the store,
+ * where a compactor may already have merged it into another object and dropped its refs, so its
+ * absence from the index no longer means it was never indexed (reading it so re-merged the parts
+ * and stored their rows twice). An uncommitted one is decided by the index files of every period the
+ * object's series overlap: none of them refers to the object, so no reader ever saw it: it is deleted
+ * and the parts stay, to be merged again; all of them do: as committed; some do (a crash between
+ * two periods' files): the missing files are written, then as committed (deciding on any one file
+ * lost the rows of the periods not written).
  *
  * <p><b>Failed merges.</b> A merge that fails after its manifest was written may or may not have
- * written its index file (a store can fail a put it stored, e.g. on a timeout), so its manifest is
- * kept as undecided and the tenant's next merge first reads the index, as {@link #recover} does: an
- * indexed object's parts are retired, an unindexed object is deleted and its parts merged again.
- * While the store does not answer, that check fails and so does the merge; the parts stay on disk,
- * where {@code ingester.max_unmerged_bytes} bounds them (the {@link Ingester} refuses pushes beyond).
+ * written its index files (a store can fail a put it stored, e.g. on a timeout), so its manifest is
+ * kept as undecided and the tenant's next merge first decides it as {@link #recover} does. While the
+ * store does not answer, that check fails and so does the merge; the parts stay on disk, where
+ * {@code ingester.max_unmerged_bytes} bounds them (the {@link Ingester} refuses pushes beyond).
  *
  * <p>Memory: one decoded block per part being merged plus the block being written (each stream is
  * k-way merged by time from its parts, see {@link #mergeStream}), whatever a stream's size, plus the
@@ -79,12 +91,21 @@ final class PartMerger {
     /** What one merge did. */
     record Outcome(String tenant, String objectKey, int partsMerged, int streams, long rows, long objectBytes) {}
 
-    /** The durable record of a merge in progress. */
-    record Manifest(String tenant, String objectKey, long minTimeNanos, long maxTimeNanos, List<String> partFiles) {
+    /**
+     * The durable record of a merge: what it reads and writes, and whether its index files are all
+     * written ({@code indexed}, the commit; absent in manifests of earlier versions, which read as false).
+     */
+    record Manifest(String tenant, String objectKey, long minTimeNanos, long maxTimeNanos, List<String> partFiles,
+            boolean indexed) {
         Manifest {
             Objects.requireNonNull(tenant, "tenant is null");
             Objects.requireNonNull(objectKey, "objectKey is null");
             partFiles = List.copyOf(partFiles);
+        }
+
+        /** This manifest marked committed. */
+        Manifest committed() {
+            return new Manifest(tenant, objectKey, minTimeNanos, maxTimeNanos, partFiles, true);
         }
     }
 
@@ -93,6 +114,8 @@ final class PartMerger {
     private final ObjectStore store;
     private final IndexWriter indexWriter;
     private final IndexReader persistedIndex;
+    private final IndexConfig indexConfig;
+    private final CrashHook crashHook;
     private final ColumnarConfig format;
     private final LongSupplier releasedThroughSegment;
     private final Lock visibility;
@@ -108,12 +131,23 @@ final class PartMerger {
     /** Merges that failed after their manifest was written; resolved before the tenant's next merge. */
     private final List<Undecided> undecided = new ArrayList<>();
 
-    /** A failed merge's manifest: whether its object got indexed is known only once the store answers. */
-    private record Undecided(Path file, Manifest manifest) {}
+    /**
+     * A failed merge's manifest and the parts it took (out of the readers' view already when it failed
+     * after its index files): whether its object got indexed is known only once the store answers.
+     */
+    private record Undecided(Path file, Manifest manifest, List<LocalParts.Part> taken) {}
 
+    /**
+     * A merger of {@code parts} into {@code store}, indexing through {@code indexWriter} (laid out per
+     * {@code indexConfig}, read back through {@code persistedIndex}) and calling {@code crashHook} at each
+     * {@link CrashPoint} of a merge.
+     */
     PartMerger(LocalParts parts, Path manifestDir, ObjectStore store, IndexWriter indexWriter,
-            IndexReader persistedIndex, ColumnarConfig format, LongSupplier releasedThroughSegment, Lock visibility,
-            String writerId, SeriesBloomWriter blooms, java.time.Duration retireGrace) {
+            IndexReader persistedIndex, IndexConfig indexConfig, ColumnarConfig format, LongSupplier releasedThroughSegment,
+            Lock visibility, String writerId, SeriesBloomWriter blooms, java.time.Duration retireGrace,
+            CrashHook crashHook) {
+        this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
+        this.crashHook = Objects.requireNonNull(crashHook, "crashHook is null");
         this.parts = Objects.requireNonNull(parts, "parts is null");
         this.manifestDir = Objects.requireNonNull(manifestDir, "manifestDir is null");
         this.store = Objects.requireNonNull(store, "store is null");
@@ -167,14 +201,15 @@ final class PartMerger {
         String objectKey = String.format(Locale.ROOT, "%s/objects/%016x-%s-%016x.lbo", tenant, min, writerId,
                 taken.get(0).sequence());
         Manifest manifest = new Manifest(tenant, objectKey, min, max,
-                taken.stream().map(p -> p.file().toString()).toList());
+                taken.stream().map(p -> partName(p.file())).toList(), false);
         Path manifestFile = writeManifest(manifest);
+        crashHook.reached(CrashPoint.MERGE_INTENT_WRITTEN);
         try {
             return mergeInto(manifest, manifestFile, taken);
         } catch (IOException | RuntimeException e) {
-            // the index file may or may not have been written (a store can fail after it stored a put):
+            // the index files may or may not have been written (a store can fail after it stored a put):
             // decided by reading the index before the next merge of this tenant, when the store answers
-            undecided.add(new Undecided(manifestFile, manifest));
+            undecided.add(new Undecided(manifestFile, manifest, taken));
             throw e;
         }
     }
@@ -205,12 +240,14 @@ final class PartMerger {
             }
             objectCrc = (int) crc.getValue();
             store.putFile(objectKey, objectFile);
+            crashHook.reached(CrashPoint.MERGE_OBJECT_UPLOADED);
         } finally {
             Files.deleteIfExists(objectFile);
         }
 
         List<SeriesChunks> series = ColumnarRefs.of(tenant, objectKey, objectCrc, directory);
         blooms.persist();
+        crashHook.reached(CrashPoint.MERGE_BLOOMS_STORED);
         visibility.lock();
         try {
             indexWriter.write(tenant, series);
@@ -218,6 +255,9 @@ final class PartMerger {
         } finally {
             visibility.unlock();
         }
+        crashHook.reached(CrashPoint.MERGE_INDEX_WRITTEN);
+        writeManifest(manifest.committed());
+        crashHook.reached(CrashPoint.MERGE_COMMITTED);
         retired.add(new Retired(taken, manifestFile, System.nanoTime() + retireGraceNanos));
         return new Outcome(tenant, objectKey, taken.size(), directory.streams().size(), rows, objectBytes);
     }
@@ -236,6 +276,7 @@ final class PartMerger {
                 continue;
             }
             parts.remove(r.parts());
+            crashHook.reached(CrashPoint.MERGE_PARTS_DELETED);
             Files.deleteIfExists(r.manifest());
             deleted += r.parts().size();
             it.remove();
@@ -378,6 +419,11 @@ final class PartMerger {
             channel.force(true);
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        try (var dir = java.nio.channels.FileChannel.open(manifestDir, java.nio.file.StandardOpenOption.READ)) {
+            dir.force(true); // the rename itself durable: the commit of a merge is this rename
+        } catch (IOException unsupported) {
+            LOG.debug("cannot force directory {}: {}", manifestDir, unsupported.toString());
+        }
         return file;
     }
 
@@ -393,17 +439,16 @@ final class PartMerger {
             if (!u.manifest().tenant().equals(tenant)) {
                 continue;
             }
-            List<LocalParts.Part> listed = listedParts(u.manifest());
-            if (isIndexed(u.manifest())) {
+            if (settle(u.manifest())) {
                 visibility.lock();
                 try {
-                    parts.forget(listed);
+                    parts.forget(u.taken());
                 } finally {
                     visibility.unlock();
                 }
-                retired.add(new Retired(listed, u.file(), System.nanoTime() + retireGraceNanos));
+                retired.add(new Retired(u.taken(), u.file(), System.nanoTime() + retireGraceNanos));
                 LOG.info("failed merge into {} had been indexed: its {} parts are retired", u.manifest().objectKey(),
-                        listed.size());
+                        u.taken().size());
             } else {
                 deleteUnindexedObject(u.manifest());
                 Files.deleteIfExists(u.file());
@@ -412,18 +457,70 @@ final class PartMerger {
         }
     }
 
-    private boolean isIndexed(Manifest m) throws IOException {
-        return persistedIndex.chunks(m.tenant(), List.of(), m.minTimeNanos(), m.maxTimeNanos() + 1).stream()
-                .flatMap(s -> s.chunks().stream()).anyMatch(r -> m.objectKey().equals(r.objectKey()));
+    /**
+     * Decides an interrupted merge (see the class comment): true when its object holds the parts' rows
+     * for good (committed, or indexed in every period, after writing the periods a crash left out), false
+     * when no index file refers to it, so it is to be deleted and its parts merged again.
+     */
+    private boolean settle(Manifest m) throws IOException {
+        if (m.indexed()) {
+            return true;
+        }
+        ColumnarDirectory directory;
+        try {
+            directory = new ColumnarObjectReader(RangeSource.ofObject(store, m.objectKey())).directory();
+        } catch (ObjectNotFoundException neverUploaded) {
+            return false; // the index files are written after the upload
+        }
+        List<SeriesChunks> series = ColumnarRefs.of(m.tenant(), m.objectKey(), 0, directory);
+        java.util.TreeSet<Long> periods = new java.util.TreeSet<>();
+        for (SeriesChunks s : series) {
+            for (ChunkRef ref : s.chunks()) {
+                for (long p = indexConfig.periodNumber(ref.fromNanos()); p <= indexConfig.periodNumber(ref.throughNanos());
+                        p++) {
+                    periods.add(p);
+                }
+            }
+        }
+        int indexedPeriods = 0;
+        for (long p : periods) {
+            long start = indexConfig.periodStartNanos(p);
+            boolean refers = persistedIndex.chunks(m.tenant(), List.of(), start, start + indexConfig.periodNanos())
+                    .stream().flatMap(s -> s.chunks().stream()).anyMatch(r -> m.objectKey().equals(r.objectKey()));
+            if (refers) {
+                indexedPeriods++;
+            }
+        }
+        if (indexedPeriods == 0) {
+            return false;
+        }
+        if (indexedPeriods < periods.size()) {
+            // readers already see the object in some periods: complete the others (a period file written twice
+            // holds the same refs, which readers union)
+            indexWriter.write(m.tenant(), ColumnarRefs.of(m.tenant(), m.objectKey(), store.get(m.objectKey()), directory));
+            LOG.info("merge into {} had indexed {} of its {} periods: wrote them all", m.objectKey(), indexedPeriods,
+                    periods.size());
+        }
+        return true;
     }
 
     /** The manifest's parts still known to {@link LocalParts}. */
     private List<LocalParts.Part> listedParts(Manifest m) {
         Map<String, LocalParts.Part> byFile = new HashMap<>();
         for (LocalParts.Part p : parts.parts(m.tenant())) {
-            byFile.put(p.file().toString(), p);
+            byFile.put(partName(p.file()), p);
         }
-        return m.partFiles().stream().map(byFile::get).filter(Objects::nonNull).toList();
+        return m.partFiles().stream().map(f -> byFile.get(partName(Path.of(f)))).filter(Objects::nonNull).toList();
+    }
+
+    /**
+     * A part file as a manifest names it: {@code <tenant>/<file>}, relative to the parts directory, so a
+     * data directory moved or restored elsewhere still finds its parts (manifests of earlier versions hold
+     * absolute paths: their last two names are the same).
+     */
+    private static String partName(Path file) {
+        int names = file.getNameCount();
+        return names < 2 ? file.toString() : file.subpath(names - 2, names).toString();
     }
 
     private void deleteUnindexedObject(Manifest m) throws IOException {
@@ -454,7 +551,7 @@ final class PartMerger {
             }
             Manifest m = JSON.readValue(file.toFile(), Manifest.class);
             List<LocalParts.Part> listed = listedParts(m);
-            if (isIndexed(m)) {
+            if (settle(m)) {
                 parts.forget(listed);
                 parts.remove(listed);
                 LOG.info("merge into {} was indexed before a crash: removed its {} parts", m.objectKey(), listed.size());

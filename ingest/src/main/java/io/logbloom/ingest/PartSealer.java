@@ -24,7 +24,9 @@ import java.util.concurrent.locks.Lock;
  * each named with that last segment; once all of them are written it deletes those segments. A
  * crash in between leaves some tenants' parts written and the WAL whole: replay skips a tenant's
  * records that its parts cover ({@link LocalParts#coveredWalSegment}) and restores the rest, so every
- * acknowledged row is present exactly once.
+ * acknowledged row is present exactly once. A seal that finds nothing in memory and nothing pending
+ * releases every closed segment (their records are all in parts), so such a restart's parts become
+ * mergeable without waiting for a push. {@link CrashPoint}s mark each step for tests.
  *
  * <p><b>Failures.</b> A seal whose part cannot be written (disk full, I/O error) stays pending,
  * readable by queries ({@link #read}) and retried first by the next seal, in order, so WAL segments
@@ -52,10 +54,18 @@ final class PartSealer {
     private final LocalParts parts;
     private final Wal wal;
     private final Lock admission;
+    private final CrashHook crashHook;
     private final List<Pending> pending = new ArrayList<>();
     private volatile long releasedThroughSegment;
 
     PartSealer(TenantBuffers buffers, LocalParts parts, Wal wal, Lock admission) throws IOException {
+        this(buffers, parts, wal, admission, CrashHook.NONE);
+    }
+
+    /** A sealer calling {@code crashHook} at each {@link CrashPoint} of a seal (tests stop it there). */
+    PartSealer(TenantBuffers buffers, LocalParts parts, Wal wal, Lock admission, CrashHook crashHook)
+            throws IOException {
+        this.crashHook = Objects.requireNonNull(crashHook, "crashHook is null");
         this.buffers = Objects.requireNonNull(buffers, "buffers is null");
         this.parts = Objects.requireNonNull(parts, "parts is null");
         this.wal = Objects.requireNonNull(wal, "wal is null");
@@ -70,6 +80,7 @@ final class PartSealer {
      */
     synchronized Outcome seal() throws IOException {
         long rows = 0;
+        long idleThrough = Long.MIN_VALUE;
         admission.lock();
         try {
             synchronized (pending) {
@@ -78,10 +89,18 @@ final class PartSealer {
                     long next = wal.rotate();
                     pending.add(new Pending(next - 1, sealed.tenants()));
                     rows = sealed.rows();
+                } else if (pending.isEmpty()) {
+                    // nothing in memory: every record of the closed segments is in parts (e.g. a restart after a
+                    // crash between a seal's parts and its WAL release replays nothing), so they are released too;
+                    // else those parts would wait for the next push to be mergeable, and a flush would leave them
+                    idleThrough = wal.currentSegment() - 1;
                 }
             }
         } finally {
             admission.unlock();
+        }
+        if (rows > 0) {
+            crashHook.reached(CrashPoint.SEAL_BUFFERS_TAKEN);
         }
         int written = 0;
         int deleted = 0;
@@ -100,12 +119,20 @@ final class PartSealer {
                     parts.add(part);
                     oldest.tenants.remove(tenant);
                 }
+                crashHook.reached(CrashPoint.SEAL_PART_WRITTEN);
             }
+            crashHook.reached(CrashPoint.SEAL_PARTS_WRITTEN);
             deleted += wal.deleteSegmentsBefore(oldest.walSegment + 1);
+            crashHook.reached(CrashPoint.SEAL_WAL_RELEASED);
             releasedThroughSegment = oldest.walSegment;
             synchronized (pending) {
                 pending.remove(0);
             }
+        }
+        if (idleThrough > releasedThroughSegment) {
+            deleted += wal.deleteSegmentsBefore(idleThrough + 1);
+            crashHook.reached(CrashPoint.SEAL_WAL_RELEASED);
+            releasedThroughSegment = idleThrough;
         }
         int left;
         synchronized (pending) {

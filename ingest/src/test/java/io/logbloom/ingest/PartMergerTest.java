@@ -54,8 +54,9 @@ final class PartMergerTest {
 
     private PartMerger merger(LocalParts parts, long releasedThrough, ColumnarConfig format) {
         return new PartMerger(parts, dir.resolve("parts"), store,
-                new IndexWriter(store, IndexConfig.defaults(), Clock.systemUTC(), "test"), index,
-                format, () -> releasedThrough, new ReentrantLock(), "w1", bloomWriter(store), Duration.ZERO);
+                new IndexWriter(store, IndexConfig.defaults(), Clock.systemUTC(), "test"), index, IndexConfig.defaults(),
+                format, () -> releasedThrough, new ReentrantLock(), "w1", bloomWriter(store), Duration.ZERO,
+                CrashHook.NONE);
     }
 
     private static SeriesBloomWriter bloomWriter(io.logbloom.chunks.ObjectStore into) {
@@ -205,10 +206,10 @@ final class PartMergerTest {
         add(parts, "t", 2, rows(B, 0, 20));
         PartMerger merger = new PartMerger(parts, dir.resolve("parts"), ambiguous,
                 new IndexWriter(ambiguous, IndexConfig.defaults(), Clock.systemUTC(), "test"), ambiguousIndex,
-                ColumnarConfig.defaults(), () -> 5, new ReentrantLock(), "w1",
+                IndexConfig.defaults(), ColumnarConfig.defaults(), () -> 5, new ReentrantLock(), "w1",
                 new SeriesBloomWriter(new io.logbloom.tokens.BloomTokenizer(io.logbloom.tokens.BloomTokenizerConfig.defaults()),
                         io.logbloom.bloom.BloomConfig.defaults(), new SeriesBloomStore(ambiguous), 1 << 20),
-                Duration.ZERO);
+                Duration.ZERO, CrashHook.NONE);
 
         ambiguous.failAfterPutPrefix = "index/";
         assertThatThrownBy(() -> merger.merge("t")).hasMessageContaining("timed out after storing index/");

@@ -35,6 +35,9 @@ final class HttpUnflushedClient implements UnflushedClient {
         return this.http.sendAsync(http, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
             String text = response.statusCode() == 200 ? ""
                     : new String(response.body(), StandardCharsets.UTF_8).strip();
+            if (response.statusCode() == 503 && response.headers().firstValue(UnflushedEndpoint.STARTING_HEADER).isPresent()) {
+                throw new CompletionException(new IngesterStartingException("ingester " + member.id() + ": " + text));
+            }
             if (response.statusCode() == 503) {
                 throw new NotCaughtUpException("ingester " + member.id() + ": " + text);
             }

@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * ingester refusing connections (stopped or killed, its partitions moving) contributes nothing. With
  * eventual consistency any other failure fails the query, since a partial answer would silently miss
  * logs; with strong consistency the coverage rule below notices what is missing, so a failed ingester
- * just counts for no partition (an ingester answering 503, behind, fails the query in both).
+ * just counts for no partition (an ingester answering 503, behind, fails the query in both). An
+ * ingester still starting ({@link IngesterStartingException}: not consuming yet) is such a failure: its
+ * partitions stay uncovered and are asked again below, within the same budget, like a successor's.
  *
  * <p><b>Strong read consistency</b> ({@code kafka.read_consistency: strong}, the default). Every line
  * acknowledged before the query began lies below its partition's produced offset, read first

@@ -37,6 +37,12 @@ public final class UnflushedEndpoint {
      * the requested offsets (empty: none).
      */
     public static final String PARTITIONS_HEADER = "Logbloom-Caught-Up-Partitions";
+    /**
+     * Header of a 503 from an ingester that is still starting (consuming no partition yet), telling it apart
+     * from one behind on its partitions: a strong read retries the first within its budget and fails at once
+     * on the second.
+     */
+    public static final String STARTING_HEADER = "Logbloom-Ingester-Starting";
 
     private final UnflushedRows rows;
     private final Supplier<ConsumedOffsets> progress;

@@ -246,6 +246,40 @@ final class RemoteUnflushedSourceTest {
     }
 
     @Test
+    void ownerStillStarting_askedAgainWithinTheBudget_answersOnceItConsumes() {
+        offsets.produced = Map.of(0, 5L, 1, 2L);
+        announced = List.of(member("a", 0), member("b", 1));
+        ingesters.behaviour.put("a", owning(Set.of(0), "a1"));
+        AtomicInteger startingAnswers = new AtomicInteger(2);
+        Function<UnflushedRequest, CompletableFuture<UnflushedClient.Reply>> consuming = owning(Set.of(1), "b1");
+        ingesters.behaviour.put("b", request -> startingAnswers.getAndDecrement() > 0
+                ? CompletableFuture.failedFuture(new IngesterStartingException(
+                        "ingester b: Ingester not ready: not consuming Kafka yet"))
+                : consuming.apply(request));
+
+        assertThat(lines(read(source(TIMEOUT)))).containsExactly("a1", "b1");
+        assertThat(ingesters.asks("b")).isEqualTo(3);
+        assertThat(ingesters.asks("a")).as("only the uncovered partition's owner is asked again").isEqualTo(1);
+        assertThat(waits("covered")).isEqualTo(1);
+    }
+
+    @Test
+    void ownerStartingForTheWholeBudget_503NamesThePartitionAndWhy() {
+        offsets.produced = Map.of(0, 5L);
+        announced = List.of(member("a", 0));
+        ingesters.behaviour.put("a", request -> CompletableFuture.failedFuture(new IngesterStartingException(
+                "ingester a: Ingester not ready: not consuming Kafka yet")));
+        Duration timeout = Duration.ofMillis(800);
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> read(source(timeout))).isInstanceOf(NotCaughtUpException.class)
+                .hasMessageContaining("partitions [0] are not covered")
+                .hasMessageContaining("not consuming Kafka yet");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(timeout.dividedBy(2));
+        assertThat(ingesters.asks("a")).isGreaterThan(1);
+    }
+
+    @Test
     void failingNonOwner_ignoredWhenEveryPartitionIsCovered() {
         offsets.produced = Map.of(0, 5L);
         announced = List.of(member("a", 0), member("b"));
