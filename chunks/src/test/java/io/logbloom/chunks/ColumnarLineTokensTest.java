@@ -46,7 +46,8 @@ final class ColumnarLineTokensTest {
         // shared last 8 bytes (what a packed long of a longer token would hold), prefixes and 8-vs-9 bytes differ
         List<String> lines = List.of("abcdefgh xabcdefgh yabcdefgh abcdefgh", "abcdefg abcdefgh abcdefghi",
                 "xabcdefgh\u0000 ;;;;;;;; ;;;;;;;;; ;;;;;;;", "007 0007 00000000 000000000 00000000",
-                "é é𝄞 ééééé ééééé𝄞 xabcdefgh yabcdefgh");
+                "é é𝄞 ééééé ééééé𝄞 xabcdefgh yabcdefgh", "abcdefghijklmnop abcdefghijklmnopq xbcdefghijklmnopq "
+                        + "abcdefghijklmnox abcdefgxijklmnop abcdefghijklmnop abcdefghijklmno");
         assertThat(roundTrip(lines)).containsExactlyElementsOf(lines);
     }
 
