@@ -77,20 +77,37 @@ final class ColumnarLineTokens {
             total += end - start;
             int p = start;
             while (p < end) {
-                byte cls = CLASS[bytes[p] & 0xFF];
+                // one pass per run: its class, its end, and its number value or its token key (hash and packed bytes)
+                byte first = bytes[p];
+                byte cls = CLASS[first & 0xFF];
                 int q = p + 1;
-                while (q < end && CLASS[bytes[q] & 0xFF] == cls) {
-                    q++;
-                }
-                if (cls == DIGIT && q - p <= MAX_NUMBER_DIGITS && (q - p == 1 || bytes[p] != '0')) {
-                    long value = 0;
-                    for (int d = p; d < q; d++) {
-                        value = value * 10 + (bytes[d] - '0');
+                if (cls == DIGIT) {
+                    long value = first - '0';
+                    while (q < end && CLASS[bytes[q] & 0xFF] == DIGIT) {
+                        value = value * 10 + (bytes[q] - '0'); // wraps past 18 digits: such a run is a token below
+                        q++;
                     }
-                    codes.writeUvarint(0);
-                    numbers.writeUvarint(value);
+                    if (q - p <= MAX_NUMBER_DIGITS && (q - p == 1 || first != '0')) {
+                        codes.writeUvarint(0);
+                        numbers.writeUvarint(value);
+                    } else {
+                        codes.writeUvarint(tokens.idOf(bytes, p, q - p) + 2L);
+                    }
                 } else {
-                    codes.writeUvarint(tokens.idOf(bytes, p, q - p) + 2L);
+                    int hash = 31 + first;
+                    long head = first & 0xFF;
+                    long tail = 0;
+                    while (q < end && CLASS[bytes[q] & 0xFF] == cls) {
+                        byte b = bytes[q];
+                        hash = 31 * hash + b;
+                        if (q - p < Long.BYTES) {
+                            head = head << 8 | (b & 0xFF);
+                        } else {
+                            tail = tail << 8 | (b & 0xFF);
+                        }
+                        q++;
+                    }
+                    codes.writeUvarint(tokens.idOf(bytes, p, q - p, hash, head, tail) + 2L);
                 }
                 p = q;
             }
@@ -146,12 +163,20 @@ final class ColumnarLineTokens {
     /**
      * Token bytes → dense id, open addressing over (hash, first occurrence) so no object is made per
      * token; ids refer to the first occurrence's bytes in the source array of the current block.
+     * Tokens of up to 16 bytes (nearly all: words, punctuation, separators) are also kept packed into
+     * two {@code long}s, so a repeat is recognized by comparing two longs and the length, with no loop
+     * over the bytes: every token occurrence of a block is looked up here, and the byte loop was a
+     * third of the column's encoding time.
      */
     private static final class TokenTable {
+        /** Tokens up to this many bytes are compared by their packed bytes. */
+        private static final int MAX_PACKED_BYTES = 2 * Long.BYTES;
         private int[] slots = new int[1024];
         private int[] starts = new int[256];
         private int[] lengths = new int[256];
         private int[] hashes = new int[256];
+        /** Per token of up to {@link #MAX_PACKED_BYTES} bytes: its first 8 bytes big-endian, then the rest. */
+        private long[] packs = new long[512];
         private int size;
 
         void clear() {
@@ -171,26 +196,45 @@ final class ColumnarLineTokens {
             return lengths[id];
         }
 
+        /** The id of {@code bytes[start, start + length)}, computing its key. */
         int idOf(byte[] bytes, int start, int length) {
             int hash = 1;
+            long head = 0;
+            long tail = 0;
             for (int i = start; i < start + length; i++) {
                 hash = 31 * hash + bytes[i];
+                if (i - start < Long.BYTES) {
+                    head = head << 8 | (bytes[i] & 0xFF);
+                } else {
+                    tail = tail << 8 | (bytes[i] & 0xFF);
+                }
             }
+            return idOf(bytes, start, length, hash, head, tail);
+        }
+
+        /**
+         * The id of {@code bytes[start, start + length)} (added when new), given its key: {@code hash} the
+         * polynomial hash (31, seed 1) of its bytes, {@code head} its first 8 bytes big-endian in a long and
+         * {@code tail} the following ones likewise (unused beyond 16 bytes).
+         */
+        int idOf(byte[] bytes, int start, int length, int hash, long head, long tail) {
             hash ^= hash >>> 16;
             int mask = slots.length - 1;
+            boolean isPacked = length <= MAX_PACKED_BYTES;
             for (int slot = hash & mask;; slot = (slot + 1) & mask) {
                 int entry = slots[slot];
                 if (entry == 0) {
-                    return add(slot, hash, start, length);
+                    return add(slot, hash, start, length, head, tail);
                 }
                 int id = entry - 1;
-                if (hashes[id] == hash && lengths[id] == length && sameBytes(bytes, starts[id], start, length)) {
+                if (hashes[id] == hash && lengths[id] == length
+                        && (isPacked ? packs[2 * id] == head && packs[2 * id + 1] == tail : sameBytes(bytes, starts[id], start, length))) {
                     return id;
                 }
             }
         }
 
-        /** Tokens are a few bytes long, where a plain loop beats the vectorized mismatch's setup. */
+        /** Long tokens are rare; a plain loop beats the vectorized mismatch's setup on the short ones among them. */
         private static boolean sameBytes(byte[] bytes, int a, int b, int length) {
             for (int i = 0; i < length; i++) {
                 if (bytes[a + i] != bytes[b + i]) {
@@ -200,16 +244,19 @@ final class ColumnarLineTokens {
             return true;
         }
 
-        private int add(int slot, int hash, int start, int length) {
+        private int add(int slot, int hash, int start, int length, long head, long tail) {
             if (size == starts.length) {
                 starts = Arrays.copyOf(starts, size * 2);
                 lengths = Arrays.copyOf(lengths, size * 2);
                 hashes = Arrays.copyOf(hashes, size * 2);
+                packs = Arrays.copyOf(packs, size * 4);
             }
             int id = size++;
             starts[id] = start;
             lengths[id] = length;
             hashes[id] = hash;
+            packs[2 * id] = head;
+            packs[2 * id + 1] = tail;
             slots[slot] = id + 1;
             if (2 * size > slots.length) {
                 rehash();

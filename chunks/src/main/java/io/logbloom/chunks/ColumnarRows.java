@@ -208,6 +208,24 @@ public final class ColumnarRows {
         return List.of(labels);
     }
 
+    /** Receives one metadata pair of a row: its key and its value as UTF-8 bytes {@code utf8[start, end)}. */
+    @FunctionalInterface
+    public interface MetadataVisitor {
+        /** One pair; {@code utf8} is this buffer's value array, valid only during the call. */
+        void pair(String key, byte[] keyUtf8, byte[] utf8, int start, int end);
+    }
+
+    /**
+     * Passes row {@code row}'s metadata pairs, in append order, to {@code visitor} without making a string
+     * or list per value (the merge feeds them to the blooms this way).
+     */
+    public void forEachMetadata(int row, MetadataVisitor visitor) {
+        for (int p = metaPairStart(row); p < metaEnds[row]; p++) {
+            int key = metaPairs[2 * p];
+            visitor.pair(keyNames.get(key), keyNamesUtf8.get(key), metaValues, metaValueStart(p), metaPairs[2 * p + 1]);
+        }
+    }
+
     /** Row {@code row} as a log entry. */
     public LogEntry entry(int row) {
         return new LogEntry(timestampNanos(row), line(row), metadata(row));

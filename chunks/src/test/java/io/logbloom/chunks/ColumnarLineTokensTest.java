@@ -41,6 +41,17 @@ final class ColumnarLineTokensTest {
     }
 
     @Test
+    void tokensAroundThePackedLength_sameTailOrPrefix_keptApart() throws ChunkFormatException {
+        // tokens up to 8 bytes are matched by their packed bytes, longer ones by their bytes: equal lengths and
+        // shared last 8 bytes (what a packed long of a longer token would hold), prefixes and 8-vs-9 bytes differ
+        List<String> lines = List.of("abcdefgh xabcdefgh yabcdefgh abcdefgh", "abcdefg abcdefgh abcdefghi",
+                "xabcdefgh\u0000 ;;;;;;;; ;;;;;;;;; ;;;;;;;", "007 0007 00000000 000000000 00000000",
+                "é é𝄞 ééééé ééééé𝄞 xabcdefgh yabcdefgh", "abcdefghijklmnop abcdefghijklmnopq xbcdefghijklmnopq "
+                        + "abcdefghijklmnox abcdefgxijklmnop abcdefghijklmnop abcdefghijklmno");
+        assertThat(roundTrip(lines)).containsExactlyElementsOf(lines);
+    }
+
+    @Test
     void invalidUtf8_bytesRoundTripExactly() throws ChunkFormatException {
         ColumnarRows rows = new ColumnarRows();
         byte[] bad = {(byte) 0xff, 'a', '1', (byte) 0xc3, '2', (byte) 0x80, (byte) 0xe6};

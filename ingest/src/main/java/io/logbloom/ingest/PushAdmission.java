@@ -3,6 +3,7 @@ package io.logbloom.ingest;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,14 +90,17 @@ final class PushAdmission {
             }
             PushCandidate candidate = candidates.computeIfAbsent(parsed.labels(), l -> new PushCandidate(l, parsed.shown()));
             for (LogEntry entry : ps.entries()) {
-                int lineBytes = PushValidator.utf8Length(entry.line());
+                // one UTF-8 encoding per line (the JDK's vectorized ASCII path): its length is validated and
+                // counted here, then the same bytes are hashed and written to the WAL and the buffers
+                byte[] utf8Line = entry.line().getBytes(StandardCharsets.UTF_8);
+                int lineBytes = utf8Line.length;
                 Rejection problem = validator.validateEntry(candidate.shown, entry, lineBytes, nowNanos);
                 if (problem != null) {
                     errors.reject(problem, 1);
                     continue;
                 }
                 long size = entrySize(entry, lineBytes);
-                candidate.entries.add(new PushCandidate.Prepared(entry, size));
+                candidate.entries.add(new PushCandidate.Prepared(entry, utf8Line, size));
                 validBytes += size;
                 validLines++;
             }

@@ -28,14 +28,17 @@ final class PushCandidate {
     /** A valid entry of a push with what the push computes once for it: size, dedupe key, WAL bytes. */
     static final class Prepared {
         final LogEntry entry;
+        /** The line's UTF-8 bytes, encoded once by admission. */
+        final byte[] utf8Line;
         final long size;
         /** {@link EntryKey#LINE_HASH} of the line: with the entry's timestamp, its identity (kept as a long, not an object). */
         long lineHash;
         int walStart;
         int walEnd;
 
-        Prepared(LogEntry entry, long size) {
+        Prepared(LogEntry entry, byte[] utf8Line, long size) {
             this.entry = entry;
+            this.utf8Line = utf8Line;
             this.size = size;
         }
 
@@ -59,7 +62,7 @@ final class PushCandidate {
         int runStart = 0; // first kept entry with the current timestamp: only those can be repeated
         Set<EntryKey> longRun = null; // the run's keys once it outgrows a linear scan
         for (Prepared p : sorted) {
-            p.lineHash = EntryKey.LINE_HASH.hashChars(p.entry.line());
+            p.lineHash = EntryKey.lineHash(p.utf8Line, 0, p.utf8Line.length);
             if (runStart < kept.size() && kept.get(runStart).timestampNanos() != p.timestampNanos()) {
                 runStart = kept.size();
                 longRun = null;
@@ -74,7 +77,7 @@ final class PushCandidate {
                 continue;
             }
             p.walStart = out.size();
-            WalCodec.writeEntry(out, p.entry);
+            WalCodec.writeEntry(out, p.entry.timestampNanos(), p.utf8Line, p.entry.metadata());
             p.walEnd = out.size();
             kept.add(p);
         }

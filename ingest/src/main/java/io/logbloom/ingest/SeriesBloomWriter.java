@@ -6,7 +6,6 @@ import io.logbloom.bloom.ScalableBloomFilter;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
-import io.logbloom.chunks.Label;
 import io.logbloom.tokens.BloomTokenizer;
 import io.logbloom.tokens.BloomTokenizerConfig;
 import java.io.IOException;
@@ -99,9 +98,7 @@ public final class SeriesBloomWriter {
                     });
             for (int i = from; i < to && complete; i++) {
                 int row = order[i];
-                for (Label field : rows.metadata(row)) {
-                    tokens.metadata(field.name(), field.value());
-                }
+                rows.forEachMetadata(row, tokens::metadata);
                 tokens.line(rows.lineBytes(), rows.lineOffset(row), rows.lineLength(row));
             }
         }

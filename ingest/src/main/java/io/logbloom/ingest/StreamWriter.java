@@ -195,7 +195,7 @@ final class StreamWriter {
                 tenants.get(tenant).put(labels, stream);
                 activeStreams++;
             }
-            long lineHash = EntryKey.LINE_HASH.hashChars(entry.line());
+            long lineHash = EntryKey.lineHash(entry.line());
             if (!recent.contains(tenant, labels.fingerprint(), entry.timestampNanos(), lineHash, now)) {
                 buffers.append(tenant, stream.labels, entry);
                 remember(tenant, stream, entry.timestampNanos(), lineHash, now);

@@ -59,11 +59,22 @@ final class WalCodec {
      */
     static void writeEntry(Buffer out, LogEntry entry) {
         // entryLineOffset and entryLineLength below read this layout back: keep them in step
-
         out.writeLong(entry.timestampNanos());
         out.writeString(entry.line());
-        out.writeInt(entry.metadata().size());
-        for (Label l : entry.metadata()) {
+        writeMetadata(out, entry.metadata());
+    }
+
+    /** As {@link #writeEntry(Buffer, LogEntry)} with the line given as its UTF-8 bytes (copied, not encoded again). */
+    static void writeEntry(Buffer out, long timestampNanos, byte[] utf8Line, List<Label> metadata) {
+        out.writeLong(timestampNanos);
+        out.writeInt(utf8Line.length);
+        out.writeBytes(utf8Line, 0, utf8Line.length);
+        writeMetadata(out, metadata);
+    }
+
+    private static void writeMetadata(Buffer out, List<Label> metadata) {
+        out.writeInt(metadata.size());
+        for (Label l : metadata) {
             out.writeString(l.name());
             out.writeString(l.value());
         }

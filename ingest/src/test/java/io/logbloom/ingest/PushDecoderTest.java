@@ -140,6 +140,32 @@ final class PushDecoderTest {
                 .hasMessage("decompressed push body too large: 10000 bytes, limit 1000 bytes");
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3})
+    void protobuf_truncatedOrFlippedBodies_decodeOrRejectedWithDecodeExceptionOnly(long seed) throws Exception {
+        // every damaged body either decodes (a flip inside a line or a skipped field) or is a PushDecodeException,
+        // which the HTTP edge answers with 400: never another exception, which would be a 500
+        byte[] request = Snappy.uncompress(PushBodies.protobuf(GOLDEN));
+        java.util.Random random = new java.util.Random(seed);
+        int rejected = 0;
+        for (int i = 0; i < 2000; i++) {
+            byte[] damaged = random.nextBoolean()
+                    ? java.util.Arrays.copyOf(request, random.nextInt(request.length))
+                    : request.clone();
+            for (int flips = random.nextInt(4); flips > 0 && damaged.length > 0; flips--) {
+                damaged[random.nextInt(damaged.length)] = (byte) random.nextInt(256);
+            }
+            byte[] body = random.nextInt(10) == 0 ? damaged : Snappy.compress(damaged);
+            try {
+                decoder.decode(body, "application/x-protobuf");
+            } catch (PushDecodeException e) {
+                assertThat(e.getMessage()).isNotBlank();
+                rejected++;
+            }
+        }
+        assertThat(rejected).isGreaterThan(100);
+    }
+
     @Test
     void unsupportedContentType_rejected() {
         assertThatThrownBy(() -> decoder.decode(new byte[0], "text/plain"))

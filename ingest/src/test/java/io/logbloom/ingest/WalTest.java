@@ -81,6 +81,14 @@ final class WalTest {
                     WalCodec.entryLineLength(spliced.array(), start), StandardCharsets.UTF_8)).isEqualTo(e.line());
         }
         assertThat(spliced.toByteArray()).isEqualTo(WalCodec.encode(record));
+        for (LogEntry e : entries) {
+            // the push path writes the line from the UTF-8 bytes admission encoded: same bytes as from the string
+            WalCodec.Buffer fromString = new WalCodec.Buffer(1);
+            WalCodec.writeEntry(fromString, e);
+            WalCodec.Buffer fromBytes = new WalCodec.Buffer(1);
+            WalCodec.writeEntry(fromBytes, e.timestampNanos(), e.line().getBytes(StandardCharsets.UTF_8), e.metadata());
+            assertThat(fromBytes.toByteArray()).isEqualTo(fromString.toByteArray());
+        }
         try (Wal wal = Wal.open(config(), r -> {})) {
             Wal.Position at = wal.writePayload(spliced.array(), spliced.size());
             wal.syncTo(at.sequence());

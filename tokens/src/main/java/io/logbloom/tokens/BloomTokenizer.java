@@ -124,6 +124,8 @@ public final class BloomTokenizer {
         private final String[] recentNames = new String[RECENT_NAMES];
         private int nextNameSlot;
         private int[] starts = new int[257];
+        /** Scratch for a {@code name=value} token built from bytes. */
+        private byte[] pair = new byte[128];
 
         private ChunkTokens(BloomTokenizerConfig config, long scope, LongConsumer sink) {
             this.sink = Objects.requireNonNull(sink, "sink is null");
@@ -151,7 +153,28 @@ public final class BloomTokenizer {
             sink.accept(BloomHash.combine(scope, BloomHash.hash(name + "=" + value)));
         }
 
-        /** Whether {@code name}'s token was fed among the last few names (rows repeat the same few fields). */
+        /**
+     * As {@link #metadata(String, String)} with the name's UTF-8 bytes and the value as UTF-8 bytes
+     * {@code value[start, end)}: the same tokens (the {@code name=value} token hashes the same UTF-8 bytes),
+     * built in a scratch array instead of a concatenated string per row.
+     */
+    public void metadata(String name, byte[] nameUtf8, byte[] value, int start, int end) {
+        if (!recentlyFed(name)) {
+            sink.accept(BloomHash.combine(scope, BloomHash.hash(nameUtf8)));
+            recentNames[nextNameSlot] = name;
+            nextNameSlot = (nextNameSlot + 1) % recentNames.length;
+        }
+        int length = nameUtf8.length + 1 + end - start;
+        if (pair.length < length) {
+            pair = new byte[Math.max(length, pair.length * 2)];
+        }
+        System.arraycopy(nameUtf8, 0, pair, 0, nameUtf8.length);
+        pair[nameUtf8.length] = '=';
+        System.arraycopy(value, start, pair, nameUtf8.length + 1, end - start);
+        sink.accept(BloomHash.combine(scope, BloomHash.hash(pair, 0, length)));
+    }
+
+    /** Whether {@code name}'s token was fed among the last few names (rows repeat the same few fields). */
         private boolean recentlyFed(String name) {
             for (String recent : recentNames) {
                 if (name.equals(recent)) {

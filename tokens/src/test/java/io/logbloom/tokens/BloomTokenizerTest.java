@@ -38,6 +38,25 @@ final class BloomTokenizerTest {
     }
 
     @Test
+    void metadataFromBytes_sameTokensAsFromStrings() {
+        BloomTokenizer tokenizer = new BloomTokenizer(BloomTokenizerConfig.defaults());
+        List<Long> fromStrings = new ArrayList<>();
+        List<Long> fromBytes = new ArrayList<>();
+        BloomTokenizer.ChunkTokens strings = tokenizer.chunk(REF, fromStrings::add);
+        BloomTokenizer.ChunkTokens bytes = tokenizer.chunk(REF, fromBytes::add);
+        String longValue = "v".repeat(300);
+        for (String[] pair : new String[][] {{"trace_id", "0af7651916cd43dd8448eb211c80319c"}, {"user", ""},
+            {"ünï", "😀 é"}, {"trace_id", "x"}, {"k", longValue}}) {
+            strings.metadata(pair[0], pair[1]);
+            byte[] value = ("[" + pair[1] + "]").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            bytes.metadata(pair[0], pair[0].getBytes(java.nio.charset.StandardCharsets.UTF_8), value, 1,
+                    value.length - 1);
+        }
+        assertThat(fromBytes).isEqualTo(fromStrings).contains(BloomTokenizer.chunkScopedHash(REF, "ünï=😀 é"),
+                BloomTokenizer.chunkScopedHash(REF, "k=" + longValue));
+    }
+
+    @Test
     void tokenize_wordTokens_scopedWordsOfTheLine() {
         Set<Long> hashes = new HashSet<>();
         new BloomTokenizer(BloomTokenizerConfig.defaults()).chunk(REF, hashes::add).line("GET /a_b?x=héllo😀 ok");

@@ -37,6 +37,22 @@ final class SeenWordsTest {
     }
 
     @Test
+    void wordsAroundThePackedLength_sameTailOrPrefix_distinct() {
+        // up to 8 bytes a word is compared packed into a long, beyond that by its bytes
+        SeenWords seen = new SeenWords();
+        for (String word : new String[] {"abcdefgh", "xabcdefgh", "yabcdefgh", "abcdefg", "abcdefghi", "é", "éé",
+            "\u0000", "\u0000\u0000", "abcdefghijklmnop", "abcdefghijklmnopq", "xbcdefghijklmnopq", "abcdefghijklmnox",
+            "abcdefgxijklmnop", "abcdefghijklmno"}) {
+            assertThat(firstTime(seen, word)).as(word).isTrue();
+        }
+        for (String word : new String[] {"abcdefgh", "xabcdefgh", "yabcdefgh", "abcdefg", "abcdefghi", "é", "éé",
+            "\u0000", "\u0000\u0000", "abcdefghijklmnop", "abcdefghijklmnopq", "xbcdefghijklmnopq", "abcdefghijklmnox",
+            "abcdefgxijklmnop", "abcdefghijklmno"}) {
+            assertThat(firstTime(seen, word)).as(word).isFalse();
+        }
+    }
+
+    @Test
     void full_newWordsAlwaysFirstTime_rememberedOnesStillRepeats() {
         SeenWords seen = new SeenWords();
         for (int i = 0; i < SeenWords.MAX_WORDS; i++) {
