@@ -61,7 +61,10 @@ import java.util.SplittableRandom;
  * bytes the object directories record) by the median. {@code --columnar-only} skips the row-at-a-time reference
  * (minutes per query at 3 M lines); compare two builds by running each jar on a copy of the same data, alternately:
  * {@code java -Xmx512m -cp benchmarks.jar io.logbloom.bench.QueryScanReport --server-like --columnar-only --data
- * /tmp/copy/data --selector '{run="bar-s6"}'}.
+ * /tmp/copy/data --selector '{run="bar-s6"}'}. {@code --only REGEX} runs only the rows whose names it finds
+ * ({@code --only '^needle'}); {@code --stats} prints under each row the columnar engine's first (cold) run, whose
+ * cost includes building what later runs reuse (number filters, decoded blocks), and the last run's chunks fetched
+ * and skipped.
  */
 public final class QueryScanReport {
     private static final long SEC = 1_000_000_000L;
@@ -93,9 +96,12 @@ public final class QueryScanReport {
                 case "--span-seconds" -> serverLike.spanNanos = Long.parseLong(args[++i]) * SEC;
                 case "--end-nanos" -> serverLike.endNanos = Long.parseLong(args[++i]);
                 case "--raw-bytes" -> serverLike.rawBytes = Long.parseLong(args[++i]);
+                case "--only" -> serverLike.only = java.util.regex.Pattern.compile(args[++i]);
+                case "--stats" -> serverLike.stats = true;
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]
                         + " (flags: --lines N, --streams N, --runs N, --dir PATH, --server-like, --columnar-only,"
-                        + " --data PATH, --tenant T, --selector S, --span-seconds N, --end-nanos N, --raw-bytes N)");
+                        + " --data PATH, --tenant T, --selector S, --span-seconds N, --end-nanos N, --raw-bytes N,"
+                        + " --only REGEX, --stats)");
             }
         }
         if (serverLike.data != null) {
@@ -136,13 +142,13 @@ public final class QueryScanReport {
                                 LogqlBloomQueries::extract));
                     }
                     engines.put("columnar", new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract));
-                    Map<String, String> queries = queries(serverLike.selector, needle, "6h");
+                    Map<String, String> queries = serverLike.selected(queries(serverLike.selector, needle, "6h"));
                     System.out.printf(Locale.ROOT, "data: %d lines, %d streams, %.1f MB raw, ingest %.1f s, store %.1f MB%n",
                             lines, streams, rawBytes / 1e6, ingestSeconds, dirMb(dir.resolve("objects")));
                     System.out.printf(Locale.ROOT, "%-16s %12s %12s %9s %10s%n", "query", "reference ms", "columnar ms",
                             "ratio", "col MB/s");
                     if (serverLike.columnarOnly) {
-                        table(engines, queries, "bench", endNanos, SPAN_NANOS, runs, rawBytes);
+                        table(engines, queries, "bench", endNanos, SPAN_NANOS, runs, rawBytes, serverLike.stats);
                         return;
                     }
                     for (Map.Entry<String, String> q : queries.entrySet()) {
@@ -176,7 +182,10 @@ public final class QueryScanReport {
                         System.out.printf(Locale.ROOT, "%-16s %12.1f %12.1f %9.3f %10.0f   %s%n", q.getKey(), ref, col,
                                 col / ref, rawBytes / 1e6 / (col / 1e3), q.getValue());
                     }
-                    dashboardRepeat(querier, queries.get("dashboard rate"), endNanos, runs);
+                    if (serverLike.selects("dashboard repeat")) {
+                        dashboardRepeat(querier, queries(serverLike.selector, needle, "6h").get("dashboard rate"),
+                                endNanos, runs);
+                    }
                 }
             }
         }
@@ -212,6 +221,26 @@ public final class QueryScanReport {
         long spanNanos = 6 * 3600 * SEC;
         long endNanos;
         long rawBytes;
+        /** Runs only the queries whose row name this finds (all when null). */
+        java.util.regex.Pattern only;
+        /** Prints, under each row, the columnar engine's first (cold) run and the last run's read statistics. */
+        boolean stats;
+
+        /** Whether the row named {@code name} runs. */
+        boolean selects(String name) {
+            return only == null || only.matcher(name).find();
+        }
+
+        /** The queries whose row names {@link #selects} accepts, in order. */
+        Map<String, String> selected(Map<String, String> queries) {
+            Map<String, String> out = new LinkedHashMap<>();
+            queries.forEach((name, query) -> {
+                if (selects(name)) {
+                    out.put(name, query);
+                }
+            });
+            return out;
+        }
 
         /** Caches sized as the server's {@code auto} heap shares (HeapShares in api), or the big-heap defaults. */
         QuerierConfig querierConfig() {
@@ -260,8 +289,8 @@ public final class QueryScanReport {
                     Runtime.getRuntime().maxMemory() >> 20);
             System.out.printf(Locale.ROOT, "%-16s %12s %12s %9s %10s%n", "query", "reference ms", "columnar ms",
                     "ratio", "col MB/s");
-            table(engines, queries(s.selector, 1_110_000, (s.spanNanos / SEC) + "s"), s.tenant, end, s.spanNanos,
-                    runs, rawBytes);
+            table(engines, s.selected(queries(s.selector, 1_110_000, (s.spanNanos / SEC) + "s")), s.tenant, end, s.spanNanos,
+                    runs, rawBytes, s.stats);
         }
     }
 
@@ -270,7 +299,7 @@ public final class QueryScanReport {
      * and prints the medians and the columnar engine's raw MB/s.
      */
     private static void table(Map<String, QueryRunner> engines, Map<String, String> queries, String tenant,
-            long endNanos, long spanNanos, int runs, long rawBytes) throws java.io.IOException {
+            long endNanos, long spanNanos, int runs, long rawBytes, boolean stats) throws java.io.IOException {
         for (Map.Entry<String, String> q : queries.entrySet()) {
             boolean range = q.getKey().startsWith("dashboard");
             QueryRequest request = range
@@ -282,13 +311,20 @@ public final class QueryScanReport {
                 millis.put(engine, new double[runs]);
             }
             Object first = null;
+            double firstColumnarMs = 0;
+            io.logbloom.querier.QueryStatistics lastStats = null;
             for (int i = 0; i <= runs; i++) {
                 for (Map.Entry<String, QueryRunner> e : engines.entrySet()) {
                     long t = System.nanoTime();
-                    Object answer = ((QueryOutcome.Metrics) e.getValue().run(request)).result();
+                    QueryOutcome.Metrics outcome = (QueryOutcome.Metrics) e.getValue().run(request);
+                    Object answer = outcome.result();
                     double ms = (System.nanoTime() - t) / 1e6;
                     if (i > 0) {
                         millis.get(e.getKey())[i - 1] = ms;
+                    }
+                    if (e.getKey().equals("columnar")) {
+                        firstColumnarMs = i == 0 ? ms : firstColumnarMs;
+                        lastStats = outcome.stats();
                     }
                     if (first == null) {
                         first = answer;
@@ -302,6 +338,13 @@ public final class QueryScanReport {
             double col = median(millis.get("columnar"));
             System.out.printf(Locale.ROOT, "%-16s %12.1f %12.1f %9.3f %10.0f   %s%n", q.getKey(), ref, col, col / ref,
                     rawBytes / 1e6 / (col / 1e3), q.getValue());
+            if (stats) {
+                System.out.printf(Locale.ROOT, "%-16s columnar first run %.1f ms; last run: %d chunks fetched (%d from"
+                        + " cache), %d skipped by blooms and number filters, %d lines read, index %.1f ms,"
+                        + " blooms %.1f ms%n", "", firstColumnarMs, lastStats.chunksFetched(),
+                        lastStats.chunksFromCache(), lastStats.chunksSkipped(), lastStats.decompressedLines(),
+                        lastStats.indexTimeNanos() / 1e6, lastStats.bloomFilterTimeNanos() / 1e6);
+            }
         }
     }
 
