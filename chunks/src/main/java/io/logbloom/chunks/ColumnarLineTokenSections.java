@@ -594,7 +594,7 @@ final class ColumnarLineTokenSections {
         }
         boolean skipping = startCount <= MAX_SKIP_STARTS;
         for (int k = startCount; k < MAX_SKIP_STARTS; k++) {
-            starts[k] = ONES; // a line end, which stops the skip anyway
+            starts[k] = HIGH; // a byte of a multi-byte code, which stops the skip anyway
         }
         long numberStops = (numberUnion & 1) != 0 ? -1L : 0;
         boolean countNumbers = numbers != null;
@@ -602,22 +602,36 @@ final class ColumnarLineTokenSections {
         long state = 0;
         long hit = 0;
         while (at < codesEnd) {
-            if (skipping && (state == 0 || (hit & lastBit) != 0)) {
-                // nothing under way (or the row already matched): jump to the next byte that can change that
-                long startStops = (hit & lastBit) != 0 ? 0 : -1L;
+            boolean matched = (hit & lastBit) != 0;
+            if (skipping && (state == 0 || matched)) {
+                // nothing under way (or the row already matched): jump to the next byte that can change that. Line
+                // ends are counted on the way, rows without a match keeping their false; after a match the row's
+                // end is a stop (its true is recorded there)
+                long startStops = matched ? 0 : -1L;
+                long endStops = matched ? -1L : 0;
                 while (at <= codesEnd - 8) {
                     long w = (long) LONGS.get(codes, at);
                     long zeros = countNumbers || numberStops != 0 ? equalBytes(w, 0) : 0;
-                    long stop = (w & HIGH) | equalBytes(w, ONES) | (zeros & numberStops)
-                            | (startStops & (equalBytes(w, starts[0]) | equalBytes(w, starts[1])
-                                    | equalBytes(w, starts[2]) | equalBytes(w, starts[3])));
+                    long ends = equalBytes(w, ONES);
+                    long stop = (w & HIGH) | (ends & endStops)
+                            | (startStops & ((zeros & numberStops) | equalBytes(w, starts[0])
+                                    | equalBytes(w, starts[1]) | equalBytes(w, starts[2]) | equalBytes(w, starts[3])));
                     if (stop != 0) {
                         int skipped = Long.numberOfTrailingZeros(stop) & ~7;
-                        numbersSeen += Long.bitCount(zeros & ((1L << skipped) - 1));
+                        long before = (1L << skipped) - 1;
+                        numbersSeen += Long.bitCount(zeros & before);
+                        long passedEnds = Long.bitCount(ends & before);
+                        row += (int) passedEnds;
+                        state = passedEnds == 0 ? state : 0;
+                        hit = passedEnds == 0 ? hit : 0;
                         at += skipped >>> 3;
                         break;
                     }
                     numbersSeen += Long.bitCount(zeros);
+                    long passedEnds = Long.bitCount(ends);
+                    row += (int) passedEnds;
+                    state = passedEnds == 0 ? state : 0;
+                    hit = passedEnds == 0 ? hit : 0;
                     at += 8;
                 }
                 if (at >= codesEnd) {
@@ -632,7 +646,7 @@ final class ColumnarLineTokenSections {
                 state = ((state << 1) | 1) & codeMasks[c];
                 hit |= state;
             } else if (c == 1) {
-                if (row == rows) {
+                if (row >= rows) {
                     throw new ChunkFormatException(where + ": codes go on after the last of " + rows + " rows");
                 }
                 out[row++] = (hit & lastBit) != 0;
@@ -641,14 +655,8 @@ final class ColumnarLineTokenSections {
             } else if (c == 0) {
                 long mask = 0;
                 if (numbers != null && (((state << 1) | 1) & numberUnion) != 0) {
-                    while (numbersPassed < numbersSeen) {
-                        if (numberAt >= numbersEnd) {
-                            throw new ChunkFormatException(where + ": numbers end before the codes use them");
-                        }
-                        if (numbers[numberAt++] >= 0) {
-                            numbersPassed++;
-                        }
-                    }
+                    numberAt = skipNumbers(numbers, numberAt, numbersEnd, numbersSeen - numbersPassed);
+                    numbersPassed = numbersSeen;
                     long value = numberAt(numbers, numberAt, numbersEnd);
                     numberAt = skipVarint(numbers, numberAt, numbersEnd);
                     numbersPassed++;
@@ -667,6 +675,9 @@ final class ColumnarLineTokenSections {
                 hit |= state;
             }
         }
+        if (row > rows) {
+            throw new ChunkFormatException(where + ": codes go on after the last of " + rows + " rows");
+        }
         if (row != rows) {
             throw new ChunkFormatException(where + ": codes end before row " + row + " does");
         }
@@ -679,6 +690,35 @@ final class ColumnarLineTokenSections {
                 throw new ChunkFormatException(where + ": codes or numbers left unused after " + rows + " rows");
             }
         }
+    }
+
+    /**
+     * The position after the next {@code count} varints of {@code numbers} from {@code at}: eight bytes at a time
+     * (a byte with its high bit clear ends a varint), the last word's varint ends picked one by one.
+     */
+    private int skipNumbers(byte[] numbers, int at, int end, long count) throws ChunkFormatException {
+        while (count > 0 && at <= end - 8) {
+            long ends = ~(long) LONGS.get(numbers, at) & HIGH;
+            int n = Long.bitCount(ends);
+            if (n < count) {
+                count -= n;
+                at += 8;
+                continue;
+            }
+            for (long k = count; k > 1; k--) {
+                ends &= ends - 1;
+            }
+            return at + (Long.numberOfTrailingZeros(ends) >>> 3) + 1;
+        }
+        while (count > 0) {
+            if (at >= end) {
+                throw new ChunkFormatException(where + ": numbers end before the codes use them");
+            }
+            if (numbers[at++] >= 0) {
+                count--;
+            }
+        }
+        return at;
     }
 
     /** 0x80 in each byte of {@code word} equal to the byte of {@code broadcast} (all bytes alike), 0 elsewhere. */
@@ -822,10 +862,7 @@ final class ColumnarLineTokenSections {
 
         /** The positional mask bits number {@code value} carries (two or more runs). */
         long mask(long value) {
-            int digits = 1;
-            while (digits < 19 && value >= POW10[digits]) {
-                digits++;
-            }
+            int digits = digits(value);
             long mask = 0;
             if ((possible & 1) != 0 && digits >= lengths[0] && value % POW10[lengths[0]] == values[0]) {
                 mask |= 1;
@@ -844,6 +881,15 @@ final class ColumnarLineTokenSections {
             }
             return mask;
         }
+    }
+
+    /**
+     * The decimal digits of {@code value} (non-negative; at most 19): the bit length times log10(2) (1233 / 4096) is the count or
+     * one less, which a comparison with a power of ten decides.
+     */
+    static int digits(long value) {
+        int guess = ((64 - Long.numberOfLeadingZeros(value | 1)) * 1233) >>> 12;
+        return guess == 0 || value >= POW10[guess] ? guess + 1 : guess;
     }
 
     /** The positional run mask of one line run {@code bytes[start, start + length)} against the literal's runs. */

@@ -67,6 +67,11 @@ import java.util.concurrent.ExecutorService;
  * <p>Thread-safe: per-call state only; the pools, caches and collaborators are thread-safe.
  */
 final class ColumnarLineCounter {
+    /**
+     * Literal filters answered on tokens through a truth table of 2^n entries; a chain with more distinct literals
+     * reads the lines (such chains are rare and long).
+     */
+    private static final int MAX_TABLE_LITERALS = 10;
     private final ColumnarBlockSegments columnar;
     private final ExecutorService evalPool;
     private final int maxBlocksInFlight;
@@ -477,10 +482,13 @@ final class ColumnarLineCounter {
         boolean strict = true;
         try {
             // a pipeline of logfmt and label filters runs on the line column's tokens, without rebuilding the lines
-            TokenizedLines tokens = !cached && rows != null && query.pipeline().onTokens()
-                    && query.filter().literals() != null ? tokens(block) : null;
-            List<byte[]> literals = (query.lineBytes() || rows != null) && tokens == null ? null
-                    : query.filter().literals();
+            List<byte[]> chain = query.filter().literals();
+            if (chain != null && chain.size() > MAX_TABLE_LITERALS) {
+                chain = null;
+            }
+            TokenizedLines tokens = !cached && rows != null && query.pipeline().onTokens() && chain != null
+                    ? tokens(block) : null;
+            List<byte[]> literals = (query.lineBytes() || rows != null) && tokens == null ? null : chain;
             boolean onTokens = literals != null && !literals.isEmpty();
             boolean needLines = !onTokens && tokens == null
                     && (!query.filter().acceptsAll() || query.lineBytes() || rows != null);
@@ -490,13 +498,34 @@ final class ColumnarLineCounter {
             for (int i = 0; onTokens && i < hits.length; i++) {
                 hits[i] = block.rowsContaining(literals.get(i), buffers);
             }
-            if (onTokens && noneHit(hits) && !query.filter().test(k -> false)) {
+            // whether a row passes, by which literals it contains (bit k: literal k), so the row loop does not
+            // evaluate the chain per row
+            boolean[] passes = onTokens ? truthTable(query, hits.length) : null;
+            if (onTokens && noneHit(hits) && !passes[0]) {
                 // no row passes the line filter (a needle's every other block): nothing more to read
                 inRange = rowsInRange(block, query);
                 if (rows != null) {
                     rows.close(sums);
                 }
                 addReadStats(ctx, block, inRange, stored);
+                return sums;
+            }
+            ColumnarBlockInfo info = block.info();
+            if (onTokens && rows == null && tokens == null && stored && distinct.isDistinct(name, index)
+                    && info.minTimeNanos() > query.fromNanos() && info.maxTimeNanos() < query.throughNanos()
+                    && query.region(info.minTimeNanos()) == query.region(info.maxTimeNanos())) {
+                // every row in range, no repeats, one window region: the count needs no timestamp
+                long passing = 0;
+                for (int row = 0; row < block.rows(); row++) {
+                    passing += passes[literalsIn(hits, row)] ? 1 : 0;
+                }
+                if (passing > 0) {
+                    acc.add(info.maxTimeNanos(), passing);
+                    acc.flush();
+                }
+                sums.distinctTimestamps = true;
+                sums.timestampsKnown = true;
+                addReadStats(ctx, block, block.rows(), stored);
                 return sums;
             }
             ColumnarLines lines = needLines ? block.lines() : null;
@@ -523,11 +552,8 @@ final class ColumnarLineCounter {
                     continue;
                 }
                 inRange++;
-                if (onTokens) {
-                    int r = row;
-                    if (!query.filter().test(k -> hits[k][r])) {
-                        continue;
-                    }
+                if (onTokens && !passes[literalsIn(hits, row)]) {
+                    continue;
                 }
                 if (tokens != null) {
                     tokens.skipTo(row);
@@ -578,6 +604,32 @@ final class ColumnarLineCounter {
             ctx.stats.headChunkLines.add(inRange);
             ctx.stats.headChunkBytes.add(bytes);
         }
+    }
+
+    /**
+     * Whether a row passes the query's literal line filters, indexed by the literals it contains (bit k set: it
+     * contains literal k); {@code literals} is at most {@link #MAX_TABLE_LITERALS}.
+     */
+    private static boolean[] truthTable(LineCountQuery query, int literals) {
+        if (literals > MAX_TABLE_LITERALS) {
+            throw new IllegalStateException("BUG: " + literals + " literals, the table holds at most "
+                    + MAX_TABLE_LITERALS);
+        }
+        boolean[] passes = new boolean[1 << literals];
+        for (int present = 0; present < passes.length; present++) {
+            int bits = present;
+            passes[present] = query.filter().test(k -> (bits & (1 << k)) != 0);
+        }
+        return passes;
+    }
+
+    /** The literals row {@code row} contains, as bits (bit k: literal k). */
+    private static int literalsIn(boolean[][] hits, int row) {
+        int bits = 0;
+        for (int k = 0; k < hits.length; k++) {
+            bits |= hits[k][row] ? 1 << k : 0;
+        }
+        return bits;
     }
 
     /** Whether no row contains any of the literals. */
