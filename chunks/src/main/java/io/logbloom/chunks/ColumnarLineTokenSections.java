@@ -693,23 +693,11 @@ final class ColumnarLineTokenSections {
     }
 
     /**
-     * The position after the next {@code count} varints of {@code numbers} from {@code at}: eight bytes at a time
-     * (a byte with its high bit clear ends a varint), the last word's varint ends picked one by one.
+     * The position after the next {@code count} varints of {@code numbers} from {@code at}, byte by byte (a byte with
+     * its high bit clear ends a varint): the count is a few numbers per line, which a word-at-a-time loop with its
+     * data-dependent exits measured slower on.
      */
     private int skipNumbers(byte[] numbers, int at, int end, long count) throws ChunkFormatException {
-        while (count > 0 && at <= end - 8) {
-            long ends = ~(long) LONGS.get(numbers, at) & HIGH;
-            int n = Long.bitCount(ends);
-            if (n < count) {
-                count -= n;
-                at += 8;
-                continue;
-            }
-            for (long k = count; k > 1; k--) {
-                ends &= ends - 1;
-            }
-            return at + (Long.numberOfTrailingZeros(ends) >>> 3) + 1;
-        }
         while (count > 0) {
             if (at >= end) {
                 throw new ChunkFormatException(where + ": numbers end before the codes use them");
