@@ -57,12 +57,14 @@ import java.util.SplittableRandom;
  * {@code --data PATH} queries an existing server data directory instead of building one (work on a copy: the
  * ingester replays its WAL there), as tenant {@code --tenant} (default {@code fake}) over {@code --selector}
  * (default {@code {env=~".+"}}), for {@code --span-seconds} (default 6h) up to {@code --end-nanos} (default: the
- * newest row in the objects, plus one), only the rows whose name starts with {@code --only} (all by default); the
- * MB/s column divides {@code --raw-bytes} (default: the line and metadata bytes the object directories record) by
- * the median. {@code --columnar-only} skips the row-at-a-time reference
+ * newest row in the objects, plus one); the MB/s column divides {@code --raw-bytes} (default: the line and metadata
+ * bytes the object directories record) by the median. {@code --columnar-only} skips the row-at-a-time reference
  * (minutes per query at 3 M lines); compare two builds by running each jar on a copy of the same data, alternately:
  * {@code java -Xmx512m -cp benchmarks.jar io.logbloom.bench.QueryScanReport --server-like --columnar-only --data
- * /tmp/copy/data --selector '{run="bar-s6"}'}.
+ * /tmp/copy/data --selector '{run="bar-s6"}'}. {@code --only REGEX} runs only the rows whose names it finds
+ * ({@code --only '^needle'}); {@code --stats} prints under each row the columnar engine's median process CPU time per
+ * query (a figure a busy shared machine disturbs less than latency), its first (cold) run, whose cost includes
+ * building what later runs reuse (number filters, decoded blocks), and the last run's chunks fetched and skipped.
  */
 public final class QueryScanReport {
     private static final long SEC = 1_000_000_000L;
@@ -94,11 +96,12 @@ public final class QueryScanReport {
                 case "--span-seconds" -> serverLike.spanNanos = Long.parseLong(args[++i]) * SEC;
                 case "--end-nanos" -> serverLike.endNanos = Long.parseLong(args[++i]);
                 case "--raw-bytes" -> serverLike.rawBytes = Long.parseLong(args[++i]);
-                case "--only" -> serverLike.only = args[++i];
+                case "--only" -> serverLike.only = java.util.regex.Pattern.compile(args[++i]);
+                case "--stats" -> serverLike.stats = true;
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]
                         + " (flags: --lines N, --streams N, --runs N, --dir PATH, --server-like, --columnar-only,"
                         + " --data PATH, --tenant T, --selector S, --span-seconds N, --end-nanos N, --raw-bytes N,"
-                        + " --only PREFIX)");
+                        + " --only REGEX, --stats)");
             }
         }
         if (serverLike.data != null) {
@@ -139,13 +142,13 @@ public final class QueryScanReport {
                                 LogqlBloomQueries::extract));
                     }
                     engines.put("columnar", new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract));
-                    Map<String, String> queries = queries(serverLike.selector, needle, "6h");
+                    Map<String, String> queries = serverLike.selected(queries(serverLike.selector, needle, "6h"));
                     System.out.printf(Locale.ROOT, "data: %d lines, %d streams, %.1f MB raw, ingest %.1f s, store %.1f MB%n",
                             lines, streams, rawBytes / 1e6, ingestSeconds, dirMb(dir.resolve("objects")));
                     System.out.printf(Locale.ROOT, "%-16s %12s %12s %9s %10s%n", "query", "reference ms", "columnar ms",
                             "ratio", "col MB/s");
                     if (serverLike.columnarOnly) {
-                        table(engines, queries, "bench", endNanos, SPAN_NANOS, runs, rawBytes);
+                        table(engines, queries, "bench", endNanos, SPAN_NANOS, runs, rawBytes, serverLike.stats);
                         return;
                     }
                     for (Map.Entry<String, String> q : queries.entrySet()) {
@@ -179,7 +182,10 @@ public final class QueryScanReport {
                         System.out.printf(Locale.ROOT, "%-16s %12.1f %12.1f %9.3f %10.0f   %s%n", q.getKey(), ref, col,
                                 col / ref, rawBytes / 1e6 / (col / 1e3), q.getValue());
                     }
-                    dashboardRepeat(querier, queries.get("dashboard rate"), endNanos, runs);
+                    if (serverLike.selects("dashboard repeat")) {
+                        dashboardRepeat(querier, queries(serverLike.selector, needle, "6h").get("dashboard rate"),
+                                endNanos, runs);
+                    }
                 }
             }
         }
@@ -218,8 +224,26 @@ public final class QueryScanReport {
         long spanNanos = 6 * 3600 * SEC;
         long endNanos;
         long rawBytes;
-        /** Only the rows whose name starts with this (all when null). */
-        String only;
+        /** Runs only the queries whose row name this finds (all when null). */
+        java.util.regex.Pattern only;
+        /** Prints, under each row, the columnar engine's first (cold) run and the last run's read statistics. */
+        boolean stats;
+
+        /** Whether the row named {@code name} runs. */
+        boolean selects(String name) {
+            return only == null || only.matcher(name).find();
+        }
+
+        /** The queries whose row names {@link #selects} accepts, in order. */
+        Map<String, String> selected(Map<String, String> queries) {
+            Map<String, String> out = new LinkedHashMap<>();
+            queries.forEach((name, query) -> {
+                if (selects(name)) {
+                    out.put(name, query);
+                }
+            });
+            return out;
+        }
 
         /** Caches sized as the server's {@code auto} heap shares (HeapShares in api), or the big-heap defaults. */
         QuerierConfig querierConfig() {
@@ -268,11 +292,8 @@ public final class QueryScanReport {
                     Runtime.getRuntime().maxMemory() >> 20);
             System.out.printf(Locale.ROOT, "%-16s %12s %12s %9s %10s%n", "query", "reference ms", "columnar ms",
                     "ratio", "col MB/s");
-            Map<String, String> queries = queries(s.selector, 1_110_000, (s.spanNanos / SEC) + "s");
-            if (s.only != null) {
-                queries.keySet().removeIf(name -> !name.startsWith(s.only));
-            }
-            table(engines, queries, s.tenant, end, s.spanNanos, runs, rawBytes);
+            table(engines, s.selected(queries(s.selector, 1_110_000, (s.spanNanos / SEC) + "s")), s.tenant, end, s.spanNanos,
+                    runs, rawBytes, s.stats);
         }
     }
 
@@ -281,7 +302,7 @@ public final class QueryScanReport {
      * and prints the medians and the columnar engine's raw MB/s.
      */
     private static void table(Map<String, QueryRunner> engines, Map<String, String> queries, String tenant,
-            long endNanos, long spanNanos, int runs, long rawBytes) throws java.io.IOException {
+            long endNanos, long spanNanos, int runs, long rawBytes, boolean stats) throws java.io.IOException {
         for (Map.Entry<String, String> q : queries.entrySet()) {
             boolean range = q.getKey().startsWith("dashboard");
             QueryRequest request = range
@@ -293,13 +314,25 @@ public final class QueryScanReport {
                 millis.put(engine, new double[runs]);
             }
             Object first = null;
+            double firstColumnarMs = 0;
+            double[] columnarCpuMs = new double[runs];
+            io.logbloom.querier.QueryStatistics lastStats = null;
             for (int i = 0; i <= runs; i++) {
                 for (Map.Entry<String, QueryRunner> e : engines.entrySet()) {
                     long t = System.nanoTime();
-                    Object answer = ((QueryOutcome.Metrics) e.getValue().run(request)).result();
+                    long cpu = processCpuNanos();
+                    QueryOutcome.Metrics outcome = (QueryOutcome.Metrics) e.getValue().run(request);
+                    Object answer = outcome.result();
                     double ms = (System.nanoTime() - t) / 1e6;
+                    if (i > 0 && e.getKey().equals("columnar")) {
+                        columnarCpuMs[i - 1] = (processCpuNanos() - cpu) / 1e6;
+                    }
                     if (i > 0) {
                         millis.get(e.getKey())[i - 1] = ms;
+                    }
+                    if (e.getKey().equals("columnar")) {
+                        firstColumnarMs = i == 0 ? ms : firstColumnarMs;
+                        lastStats = outcome.stats();
                     }
                     if (first == null) {
                         first = answer;
@@ -313,6 +346,14 @@ public final class QueryScanReport {
             double col = median(millis.get("columnar"));
             System.out.printf(Locale.ROOT, "%-16s %12.1f %12.1f %9.3f %10.0f   %s%n", q.getKey(), ref, col, col / ref,
                     rawBytes / 1e6 / (col / 1e3), q.getValue());
+            if (stats) {
+                System.out.printf(Locale.ROOT, "%-16s columnar process CPU %.1f ms (median), first run %.1f ms; last run:"
+                        + " %d chunks fetched (%d from cache), %d skipped by blooms and number filters, %d lines read,"
+                        + " index %.1f ms, blooms %.1f ms%n", "", median(columnarCpuMs), firstColumnarMs,
+                        lastStats.chunksFetched(),
+                        lastStats.chunksFromCache(), lastStats.chunksSkipped(), lastStats.decompressedLines(),
+                        lastStats.indexTimeNanos() / 1e6, lastStats.bloomFilterTimeNanos() / 1e6);
+            }
         }
     }
 
@@ -383,6 +424,12 @@ public final class QueryScanReport {
             }
         }
         return rawBytes;
+    }
+
+    /** The CPU time of the whole process so far (all threads, JIT and GC included). */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static double median(double[] values) {

@@ -53,8 +53,16 @@ public final class ColumnarBlock {
         ColumnarLineTokenView tokens() throws ChunkFormatException;
     }
 
+    /** Builds the filter of a verified tokenized line column's whole digit runs. */
+    @FunctionalInterface
+    interface NumberFilters {
+        ColumnarNumberFilter numberFilter(ColumnarScanBuffers scratch) throws ChunkFormatException;
+    }
+
     private final ColumnarBlockInfo info;
     private final LineSearch search;
+    /** Null when the line column is not tokenized. */
+    private final NumberFilters numberFilters;
     /** Null when the line column is not tokenized. */
     private final TokenSections tokenSections;
     private final TimestampDecoder timestampDecoder;
@@ -70,8 +78,10 @@ public final class ColumnarBlock {
     private final ColumnarValues[] values;
 
     ColumnarBlock(ColumnarBlockInfo info, TimestampDecoder timestamps, LineDecoder lines, SomeLines someLines,
-            LineSearch search, TokenSections tokenSections, List<String> keys, List<ValuesDecoder> values) {
+            LineSearch search, TokenSections tokenSections, NumberFilters numberFilters, List<String> keys,
+            List<ValuesDecoder> values) {
         this.info = info;
+        this.numberFilters = numberFilters;
         this.someLines = someLines;
         this.search = search;
         this.tokenSections = tokenSections;
@@ -218,6 +228,22 @@ public final class ColumnarBlock {
     public ColumnarLineTokenView tokens() {
         try {
             return tokenSections == null ? null : tokenSections.tokens();
+        } catch (ChunkFormatException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The filter of the whole digit runs of a tokenized line column ({@link ColumnarNumberFilter}), built now from
+     * its numbers and dictionary (inflated into {@code scratch}, or kept by the block when it is null, as by
+     * {@link #rowsContaining(byte[], ColumnarScanBuffers)}), or null when the column is not tokenized. The caller
+     * keeps it: it is small, and rules the block out for a literal without fetching it.
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when a section is malformed
+     */
+    public ColumnarNumberFilter numberFilter(ColumnarScanBuffers scratch) {
+        try {
+            return numberFilters == null ? null : numberFilters.numberFilter(scratch);
         } catch (ChunkFormatException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -1,6 +1,7 @@
 package io.logbloom.chunks;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -119,16 +120,18 @@ final class ColumnarLineTokenSections {
 
     /**
      * The bytes of {@code section}: a plain one in place, a compressed one inflated into {@code into} when it is
-     * large enough (the caller's scratch), else into a new array.
+     * large enough (the caller's scratch), else into a new array; {@code zstd} is the caller's context, or null.
      */
-    private Bytes bytes(Section section, byte[] into, String name) throws ChunkFormatException {
+    private Bytes bytes(Section section, byte[] into, ZstdDecompressCtx zstd, String name)
+            throws ChunkFormatException {
         if (section.raw() == 0) {
             return new Bytes(payload, section.start(), section.start() + section.stored());
         }
         byte[] out = into != null && into.length >= section.raw() ? into : new byte[section.raw()];
         long n;
         try {
-            n = Zstd.decompressByteArray(out, 0, section.raw(), payload, section.start(), section.stored());
+            n = zstd != null ? zstd.decompressByteArray(out, 0, section.raw(), payload, section.start(), section.stored())
+                    : Zstd.decompressByteArray(out, 0, section.raw(), payload, section.start(), section.stored());
         } catch (ZstdException e) {
             throw new ChunkFormatException(where + " " + name + " section: invalid zstd data: " + e.getMessage(), e);
         }
@@ -140,6 +143,40 @@ final class ColumnarLineTokenSections {
                     + section.raw());
         }
         return new Bytes(out, 0, section.raw());
+    }
+
+    /** The dictionary this object keeps, or else inflated into {@code scratch} (unless it already holds it). */
+    private Dictionary scratchDictionary(ColumnarScanBuffers scratch) throws ChunkFormatException {
+        if (scratch.dictionaryOf == this) {
+            return new Dictionary(scratch.dictionary, scratch.tokenStarts, scratch.tokenLengths, scratch.tokenCount);
+        }
+        Section section = layout().dictionary();
+        scratch.dictionaryOf = null;
+        scratch.dictionary = ColumnarScanBuffers.atLeast(scratch.dictionary, section.size());
+        Dictionary d = dictionary(bytes(section, scratch.dictionary, scratch.zstd(), "dictionary"), scratch.tokenStarts,
+                scratch.tokenLengths);
+        scratch.tokenStarts = d.starts();
+        scratch.tokenLengths = d.lengths();
+        if (d.bytes() == scratch.dictionary) {
+            scratch.dictionaryOf = this;
+            scratch.tokenCount = d.count();
+        }
+        return d;
+    }
+
+    /** The numbers section inflated into {@code scratch} (unless it already holds it), or in place when plain. */
+    private Bytes scratchNumbers(ColumnarScanBuffers scratch) throws ChunkFormatException {
+        Section section = layout().numbers();
+        if (scratch.numbersOf == this) {
+            return new Bytes(scratch.numbers, 0, section.raw());
+        }
+        scratch.numbersOf = null;
+        scratch.numbers = ColumnarScanBuffers.atLeast(scratch.numbers, section.size());
+        Bytes b = bytes(section, scratch.numbers, scratch.zstd(), "numbers");
+        if (b.array() == scratch.numbers) {
+            scratch.numbersOf = this;
+        }
+        return b;
     }
 
     private Dictionary dictionary(Bytes section, int[] starts, int[] lengths) throws ChunkFormatException {
@@ -161,15 +198,15 @@ final class ColumnarLineTokenSections {
     private synchronized Text text() throws ChunkFormatException {
         if (text == null) {
             Layout l = layout();
-            Dictionary dictionary = dictionary(bytes(l.dictionary(), null, "dictionary"), null, null);
-            text = new Text(dictionary, bytes(l.codes(), null, "codes"));
+            Dictionary dictionary = dictionary(bytes(l.dictionary(), null, null, "dictionary"), null, null);
+            text = new Text(dictionary, bytes(l.codes(), null, null, "codes"));
         }
         return text;
     }
 
     private synchronized Bytes numbers() throws ChunkFormatException {
         if (numbers == null) {
-            numbers = bytes(layout().numbers(), null, "numbers");
+            numbers = bytes(layout().numbers(), null, null, "numbers");
         }
         return numbers;
     }
@@ -321,6 +358,97 @@ final class ColumnarLineTokenSections {
         return out;
     }
 
+    /**
+     * The filter of the whole digit runs of these lines ({@link ColumnarNumberFilter}): every number of the numbers
+     * section and every dictionary token that is a canonical decimal below 10^18. Sections this object keeps are
+     * read in place; others come from {@code scratch} (null: inflated and kept), not inflated again when a search
+     * just put them there.
+     *
+     * @throws ChunkFormatException when the numbers or the dictionary are malformed
+     */
+    ColumnarNumberFilter numberFilter(ColumnarScanBuffers scratch) throws ChunkFormatException {
+        Text kept;
+        Bytes keptNumbers;
+        synchronized (this) {
+            kept = text;
+            keptNumbers = numbers;
+        }
+        if (scratch == null) {
+            kept = text();
+            keptNumbers = numbers();
+        }
+        Dictionary dictionary = kept != null ? kept.dictionary() : scratchDictionary(scratch);
+        Bytes section = keptNumbers != null ? keptNumbers : scratchNumbers(scratch);
+        long[] values = scratch == null ? new long[16] : scratch.values;
+        int count = 0;
+        byte[] bytes = section.array();
+        int end = section.to();
+        for (int at = section.from(); at < end;) {
+            // numberAt and skipVarint in one pass: this loop reads every number of the block
+            long value = 0;
+            int shift = 0;
+            byte b;
+            do {
+                if (at == end || shift == 70) {
+                    throw new ChunkFormatException(where + ": numbers truncated or overlong varint");
+                }
+                b = bytes[at++];
+                value |= (long) (b & 0x7F) << shift;
+                shift += 7;
+            } while (b < 0);
+            if (value < 0) {
+                throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
+                        + " exceeds 18 digits");
+            }
+            if (count == values.length) {
+                values = java.util.Arrays.copyOf(values, Math.max(16, count * 2));
+            }
+            values[count++] = value;
+        }
+        byte[] tokens = dictionary.bytes();
+        for (int t = 0; t < dictionary.count(); t++) {
+            int start = dictionary.starts()[t];
+            int length = dictionary.lengths()[t];
+            if (length == 0 || length > 18 || (length > 1 && tokens[start] == '0')) {
+                continue;
+            }
+            long value = 0;
+            boolean digits = true;
+            for (int p = start; p < start + length && digits; p++) {
+                digits = ColumnarLineTokens.isDigit(tokens[p]);
+                value = value * 10 + (tokens[p] - '0');
+            }
+            if (digits) {
+                if (count == values.length) {
+                    values = java.util.Arrays.copyOf(values, Math.max(16, count * 2));
+                }
+                values[count++] = value;
+            }
+        }
+        // distinct values, so the filter is sized by them: ids repeat little, status codes on every line
+        int slots = Integer.highestOneBit(Math.max(16, count) * 2 - 1) << 1;
+        long[] table = scratch == null ? new long[slots] : ColumnarScanBuffers.atLeast(scratch.table, slots);
+        java.util.Arrays.fill(table, 0, slots, 0L);
+        int mask = slots - 1;
+        int distinct = 0;
+        for (int i = 0; i < count; i++) {
+            long stored = values[i] + 1; // values are below 10^18, so + 1 is never 0, the empty slot
+            int slot = (int) ((stored * 0x9E3779B97F4A7C15L) >>> 32) & mask;
+            while (table[slot] != 0 && table[slot] != stored) {
+                slot = (slot + 1) & mask;
+            }
+            if (table[slot] == 0) {
+                table[slot] = stored;
+                values[distinct++] = values[i];
+            }
+        }
+        if (scratch != null) {
+            scratch.values = values;
+            scratch.table = table;
+        }
+        return ColumnarNumberFilter.of(values, distinct);
+    }
+
     /** The number whose varint starts at {@code at}, refused above 18 digits (the writer's are below 10^18). */
     private long numberAt(byte[] section, int at, int end) throws ChunkFormatException {
         long value = varintAt(section, at, end, "numbers");
@@ -387,11 +515,7 @@ final class ColumnarLineTokenSections {
         if (kept != null) {
             dictionary = kept.dictionary();
         } else {
-            scratch.dictionary = ColumnarScanBuffers.atLeast(scratch.dictionary, l.dictionary().size());
-            Bytes section = bytes(l.dictionary(), scratch.dictionary, "dictionary");
-            dictionary = dictionary(section, scratch.tokenStarts, scratch.tokenLengths);
-            scratch.tokenStarts = dictionary.starts();
-            scratch.tokenLengths = dictionary.lengths();
+            dictionary = scratchDictionary(scratch);
         }
         // per token, bit i = may stand for literal run i at its position: the first run as a suffix (contains it
         // when runs == 1), an inner run as the whole token, the last run as a prefix
@@ -416,8 +540,7 @@ final class ColumnarLineTokenSections {
             } else if (scratch == null) {
                 numberSection = numbers();
             } else {
-                scratch.numbers = ColumnarScanBuffers.atLeast(scratch.numbers, l.numbers().size());
-                numberSection = bytes(l.numbers(), scratch.numbers, "numbers");
+                numberSection = scratchNumbers(scratch);
             }
         }
         for (int i = 1; i < runs - 1; i++) {
@@ -432,7 +555,7 @@ final class ColumnarLineTokenSections {
             codes = kept.codes();
         } else {
             scratch.codes = ColumnarScanBuffers.atLeast(scratch.codes, l.codes().size());
-            codes = bytes(l.codes(), scratch.codes, "codes");
+            codes = bytes(l.codes(), scratch.codes, scratch.zstd(), "codes");
         }
         walk(codes, numberSection, codeMasks, literal, runs, digitRuns, out);
         return out;
@@ -471,7 +594,7 @@ final class ColumnarLineTokenSections {
         }
         boolean skipping = startCount <= MAX_SKIP_STARTS;
         for (int k = startCount; k < MAX_SKIP_STARTS; k++) {
-            starts[k] = ONES; // a line end, which stops the skip anyway
+            starts[k] = HIGH; // a byte of a multi-byte code, which stops the skip anyway
         }
         long numberStops = (numberUnion & 1) != 0 ? -1L : 0;
         boolean countNumbers = numbers != null;
@@ -479,22 +602,36 @@ final class ColumnarLineTokenSections {
         long state = 0;
         long hit = 0;
         while (at < codesEnd) {
-            if (skipping && (state == 0 || (hit & lastBit) != 0)) {
-                // nothing under way (or the row already matched): jump to the next byte that can change that
-                long startStops = (hit & lastBit) != 0 ? 0 : -1L;
+            boolean matched = (hit & lastBit) != 0;
+            if (skipping && (state == 0 || matched)) {
+                // nothing under way (or the row already matched): jump to the next byte that can change that. Line
+                // ends are counted on the way, rows without a match keeping their false; after a match the row's
+                // end is a stop (its true is recorded there)
+                long startStops = matched ? 0 : -1L;
+                long endStops = matched ? -1L : 0;
                 while (at <= codesEnd - 8) {
                     long w = (long) LONGS.get(codes, at);
                     long zeros = countNumbers || numberStops != 0 ? equalBytes(w, 0) : 0;
-                    long stop = (w & HIGH) | equalBytes(w, ONES) | (zeros & numberStops)
-                            | (startStops & (equalBytes(w, starts[0]) | equalBytes(w, starts[1])
-                                    | equalBytes(w, starts[2]) | equalBytes(w, starts[3])));
+                    long ends = equalBytes(w, ONES);
+                    long stop = (w & HIGH) | (ends & endStops)
+                            | (startStops & ((zeros & numberStops) | equalBytes(w, starts[0])
+                                    | equalBytes(w, starts[1]) | equalBytes(w, starts[2]) | equalBytes(w, starts[3])));
                     if (stop != 0) {
                         int skipped = Long.numberOfTrailingZeros(stop) & ~7;
-                        numbersSeen += Long.bitCount(zeros & ((1L << skipped) - 1));
+                        long before = (1L << skipped) - 1;
+                        numbersSeen += Long.bitCount(zeros & before);
+                        long passedEnds = Long.bitCount(ends & before);
+                        row += (int) passedEnds;
+                        state = passedEnds == 0 ? state : 0;
+                        hit = passedEnds == 0 ? hit : 0;
                         at += skipped >>> 3;
                         break;
                     }
                     numbersSeen += Long.bitCount(zeros);
+                    long passedEnds = Long.bitCount(ends);
+                    row += (int) passedEnds;
+                    state = passedEnds == 0 ? state : 0;
+                    hit = passedEnds == 0 ? hit : 0;
                     at += 8;
                 }
                 if (at >= codesEnd) {
@@ -509,7 +646,7 @@ final class ColumnarLineTokenSections {
                 state = ((state << 1) | 1) & codeMasks[c];
                 hit |= state;
             } else if (c == 1) {
-                if (row == rows) {
+                if (row >= rows) {
                     throw new ChunkFormatException(where + ": codes go on after the last of " + rows + " rows");
                 }
                 out[row++] = (hit & lastBit) != 0;
@@ -518,14 +655,8 @@ final class ColumnarLineTokenSections {
             } else if (c == 0) {
                 long mask = 0;
                 if (numbers != null && (((state << 1) | 1) & numberUnion) != 0) {
-                    while (numbersPassed < numbersSeen) {
-                        if (numberAt >= numbersEnd) {
-                            throw new ChunkFormatException(where + ": numbers end before the codes use them");
-                        }
-                        if (numbers[numberAt++] >= 0) {
-                            numbersPassed++;
-                        }
-                    }
+                    numberAt = skipNumbers(numbers, numberAt, numbersEnd, numbersSeen - numbersPassed);
+                    numbersPassed = numbersSeen;
                     long value = numberAt(numbers, numberAt, numbersEnd);
                     numberAt = skipVarint(numbers, numberAt, numbersEnd);
                     numbersPassed++;
@@ -544,6 +675,9 @@ final class ColumnarLineTokenSections {
                 hit |= state;
             }
         }
+        if (row > rows) {
+            throw new ChunkFormatException(where + ": codes go on after the last of " + rows + " rows");
+        }
         if (row != rows) {
             throw new ChunkFormatException(where + ": codes end before row " + row + " does");
         }
@@ -556,6 +690,23 @@ final class ColumnarLineTokenSections {
                 throw new ChunkFormatException(where + ": codes or numbers left unused after " + rows + " rows");
             }
         }
+    }
+
+    /**
+     * The position after the next {@code count} varints of {@code numbers} from {@code at}, byte by byte (a byte with
+     * its high bit clear ends a varint): the count is a few numbers per line, which a word-at-a-time loop with its
+     * data-dependent exits measured slower on.
+     */
+    private int skipNumbers(byte[] numbers, int at, int end, long count) throws ChunkFormatException {
+        while (count > 0) {
+            if (at >= end) {
+                throw new ChunkFormatException(where + ": numbers end before the codes use them");
+            }
+            if (numbers[at++] >= 0) {
+                count--;
+            }
+        }
+        return at;
     }
 
     /** 0x80 in each byte of {@code word} equal to the byte of {@code broadcast} (all bytes alike), 0 elsewhere. */
@@ -641,10 +792,16 @@ final class ColumnarLineTokenSections {
         byte first = encoded[0];
         int last = to - n;
         for (int i = from; i <= last; i++) {
-            // a varint starts at the section's start or after a byte with the continuation bit clear
-            if (section[i] == first && (i == from || section[i - 1] >= 0)
-                    && Arrays.equals(section, i + 1, i + n, encoded, 1, n)) {
-                return true;
+            // a varint starts at the section's start or after a byte with the continuation bit clear; the rest is
+            // compared inline (a varint is a few bytes: a call to Arrays.equals per candidate cost more)
+            if (section[i] == first && (i == from || section[i - 1] >= 0)) {
+                int k = 1;
+                while (k < n && section[i + k] == encoded[k]) {
+                    k++;
+                }
+                if (k == n) {
+                    return true;
+                }
             }
         }
         return false;
@@ -693,10 +850,7 @@ final class ColumnarLineTokenSections {
 
         /** The positional mask bits number {@code value} carries (two or more runs). */
         long mask(long value) {
-            int digits = 1;
-            while (digits < 19 && value >= POW10[digits]) {
-                digits++;
-            }
+            int digits = digits(value);
             long mask = 0;
             if ((possible & 1) != 0 && digits >= lengths[0] && value % POW10[lengths[0]] == values[0]) {
                 mask |= 1;
@@ -715,6 +869,15 @@ final class ColumnarLineTokenSections {
             }
             return mask;
         }
+    }
+
+    /**
+     * The decimal digits of {@code value} (non-negative; at most 19): the bit length times log10(2) (1233 / 4096) is the count or
+     * one less, which a comparison with a power of ten decides.
+     */
+    static int digits(long value) {
+        int guess = ((64 - Long.numberOfLeadingZeros(value | 1)) * 1233) >>> 12;
+        return guess == 0 || value >= POW10[guess] ? guess + 1 : guess;
     }
 
     /** The positional run mask of one line run {@code bytes[start, start + length)} against the literal's runs. */

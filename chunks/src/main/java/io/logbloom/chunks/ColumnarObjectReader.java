@@ -153,6 +153,7 @@ public final class ColumnarObjectReader {
         ColumnarBlock.SomeLines someLines = null;
         ColumnarBlock.LineSearch search = null;
         ColumnarBlock.TokenSections tokenSections = null;
+        ColumnarBlock.NumberFilters numberFilters = null;
         List<String> keys = new ArrayList<>();
         List<ColumnarBlock.ValuesDecoder> values = new ArrayList<>();
         for (ColumnarColumnInfo column : info.columns()) {
@@ -199,6 +200,7 @@ public final class ColumnarObjectReader {
                         someLines = wanted -> payload.sections(info.rows()).lines(wanted);
                         search = (literal, scratch) -> payload.sections(info.rows()).rowsContaining(literal, scratch);
                         tokenSections = () -> payload.sections(info.rows()).tokens();
+                        numberFilters = scratch -> payload.sections(info.rows()).numberFilter(scratch);
                     } else {
                         lines = () -> ColumnarColumnDecoder.lines(payload.bytes(), column, info.rows(), where);
                         search = (literal, scratch) -> ColumnarColumnDecoder.rowsContaining(payload.bytes(), column, info.rows(),
@@ -208,7 +210,8 @@ public final class ColumnarObjectReader {
                 case METADATA -> throw new IllegalStateException("BUG: metadata column " + where + " not handled above");
             }
         }
-        return new ColumnarBlock(info, timestamps, lines, someLines, search, tokenSections, keys, values);
+        return new ColumnarBlock(info, timestamps, lines, someLines, search, tokenSections, numberFilters, keys,
+                values);
     }
 
     /**

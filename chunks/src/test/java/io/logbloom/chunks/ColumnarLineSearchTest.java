@@ -168,6 +168,23 @@ final class ColumnarLineSearchTest {
     }
 
     @Test
+    void digits_decimalLengthAroundEveryPowerOfTen() {
+        long power = 1;
+        for (int n = 0; n <= 18; n++, power *= 10) { // 10^0 .. 10^18
+            for (long v : new long[] {power - 1, power, power + 1, power * 2 - 1, power * 9, power * 9 + 1}) {
+                assertThat(ColumnarLineTokenSections.digits(v)).as("%d", v).isEqualTo(Long.toString(v).length());
+            }
+        }
+        assertThat(ColumnarLineTokenSections.digits(0)).isEqualTo(1);
+        assertThat(ColumnarLineTokenSections.digits(Long.MAX_VALUE)).isEqualTo(19);
+        java.util.Random r = new java.util.Random(3);
+        for (int i = 0; i < 100_000; i++) {
+            long v = r.nextLong() >>> (1 + r.nextInt(63)); // non-negative
+            assertThat(ColumnarLineTokenSections.digits(v)).isEqualTo(Long.toString(v).length());
+        }
+    }
+
+    @Test
     void containsVarint_onlyAtVarintBoundaries() {
         // 300 = 0xAC 0x02; 44 = 0x2C; 2 = 0x02: the 0x02 inside 300's encoding is not the number 2
         byte[] section = {(byte) 0xAC, 0x02, 0x2C};

@@ -8,6 +8,7 @@ import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarFileStream;
 import io.logbloom.chunks.ColumnarLineTokenView;
 import io.logbloom.chunks.ColumnarLines;
+import io.logbloom.chunks.ColumnarNumberFilter;
 import io.logbloom.chunks.ColumnarScanBuffers;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
@@ -46,6 +47,14 @@ import java.util.concurrent.ExecutorService;
  * would evict each other before any reuse, so the scan inflates every block's sections into per-thread
  * {@link ColumnarScanBuffers} and keeps nothing but the stored bytes the fetch caches.
  *
+ * <p>Number proofs: a literal with an inner number ({@code |= "ts=1110000 "}) has no bloom token for that number, so
+ * the first query searching a stored block for such a literal also builds the block's {@link ColumnarNumberFilter}
+ * (from the sections the search just inflated) and keeps it in {@link BlockNumberFilters}, whose budget is a quarter
+ * of the block cache's; a later query asks the kept filter before fetching the block ({@link NumberProof}) and skips
+ * it when the filter lacks the number, counting it as a skipped chunk. A block whose search finds no row passing the
+ * line filter is never read further (its timestamps are decoded only to count its rows in range, when it straddles
+ * the range's ends).
+ *
  * <p>Exactness: the row-at-a-time path drops a row repeating the timestamp and line of another row of its
  * series. A repeat needs equal timestamps, so: a scanned block drops repeats among rows of equal timestamp; a
  * block is answered from its row count only when its timestamps are known to be strictly increasing
@@ -58,6 +67,11 @@ import java.util.concurrent.ExecutorService;
  * <p>Thread-safe: per-call state only; the pools, caches and collaborators are thread-safe.
  */
 final class ColumnarLineCounter {
+    /**
+     * Literal filters answered on tokens through a truth table of 2^n entries; a chain with more distinct literals
+     * reads the lines (such chains are rare and long).
+     */
+    private static final int MAX_TABLE_LITERALS = 10;
     private final ColumnarBlockSegments columnar;
     private final ExecutorService evalPool;
     private final int maxBlocksInFlight;
@@ -65,9 +79,14 @@ final class ColumnarLineCounter {
     private final DistinctTimestampBlocks distinct = new DistinctTimestampBlocks();
     /** Per evaluation thread: the sections a scan inflates without keeping them. */
     private final ThreadLocal<ColumnarScanBuffers> scratch = ThreadLocal.withInitial(ColumnarScanBuffers::new);
+    private final BlockNumberFilters numberFilters;
 
+    /**
+     * A counter over {@code columnar}'s blocks, evaluating on {@code evalPool} at most {@code maxBlocksInFlight} at
+     * once; {@code numberFilters} false keeps no number filter (blooms off: every block is scanned).
+     */
     ColumnarLineCounter(ColumnarBlockSegments columnar, ExecutorService evalPool, int maxBlocksInFlight,
-            QuerierMetrics metrics) {
+            boolean numberFilters, QuerierMetrics metrics) {
         this.metrics = Objects.requireNonNull(metrics, "metrics is null");
         this.columnar = Objects.requireNonNull(columnar, "columnar is null");
         this.evalPool = Objects.requireNonNull(evalPool, "evalPool is null");
@@ -75,6 +94,7 @@ final class ColumnarLineCounter {
             throw new IllegalArgumentException("maxBlocksInFlight must be >= 1: " + maxBlocksInFlight);
         }
         this.maxBlocksInFlight = maxBlocksInFlight;
+        this.numberFilters = new BlockNumberFilters(numberFilters ? columnar.blockCacheBytes() / 4 : 0);
     }
 
     /** One source of rows of a series: a block (of a stored object, or of a local part) or the rows in memory. */
@@ -111,6 +131,8 @@ final class ColumnarLineCounter {
         int size;
         /** Set by a block scan: whether every row's timestamp exceeds the previous one's. */
         boolean distinctTimestamps;
+        /** Whether the scan walked every row's timestamp, so {@link #distinctTimestamps} is known. */
+        boolean timestampsKnown;
         /** Set by a block scan that found the block damaged (it was left out). */
         boolean damaged;
         /**
@@ -266,6 +288,8 @@ final class ColumnarLineCounter {
         Map<Labels, List<Sums>> out = new LinkedHashMap<>();
         long fromDirectoryCount = 0;
         boolean keep = keepDecoded(units, query);
+        NumberProof proof = query.filter().acceptsAll() ? null : NumberProof.of(query.filter());
+        Map<String, BlockNumberFilters.ObjectFilters> filtersByObject = new java.util.HashMap<>();
         Deque<CompletableFuture<Sums>> inFlight = new ArrayDeque<>();
         List<Sums[]> slots = new ArrayList<>();
         Deque<Runnable> pending = new ArrayDeque<>();
@@ -282,10 +306,14 @@ final class ColumnarLineCounter {
                     fromDirectoryCount++;
                     continue;
                 }
+                if (ruledOut(ctx, unit, proof, filtersByObject)) {
+                    results[i] = new Sums();
+                    continue;
+                }
                 int index = i;
                 Labels series = e.getKey();
                 pending.add(() -> {
-                    CompletableFuture<Sums> f = start(ctx, series, unit, query, keep);
+                    CompletableFuture<Sums> f = start(ctx, series, unit, query, keep, proof);
                     ctx.track(f);
                     inFlight.add(f.thenApply(s -> results[index] = s));
                 });
@@ -303,6 +331,25 @@ final class ColumnarLineCounter {
         }
         metrics.columnarBlocks(fromDirectoryCount, scanned);
         return out;
+    }
+
+    /**
+     * Whether the kept number filter of a stored block proves no row of it passes the line filter (counted as a
+     * skipped chunk); false when there is no proof to try or no filter kept.
+     */
+    private boolean ruledOut(QueryContext ctx, Unit unit, NumberProof proof,
+            Map<String, BlockNumberFilters.ObjectFilters> filtersByObject) {
+        if (proof == null || !(unit instanceof Block b) || b.part() != null) {
+            return false;
+        }
+        BlockNumberFilters.ObjectFilters filters = filtersByObject.computeIfAbsent(b.name(), numberFilters::of);
+        ColumnarNumberFilter filter = filters == null ? null : filters.get(b.block());
+        if (filter == null || !proof.rulesOut(filter)) {
+            return false;
+        }
+        ctx.stats.chunksSkipped.increment();
+        ctx.stats.bytesSkipped.add(b.info().length());
+        return true;
     }
 
     /**
@@ -346,7 +393,7 @@ final class ColumnarLineCounter {
     }
 
     private CompletableFuture<Sums> start(QueryContext ctx, Labels series, Unit unit, LineCountQuery query,
-            boolean keep) {
+            boolean keep, NumberProof proof) {
         if (unit instanceof Memory m) {
             return CompletableFuture.completedFuture(countMemory(ctx, rows(series, query), m.entries(), query));
         }
@@ -355,7 +402,8 @@ final class ColumnarLineCounter {
         boolean stored = b.part() == null;
         ColumnarBlock cached = stored ? columnar.cachedLinesBlock(ctx, b.name(), b.info()) : null;
         if (cached != null) {
-            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true, keep, true), evalPool);
+            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true, keep, true, proof),
+                    evalPool);
         }
         CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info())
                 : CompletableFuture.supplyAsync(() -> {
@@ -370,7 +418,7 @@ final class ColumnarLineCounter {
             if (block == null) {
                 return new Sums();
             }
-            Sums sums = count(ctx, b, block, rows, query, stored, keep && stored, false);
+            Sums sums = count(ctx, b, block, rows, query, stored, keep && stored, false, proof);
             if (keep && stored && !sums.damaged) {
                 columnar.rememberLinesBlock(b.name(), b.info(), block);
             }
@@ -378,11 +426,28 @@ final class ColumnarLineCounter {
         }, evalPool);
     }
 
+    /**
+     * Counts one block (see {@link #countBlock}); for a query with a number proof, a stored block's number filter is
+     * then built (from the sections the search left in this thread's scratch, or those the block keeps) and kept.
+     */
     private Sums count(QueryContext ctx, Block b, ColumnarBlock block, RowPipeline rows, LineCountQuery query,
-            boolean stored, boolean keep, boolean cached) {
+            boolean stored, boolean keep, boolean cached, NumberProof proof) {
         Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored, keep, cached);
         if (stored && sums != Sums.DECLINED && !sums.damaged) {
-            distinct.record(b.name(), b.block(), sums.distinctTimestamps);
+            if (sums.timestampsKnown) {
+                distinct.record(b.name(), b.block(), sums.distinctTimestamps);
+            }
+            BlockNumberFilters.ObjectFilters kept = proof == null ? null : numberFilters.of(b.name());
+            if (proof != null && numberFilters.enabled() && (kept == null || kept.get(b.block()) == null)) {
+                try {
+                    ColumnarNumberFilter filter = block.numberFilter(keep ? null : scratch.get());
+                    if (filter != null) {
+                        numberFilters.put(b.name(), b.directory().blocks().size(), b.block(), filter);
+                    }
+                } catch (UncheckedIOException e) {
+                    columnar.damaged(b.name(), b.block(), e.getCause().getMessage());
+                }
+            }
         }
         return sums;
     }
@@ -417,10 +482,13 @@ final class ColumnarLineCounter {
         boolean strict = true;
         try {
             // a pipeline of logfmt and label filters runs on the line column's tokens, without rebuilding the lines
-            TokenizedLines tokens = !cached && rows != null && query.pipeline().onTokens()
-                    && query.filter().literals() != null ? tokens(block) : null;
-            List<byte[]> literals = (query.lineBytes() || rows != null) && tokens == null ? null
-                    : query.filter().literals();
+            List<byte[]> chain = query.filter().literals();
+            if (chain != null && chain.size() > MAX_TABLE_LITERALS) {
+                chain = null;
+            }
+            TokenizedLines tokens = !cached && rows != null && query.pipeline().onTokens() && chain != null
+                    ? tokens(block) : null;
+            List<byte[]> literals = (query.lineBytes() || rows != null) && tokens == null ? null : chain;
             boolean onTokens = literals != null && !literals.isEmpty();
             boolean needLines = !onTokens && tokens == null
                     && (!query.filter().acceptsAll() || query.lineBytes() || rows != null);
@@ -429,6 +497,36 @@ final class ColumnarLineCounter {
             ColumnarScanBuffers buffers = onTokens && !keep ? scratch.get() : null;
             for (int i = 0; onTokens && i < hits.length; i++) {
                 hits[i] = block.rowsContaining(literals.get(i), buffers);
+            }
+            // whether a row passes, by which literals it contains (bit k: literal k), so the row loop does not
+            // evaluate the chain per row
+            boolean[] passes = onTokens ? truthTable(query, hits.length) : null;
+            if (onTokens && noneHit(hits) && !passes[0]) {
+                // no row passes the line filter (a needle's every other block): nothing more to read
+                inRange = rowsInRange(block, query);
+                if (rows != null) {
+                    rows.close(sums);
+                }
+                addReadStats(ctx, block, inRange, stored);
+                return sums;
+            }
+            ColumnarBlockInfo info = block.info();
+            if (onTokens && rows == null && tokens == null && stored && distinct.isDistinct(name, index)
+                    && info.minTimeNanos() > query.fromNanos() && info.maxTimeNanos() < query.throughNanos()
+                    && query.region(info.minTimeNanos()) == query.region(info.maxTimeNanos())) {
+                // every row in range, no repeats, one window region: the count needs no timestamp
+                long passing = 0;
+                for (int row = 0; row < block.rows(); row++) {
+                    passing += passes[literalsIn(hits, row)] ? 1 : 0;
+                }
+                if (passing > 0) {
+                    acc.add(info.maxTimeNanos(), passing);
+                    acc.flush();
+                }
+                sums.distinctTimestamps = true;
+                sums.timestampsKnown = true;
+                addReadStats(ctx, block, block.rows(), stored);
+                return sums;
             }
             ColumnarLines lines = needLines ? block.lines() : null;
             long previous = Long.MIN_VALUE;
@@ -454,11 +552,8 @@ final class ColumnarLineCounter {
                     continue;
                 }
                 inRange++;
-                if (onTokens) {
-                    int r = row;
-                    if (!query.filter().test(k -> hits[k][r])) {
-                        continue;
-                    }
+                if (onTokens && !passes[literalsIn(hits, row)]) {
+                    continue;
                 }
                 if (tokens != null) {
                     tokens.skipTo(row);
@@ -493,6 +588,13 @@ final class ColumnarLineCounter {
             rows.close(sums);
         }
         sums.distinctTimestamps = strict;
+        sums.timestampsKnown = true;
+        addReadStats(ctx, block, inRange, stored);
+        return sums;
+    }
+
+    /** Counts {@code inRange} rows of {@code block} read, with their share of its raw bytes. */
+    private static void addReadStats(QueryContext ctx, ColumnarBlock block, long inRange, boolean stored) {
         ColumnarBlockInfo info = block.info();
         long bytes = block.rows() == 0 ? 0 : info.rawBytes() * inRange / block.rows();
         if (stored) {
@@ -502,7 +604,61 @@ final class ColumnarLineCounter {
             ctx.stats.headChunkLines.add(inRange);
             ctx.stats.headChunkBytes.add(bytes);
         }
-        return sums;
+    }
+
+    /**
+     * Whether a row passes the query's literal line filters, indexed by the literals it contains (bit k set: it
+     * contains literal k); {@code literals} is at most {@link #MAX_TABLE_LITERALS}.
+     */
+    private static boolean[] truthTable(LineCountQuery query, int literals) {
+        if (literals > MAX_TABLE_LITERALS) {
+            throw new IllegalStateException("BUG: " + literals + " literals, the table holds at most "
+                    + MAX_TABLE_LITERALS);
+        }
+        boolean[] passes = new boolean[1 << literals];
+        for (int present = 0; present < passes.length; present++) {
+            int bits = present;
+            passes[present] = query.filter().test(k -> (bits & (1 << k)) != 0);
+        }
+        return passes;
+    }
+
+    /** The literals row {@code row} contains, as bits (bit k: literal k). */
+    private static int literalsIn(boolean[][] hits, int row) {
+        int bits = 0;
+        for (int k = 0; k < hits.length; k++) {
+            bits |= hits[k][row] ? 1 << k : 0;
+        }
+        return bits;
+    }
+
+    /** Whether no row contains any of the literals. */
+    private static boolean noneHit(boolean[][] hits) {
+        for (boolean[] rows : hits) {
+            for (boolean hit : rows) {
+                if (hit) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The rows of {@code block} inside the query's range (exclusive at both ends, as the scan counts them): all of
+     * them when the block lies inside, else counted on its timestamps.
+     */
+    private static long rowsInRange(ColumnarBlock block, LineCountQuery query) {
+        ColumnarBlockInfo info = block.info();
+        if (info.minTimeNanos() > query.fromNanos() && info.maxTimeNanos() < query.throughNanos()) {
+            return block.rows();
+        }
+        long n = 0;
+        for (int row = 0; row < block.rows(); row++) {
+            long ts = block.timestampNanos(row);
+            n += ts > query.fromNanos() && ts < query.throughNanos() ? 1 : 0;
+        }
+        return n;
     }
 
     /** A cursor over the block's tokenized line column, or null when the column is not tokenized. */

@@ -79,7 +79,8 @@ final class StoreReader {
                         tester::scopeHash),
                 chunks, fetchPool, metrics);
         // blocks in flight: enough to keep every fetch thread busy, few enough that their bytes stay small
-        this.counter = new ColumnarLineCounter(columnar, evalPool, 2 * config.maxConcurrentFetches(), metrics);
+        this.counter = new ColumnarLineCounter(columnar, evalPool, 2 * config.maxConcurrentFetches(),
+                config.bloomsEnabled(), metrics);
     }
 
     /**
