@@ -1021,6 +1021,12 @@ final class Template {
                     while (e < s.length() && !Character.isWhitespace(s.charAt(e)) && "|()\"`,:=".indexOf(s.charAt(e)) < 0) {
                         e++;
                     }
+                    if (e == p) {
+                        // a stop character no branch above takes ("==", a lone ':'): without this the lexer
+                        // would add empty tokens forever
+                        throw new IllegalArgumentException("unexpected " + GoStrings.quote(String.valueOf(c))
+                                + " in action at offset " + p);
+                    }
                     tokens.add(s.substring(p, e));
                     p = e;
                 }

@@ -97,4 +97,13 @@ final class TemplateTest {
         assertThatThrownBy(() -> Template.parse("{{ div 1 0 }}").execute(CTX)).hasMessageContaining("divide by zero");
         assertThatThrownBy(() -> Template.parse("{{ ToUpper }}").execute(CTX)).hasMessageContaining("wrong number of args");
     }
+
+    /** Found by HostileInputFuzzTest: "==" and a lone ':' made the lexer add empty tokens until the heap ran out. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"{{ __li1 == bool 1ne__ | lower }}", "{{ .a == .b }}",
+            "{{ .a : .b }}", "{{ : }}", "{{ .a ==}}"})
+    void strayOperatorCharacters_areSyntaxErrors_notAnEndlessLexer(String text) {
+        assertThatThrownBy(() -> Template.parse(text)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("invalid template").hasMessageContaining("unexpected");
+    }
 }
