@@ -9,8 +9,6 @@ import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.RangeSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 
@@ -24,20 +22,44 @@ import java.util.function.ToLongFunction;
 final class ColumnarDirectoryCache {
     /** Decoded directories take several times their encoded bytes in heap (records per block and column). */
     private static final int HEAP_PER_ENCODED_BYTE = 8;
-    /** Heap of one entry of the stream index (the map's slot and boxed index; the labels are the directory's). */
-    private static final int STREAM_ENTRY_BYTES = 48;
 
     /**
-     * A cached directory, its block table and its streams' indexes by labels: a query over 100 series finds each in
-     * every object by one hash lookup instead of a binary search comparing label lists.
+     * A cached directory, its block table and its streams' fingerprints in directory order (sorted unsigned, as
+     * {@link ColumnarDirectory#STREAM_ORDER} sorts streams): a query over 100 series finds each in every object by a
+     * binary search over longs, comparing label lists only when two streams of the object share a fingerprint.
      */
-    private record Entry(ColumnarDirectory directory, ColumnarBlockTable table, Map<Labels, Integer> streams) {
+    private record Entry(ColumnarDirectory directory, ColumnarBlockTable table, long[] fingerprints) {
         static Entry of(String key, ColumnarDirectory directory, ToLongFunction<String> scopeHash) {
-            Map<Labels, Integer> streams = new HashMap<>();
-            for (int i = 0; i < directory.streams().size(); i++) {
-                streams.put(directory.streams().get(i).labels(), i);
+            long[] fingerprints = new long[directory.streams().size()];
+            for (int i = 0; i < fingerprints.length; i++) {
+                fingerprints[i] = directory.streams().get(i).labels().fingerprint();
             }
-            return new Entry(directory, ColumnarBlockTable.of(key, directory, scopeHash), Map.copyOf(streams));
+            return new Entry(directory, ColumnarBlockTable.of(key, directory, scopeHash), fingerprints);
+        }
+
+        /**
+         * The index of stream {@code labels}, or -1. A fingerprint held by one stream only is taken as that stream
+         * without comparing labels: the index points a series at an object only when the flush wrote the series into
+         * it, so another stream with its fingerprint (a collision) would be a second stream with that fingerprint.
+         */
+        int indexOf(Labels labels) {
+            long fingerprint = labels.fingerprint();
+            int low = 0;
+            int high = fingerprints.length - 1;
+            while (low <= high) {
+                int mid = (low + high) >>> 1;
+                int c = Long.compareUnsigned(fingerprints[mid], fingerprint);
+                if (c < 0) {
+                    low = mid + 1;
+                } else if (c > 0) {
+                    high = mid - 1;
+                } else {
+                    boolean shared = mid > 0 && fingerprints[mid - 1] == fingerprint
+                            || mid + 1 < fingerprints.length && fingerprints[mid + 1] == fingerprint;
+                    return shared ? directory.indexOf(labels) : mid;
+                }
+            }
+            return -1;
         }
     }
 
@@ -53,7 +75,7 @@ final class ColumnarDirectoryCache {
                 .maximumWeight(Math.max(1, maxBytes))
                 .weigher((String key, Entry e) -> ChunkCache.saturate(
                         (long) e.directory().directoryLength() * HEAP_PER_ENCODED_BYTE + e.table().sizeBytes()
-                                + STREAM_ENTRY_BYTES * e.streams().size()
+                                + 8L * e.fingerprints().length
                                 + key.length()))
                 .build();
     }
@@ -70,8 +92,7 @@ final class ColumnarDirectoryCache {
 
     /** The index of the stream {@code labels} in {@code objectKey}'s directory, or -1 when it holds none. */
     int streamIndex(String objectKey, Labels labels) throws IOException {
-        Integer index = entry(objectKey).streams().get(labels);
-        return index == null ? -1 : index;
+        return entry(objectKey).indexOf(labels);
     }
 
     /** The block table of {@code objectKey}, read from the store on a miss. */
