@@ -346,7 +346,7 @@ public final class ServerBarReport {
         }
     }
 
-    private static long rssBytes(Process process) throws IOException {
+    static long rssBytes(Process process) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
             if (line.startsWith("VmRSS:")) {
                 return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
@@ -356,7 +356,7 @@ public final class ServerBarReport {
     }
 
     /** Returns the user + system CPU seconds the process has used (Linux {@code /proc/PID/stat}, 100 ticks/s). */
-    private static double cpuSeconds(Process process) throws IOException {
+    static double cpuSeconds(Process process) throws IOException {
         String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
         // fields after the parenthesised command name: state is field 3, utime 14, stime 15
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -393,7 +393,7 @@ public final class ServerBarReport {
         return sb.toString();
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         if (values.isEmpty()) {
             return Double.NaN;
         }
@@ -420,7 +420,7 @@ public final class ServerBarReport {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

@@ -155,8 +155,11 @@ public final class Engine {
     /**
      * One stream in the k-way merge of a log query: either its next surviving line (with its result computed),
      * or, after {@value #LOOKAHEAD_ENTRIES} filtered-out entries, a marker keyed by the last time read — a lower
-     * bound for the stream's remaining lines, since a stream's entries come sorted in the query direction. The
-     * heap orders heads by (time, stream index), which is the order of the merged lines.
+     * bound for the stream's remaining lines, since a stream's entries come sorted in the query direction. A
+     * {@link LazyEntries} stream is also a marker, keyed by its {@link LazyEntries#boundNanos}, before its first read
+     * and whenever its buffered entries run out: its next block is read only when the merge reaches that bound, so a
+     * limit met by newer lines of other streams leaves it unread. The heap orders heads by (time, stream index),
+     * which is the order of the merged lines.
      */
     private static final class Head {
         final int index;
@@ -170,6 +173,8 @@ public final class Engine {
         ResultEntry entry;
         LabelSet groupKey;
         Map<String, String> streamLabels;
+        /** Whether {@link #advance} ran before: a fresh lazy stream first enters the heap by its bound, unread. */
+        boolean started;
 
         Head(int index, SourceStream stream, Pipeline pipeline, Map<Map<String, String>, Group> groups,
                 long startNanos, long endNanos) {
@@ -186,6 +191,18 @@ public final class Engine {
             Iterator<StreamEntry> it = stream.entries();
             entry = null;
             for (int read = 0; read < LOOKAHEAD_ENTRIES; read++) {
+                // a stream not read yet, or whose next entry needs a read after this call read some, waits in the
+                // heap by its bound: a limit reached before its turn leaves those blocks unread
+                if ((read > 0 || !started) && it instanceof LazyEntries lazy && !lazy.nextBuffered()) {
+                    started = true;
+                    long bound = lazy.boundNanos();
+                    if (bound == Long.MIN_VALUE || bound == Long.MAX_VALUE) {
+                        return false;
+                    }
+                    timestampNanos = bound;
+                    return true;
+                }
+                started = true;
                 if (!it.hasNext()) {
                     return false;
                 }

@@ -48,6 +48,11 @@ final class BloomCache {
         return reload(key);
     }
 
+    /** The cached answer for {@code key} (a bloom or "no bloom"), or null when {@link #get} would read the source. */
+    Optional<SeriesBloomView> peek(Key key) {
+        return cache == null ? null : cache.getIfPresent(key);
+    }
+
     /** The bloom read from the source now, replacing any cached copy. */
     Optional<SeriesBloomView> reload(Key key) throws IOException {
         Optional<SeriesBloomView> loaded = source.load(key.tenant(), key.fingerprint(), key.period());

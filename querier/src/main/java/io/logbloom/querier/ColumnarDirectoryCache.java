@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarObjectReader;
+import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.RangeSource;
 import java.io.IOException;
@@ -22,8 +23,45 @@ final class ColumnarDirectoryCache {
     /** Decoded directories take several times their encoded bytes in heap (records per block and column). */
     private static final int HEAP_PER_ENCODED_BYTE = 8;
 
-    /** A cached directory and its block table. */
-    private record Entry(ColumnarDirectory directory, ColumnarBlockTable table) {}
+    /**
+     * A cached directory, its block table and its streams' fingerprints in directory order (sorted unsigned, as
+     * {@link ColumnarDirectory#STREAM_ORDER} sorts streams): a query over 100 series finds each in every object by a
+     * binary search over longs, comparing label lists only when two streams of the object share a fingerprint.
+     */
+    private record Entry(ColumnarDirectory directory, ColumnarBlockTable table, long[] fingerprints) {
+        static Entry of(String key, ColumnarDirectory directory, ToLongFunction<String> scopeHash) {
+            long[] fingerprints = new long[directory.streams().size()];
+            for (int i = 0; i < fingerprints.length; i++) {
+                fingerprints[i] = directory.streams().get(i).labels().fingerprint();
+            }
+            return new Entry(directory, ColumnarBlockTable.of(key, directory, scopeHash), fingerprints);
+        }
+
+        /**
+         * The index of stream {@code labels}, or -1. A fingerprint held by one stream only is taken as that stream
+         * without comparing labels: the index points a series at an object only when the flush wrote the series into
+         * it, so another stream with its fingerprint (a collision) would be a second stream with that fingerprint.
+         */
+        int indexOf(Labels labels) {
+            long fingerprint = labels.fingerprint();
+            int low = 0;
+            int high = fingerprints.length - 1;
+            while (low <= high) {
+                int mid = (low + high) >>> 1;
+                int c = Long.compareUnsigned(fingerprints[mid], fingerprint);
+                if (c < 0) {
+                    low = mid + 1;
+                } else if (c > 0) {
+                    high = mid - 1;
+                } else {
+                    boolean shared = mid > 0 && fingerprints[mid - 1] == fingerprint
+                            || mid + 1 < fingerprints.length && fingerprints[mid + 1] == fingerprint;
+                    return shared ? directory.indexOf(labels) : mid;
+                }
+            }
+            return -1;
+        }
+    }
 
     private final ObjectStore store;
     private final ToLongFunction<String> scopeHash;
@@ -37,6 +75,7 @@ final class ColumnarDirectoryCache {
                 .maximumWeight(Math.max(1, maxBytes))
                 .weigher((String key, Entry e) -> ChunkCache.saturate(
                         (long) e.directory().directoryLength() * HEAP_PER_ENCODED_BYTE + e.table().sizeBytes()
+                                + 8L * e.fingerprints().length
                                 + key.length()))
                 .build();
     }
@@ -44,6 +83,16 @@ final class ColumnarDirectoryCache {
     /** The directory of {@code objectKey}, read from the store on a miss. */
     ColumnarDirectory get(String objectKey) throws IOException {
         return entry(objectKey).directory();
+    }
+
+    /** Whether the directory of {@code objectKey} is cached. */
+    boolean cached(String objectKey) {
+        return cache.getIfPresent(objectKey) != null;
+    }
+
+    /** The index of the stream {@code labels} in {@code objectKey}'s directory, or -1 when it holds none. */
+    int streamIndex(String objectKey, Labels labels) throws IOException {
+        return entry(objectKey).indexOf(labels);
     }
 
     /** The block table of {@code objectKey}, read from the store on a miss. */
@@ -56,7 +105,7 @@ final class ColumnarDirectoryCache {
             return cache.get(objectKey, key -> {
                 try {
                     ColumnarDirectory directory = new ColumnarObjectReader(RangeSource.ofObject(store, key)).directory();
-                    return new Entry(directory, ColumnarBlockTable.of(key, directory, scopeHash));
+                    return Entry.of(key, directory, scopeHash);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

@@ -95,12 +95,30 @@ final class QuerierEntrySource implements EntrySource {
         }
     }
 
-    /** Converts storage entries to engine entries as they are pulled. */
-    private static final class Converting implements Iterator<StreamEntry> {
+    /**
+     * Converts storage entries to engine entries as they are pulled; over a {@link SeriesReader} it tells the engine
+     * what is buffered and the bound of what is left, so a log query's merge reads a series' blocks only when it
+     * reaches them.
+     */
+    private static final class Converting implements io.logbloom.logql.LazyEntries {
         private final Iterator<LogEntry> inner;
 
         Converting(Iterator<LogEntry> inner) {
             this.inner = inner;
+        }
+
+        @Override
+        public boolean nextBuffered() {
+            // another iterator (a test's list) is read as before: its next entry counts as buffered
+            return !(inner instanceof SeriesReader reader) || reader.nextBuffered();
+        }
+
+        @Override
+        public long boundNanos() {
+            if (inner instanceof SeriesReader reader) {
+                return reader.boundNanos();
+            }
+            throw new IllegalStateException("BUG: bound asked of a buffered iterator");
         }
 
         @Override

@@ -112,6 +112,37 @@ final class SeriesReader implements Iterator<LogEntry> {
         return last;
     }
 
+    /** Whether the next {@link #hasNext}/{@link #next} answers from loaded segments, loading and fetching none. */
+    boolean nextBuffered() {
+        if (pending != null) {
+            return true;
+        }
+        LogEntry head = bufferedHead();
+        return head != null && (nextSegment >= segments.size() || !reaches(segments.get(nextSegment), head));
+    }
+
+    /**
+     * A bound on the timestamps of the entries left, without loading: none is later (reading backward) or earlier
+     * (reading forward) than it; {@link Long#MIN_VALUE} (backward) or {@link Long#MAX_VALUE} (forward) when none is
+     * left. The next segment's bound is its time range's end in the read direction, as the segments are ordered by.
+     */
+    long boundNanos() {
+        long bound = forward ? Long.MAX_VALUE : Long.MIN_VALUE;
+        LogEntry head = pending != null ? pending : bufferedHead();
+        if (head != null) {
+            bound = head.timestampNanos();
+        }
+        if (nextSegment < segments.size()) {
+            Segment next = segments.get(nextSegment);
+            bound = forward ? Math.min(bound, next.minNanos()) : Math.max(bound, next.maxNanos());
+        }
+        return bound;
+    }
+
+    private LogEntry bufferedHead() {
+        return top != null ? top.head() : cursors.isEmpty() ? null : cursors.peek().head();
+    }
+
     /** A loaded segment's entries in merge order and the position of its head. */
     private static final class Cursor {
         final List<LogEntry> entries;

@@ -140,11 +140,39 @@ final class StoreReader {
             }
         }
 
-        Survivors filtered = ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries, bloomQuery, fromNanos,
-                throughNanos)));
+        // with every bloom and directory it needs in memory the filter runs here: a hand-off to the pool would cost
+        // more than the probes on a busy box; otherwise it may wait on the store, on the pool until the deadline
+        Survivors filtered = inMemory(ctx, refsBySeries, bloomQuery)
+                ? bloomFilter(ctx, refsBySeries, bloomQuery, fromNanos, throughNanos)
+                : ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries, bloomQuery, fromNanos,
+                        throughNanos)));
         Map<Labels, List<ChunkRef>> survivors = filtered.refs();
         checkBytesLimit(survivors);
         return new Plan(survivors, filtered.blocks(), memoryBySeries, partsBySeries);
+    }
+
+    /**
+     * Whether {@link #bloomFilter} finds every series bloom (covering the refs) and columnar directory it reads in
+     * the caches, so it reads nothing from the store.
+     */
+    private boolean inMemory(QueryContext ctx, Map<Labels, List<ChunkRef>> refsBySeries, BloomQuery bloomQuery) {
+        boolean testing = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
+        ctx.remainingMillis(); // past the deadline already: TIMEOUT, as the pool's wait would say
+        for (List<ChunkRef> refs : refsBySeries.values()) {
+            for (ChunkRef ref : refs) {
+                if (ref.isColumnar() && !columnar.directoryCached(ref.objectKey())) {
+                    return false;
+                }
+                if (testing) { // a bloom missing or not covering the ref is read again from the store
+                    Optional<SeriesBloomView> bloom = blooms.peek(new BloomCache.Key(ctx.tenant(), ref.fingerprint(),
+                            Math.floorDiv(ref.fromNanos(), PERIOD_NANOS)));
+                    if (bloom == null || bloom.isEmpty() || !bloom.get().covers(ref.objectKey())) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     /** Opens every matching series over [fromNanos, throughNanos), sorted by labels. */

@@ -6,13 +6,20 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.index.LabelMatcher;
+import io.logbloom.logql.Engine;
+import io.logbloom.logql.LogQueryResult;
+import io.logbloom.logql.ResultEntry;
+import io.logbloom.logql.ResultStream;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Reads of series whose rows live in columnar objects (chunk format v2, many series per object). */
 final class QuerierColumnarTest {
@@ -86,6 +93,54 @@ final class QuerierColumnarTest {
             assertThat(newest).containsExactly(99L, 98L, 97L, 96L, 95L);
             assertThat(ctx.stats.chunksFetched.sum()).isLessThanOrEqualTo(1 + QuerierConfig.defaults().maxConcurrentFetches());
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void logQuery_withALimit_readsOnlyTheBlocksItReaches_andEqualsTheFullRead(boolean forward) throws Exception {
+        // ten series of ten 10-row blocks, each series in its own 100 s: the 15 lines nearest either end of the
+        // range lie in two blocks of one series, and the merge must not open a block of the other nine
+        QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+        Map<Labels, List<LogEntry>> data = new java.util.HashMap<>();
+        List<String> all = new ArrayList<>();
+        for (int k = 0; k < 10; k++) {
+            List<LogEntry> rows = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                rows.add(new LogEntry((k * 1000L + i) * SEC, "line " + k + " " + i, List.of()));
+                all.add((k * 1000L + i) + " s" + k + " line " + k + " " + i);
+            }
+            data.put(Labels.of("app", "s" + k), rows);
+        }
+        s.flushColumnar(TENANT, data, 10);
+        List<String> merged = new ArrayList<>(all);
+        merged.sort(Comparator.comparingLong((String line) -> Long.parseLong(line.substring(0, line.indexOf(' ')))));
+        if (!forward) {
+            java.util.Collections.reverse(merged);
+        }
+        try (Querier q = querier(s)) {
+            QueryRunner runner = new QueryRunner(q, new Engine(), LogqlBloomQueries::extract);
+            QueryOutcome.Logs limited = (QueryOutcome.Logs) runner.run(
+                    new QueryRequest(TENANT, "{app=~\"s.*\"}", 0, 100_000 * SEC, 0, 15, forward, false, true));
+            QueryOutcome.Logs full = (QueryOutcome.Logs) runner.run(
+                    new QueryRequest(TENANT, "{app=~\"s.*\"}", 0, 100_000 * SEC, 0, 5000, forward, false, true));
+
+            assertThat(lines(full.result())).containsExactlyInAnyOrderElementsOf(merged);
+            assertThat(lines(limited.result())).containsExactlyInAnyOrderElementsOf(merged.subList(0, 15));
+            // two blocks and at most one prefetched per block load, of one series; a full read fetches all 100
+            assertThat(full.stats().chunksFetched()).isEqualTo(100);
+            assertThat(limited.stats().chunksFetched()).isBetween(2L, 4L);
+            assertThat(limited.stats().decompressedLines()).isEqualTo(20);
+        }
+    }
+
+    private static List<String> lines(LogQueryResult result) {
+        List<String> out = new ArrayList<>();
+        for (ResultStream stream : result.streams()) {
+            for (ResultEntry e : stream.entries()) {
+                out.add(e.timestampNanos() / SEC + " " + stream.labels().get("app") + " " + e.line());
+            }
+        }
+        return out;
     }
 
     @Test
