@@ -549,7 +549,7 @@ final class PartMerger {
                 Files.delete(file);
                 continue;
             }
-            Manifest m = JSON.readValue(file.toFile(), Manifest.class);
+            Manifest m = JSON.readValue(Files.readAllBytes(file), Manifest.class);
             List<LocalParts.Part> listed = listedParts(m);
             if (settle(m)) {
                 parts.forget(listed);
