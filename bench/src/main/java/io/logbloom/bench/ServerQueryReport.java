@@ -36,7 +36,7 @@ import java.util.stream.Stream;
  * the manifest's line count.
  *
  * <p>Run (after {@code mvn -q -DskipTests package}): {@code java -cp bench/target/benchmarks.jar
- * io.logbloom.bench.ServerQueryReport --data /work/s7/data3m --server old=/tmp/logbloom-old.jar
+ * io.logbloom.bench.ServerQueryReport --data /tmp/loaded --server old=/tmp/logbloom-old.jar
  * --server new=api/target/logbloom.jar [--jvm-opts "-Xmx512m ..."] [--warmup 100] [--rounds 6] [--per-round 25]};
  * ratios are to the first server.
  *
