@@ -233,9 +233,11 @@ final class QueryRunnerTest {
             assertThat(result.entryCount()).isEqualTo(1);
             assertThat(result).isEqualTo(((QueryOutcome.Logs) off).result());
             assertThat(on.stats().totalChunksRef()).isGreaterThan(5);
-            // chunk keys depend on the clock, so each run probes other hashes: allow a couple of bloom false
-            // positives (about 0.5% per chunk with word tokens in the same series bloom) instead of being flaky
-            assertThat(on.stats().chunksSkipped()).isBetween(on.stats().totalChunksRef() - 3, on.stats().totalChunksRef() - 1);
+            // chunk keys depend on the clock and the ingester id, so each run probes other hashes: a few chunks
+            // pass as bloom false positives (3 of 86 seen in CI). Without blooms every chunk would be fetched, so
+            // "at least 90% skipped" still fails if skipping breaks, without failing on an unlucky key.
+            long total = on.stats().totalChunksRef();
+            assertThat(on.stats().chunksSkipped()).isBetween(total - total / 10, total - 1);
             assertThat(on.stats().chunksFetched()).isEqualTo(on.stats().totalChunksRef() - on.stats().chunksSkipped());
             assertThat(off.stats().chunksFetched()).isEqualTo(off.stats().totalChunksRef());
             // the bytes the blooms saved are the bytes the unfiltered query read and the filtered one did not
