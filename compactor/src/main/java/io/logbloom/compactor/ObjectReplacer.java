@@ -48,8 +48,10 @@ import java.util.TreeSet;
  * compactor, which keeps whatever an index file still references. (5) The journal is deleted. A crash before (3)
  * finishes leaves a journal: the next pass rolls it forward first ({@link #recover}), replacing refs to each old
  * key whose new object exists (a new object that was never put is ignored, and its old object stays referenced),
- * so no line is lost or indexed twice once it has run. Between (2) and the end of (3) a reader may briefly see
- * both an old and a new ref of a series, as with any index rewrite.
+ * so no line is lost or indexed twice once it has run. Between (2) and the end of (3) a reader may list a period's
+ * new file beside the old one it replaces: the new file lists the old keys as superseded and readers drop refs to
+ * them, so no row is read twice (a query spanning periods sees the new ref in each rewritten period, which covers
+ * the series' rows of every period).
  *
  * <p>Blooms: a new object's series rows are tokenized block by block into their series blooms as it is written
  * ({@link #write}), exactly as the ingester's merger does (the same {@link SeriesBloomWriter}, tokens scoped to
@@ -218,7 +220,7 @@ final class ObjectReplacer {
         for (var e : index.filesByPeriod(tenant).entrySet()) {
             long period = e.getKey();
             IndexCompactor.PeriodContent content = index.read(tenant, period, e.getValue());
-            boolean changed = false;
+            Set<String> replacedHere = new TreeSet<>();
             List<SeriesChunks> kept = new ArrayList<>(content.series().size());
             for (SeriesChunks s : content.series()) {
                 Set<ChunkRef> refs = new LinkedHashSet<>();
@@ -228,7 +230,7 @@ final class ObjectReplacer {
                         refs.add(ref);
                         continue;
                     }
-                    changed = true;
+                    replacedHere.add(ref.objectKey());
                     replaced.add(ref);
                     ChunkRef next = replacement.get(s.labels());
                     if (next != null && indexConfig.periodNumber(next.fromNanos()) <= period
@@ -240,8 +242,8 @@ final class ObjectReplacer {
                 sorted.sort(Comparator.comparingLong(ChunkRef::fromNanos).thenComparingLong(ChunkRef::throughNanos));
                 kept.add(new SeriesChunks(s.labels(), sorted));
             }
-            if (changed) {
-                index.rewrite(content, kept);
+            if (!replacedHere.isEmpty()) {
+                index.rewrite(content, kept, replacedHere);
             }
         }
         return replaced;

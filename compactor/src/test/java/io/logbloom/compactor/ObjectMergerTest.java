@@ -304,9 +304,40 @@ final class ObjectMergerTest {
         assertThat(storedRows()).isEqualTo(before);
     }
 
-    /** A store whose puts under a prefix fail while armed: a crash at that step. */
+    @Test
+    void runOnce_readerListingDuringTheIndexSwitch_seesEveryRowOnce() throws IOException {
+        flushFiveCycles();
+        List<String> before = storedRows();
+        List<List<String>> seen = new ArrayList<>();
+        // just before each old index file goes, the new one (refs to the merged object) is already listed
+        store.beforeDelete = key -> {
+            if (key.startsWith("index/")) {
+                seen.add(storedRows());
+            }
+        };
+
+        compactor(CompactorConfig.DEFAULT_SMALL_OBJECT_SIZE_BYTES).runOnce();
+
+        assertThat(seen).isNotEmpty().allSatisfy(rows -> assertThat(rows).isEqualTo(before));
+        assertThat(storedRows()).isEqualTo(before);
+    }
+
+    /** What a test runs before a store delete. */
+    @FunctionalInterface
+    private interface DeleteHook {
+        void before(String key) throws IOException;
+    }
+
+    /** A store whose puts under a prefix fail while armed (a crash at that step), with a hook before deletes. */
     private static final class FailingStore extends ForwardingObjectStore {
         volatile String failPutsUnder;
+        volatile DeleteHook beforeDelete = key -> { };
+
+        @Override
+        public void delete(String key) throws IOException {
+            beforeDelete.before(key);
+            super.delete(key);
+        }
 
         FailingStore(ObjectStore inner) {
             super(inner);

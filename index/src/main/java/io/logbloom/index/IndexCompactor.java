@@ -1,5 +1,6 @@
 package io.logbloom.index;
 
+import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.TenantIds;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -16,7 +18,10 @@ import java.util.TreeSet;
  * lookup opens one file per period, as Loki's compactor does for TSDB tables. Order keeps every
  * moment consistent for readers: the merged file is put first (readers may briefly see both, and
  * the union deduplicates), then the inputs are deleted (a reader that listed an input just before
- * lists again, see {@link PersistedIndex}). A corrupted input aborts the merge and deletes nothing.
+ * lists again, see {@link PersistedIndex}). A rewrite that replaces objects lists them as superseded in
+ * its new file, so a reader seeing both files drops the old refs rather than reading the rows twice; the
+ * mark is carried into later merges while an input still refers to a superseded object. A corrupted input
+ * aborts the merge and deletes nothing.
  * Thread-safe, but run one compactor per tenant at a time: two compacting the same period would each
  * delete the other's inputs after writing equivalent merged files, which is safe but wasteful.
  */
@@ -107,7 +112,22 @@ public final class IndexCompactor {
         }
         List<SeriesChunks> all = files.isEmpty() ? List.of()
                 : IndexUnion.chunks(files, tenant, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
-        return new PeriodContent(tenant, periodNumber, keys, all);
+        // a superseded key stays listed while some input still refers to it: that input may outlive the
+        // rewrite's new file for a moment (it is deleted after the new file is put)
+        Set<String> superseded = IndexUnion.superseded(files);
+        Set<String> stillReferred = new TreeSet<>();
+        if (!superseded.isEmpty()) {
+            for (IndexFileReader file : files) {
+                for (SeriesChunks s : file.chunks(tenant, List.of(), Long.MIN_VALUE, Long.MAX_VALUE)) {
+                    for (ChunkRef ref : s.chunks()) {
+                        if (superseded.contains(ref.objectKey())) {
+                            stillReferred.add(ref.objectKey());
+                        }
+                    }
+                }
+            }
+        }
+        return new PeriodContent(tenant, periodNumber, keys, all, stillReferred);
     }
 
     /**
@@ -116,13 +136,31 @@ public final class IndexCompactor {
      * every kept ref at least once. Returns the new file's key, empty when nothing was kept.
      */
     public Optional<String> rewrite(PeriodContent content, List<SeriesChunks> kept) throws IOException {
+        return rewrite(content, kept, Set.of());
+    }
+
+    /**
+     * Replaces the files of {@code content} as {@link #rewrite(PeriodContent, List)} does, the new file listing
+     * {@code replacedObjects} (objects whose refs {@code kept} replaces) as superseded, so a reader that lists the
+     * new file and an input not deleted yet drops the inputs' refs to them instead of reading the rows twice.
+     */
+    public Optional<String> rewrite(PeriodContent content, List<SeriesChunks> kept, Set<String> replacedObjects)
+            throws IOException {
         List<SeriesChunks> nonEmpty = new ArrayList<>(kept.size());
         for (SeriesChunks s : kept) {
             if (!s.chunks().isEmpty()) {
                 nonEmpty.add(s);
             }
         }
-        String mergedKey = nonEmpty.isEmpty() ? null : writer.writePeriod(content.tenant(), content.periodNumber(), nonEmpty);
+        Set<String> superseded = new TreeSet<>(content.superseded());
+        superseded.addAll(replacedObjects);
+        for (SeriesChunks s : nonEmpty) {
+            for (ChunkRef ref : s.chunks()) {
+                superseded.remove(ref.objectKey());
+            }
+        }
+        String mergedKey = nonEmpty.isEmpty() ? null
+                : writer.writePeriod(content.tenant(), content.periodNumber(), nonEmpty, superseded);
         for (String key : content.fileKeys()) {
             if (!key.equals(mergedKey)) {
                 store.delete(key);
@@ -137,13 +175,16 @@ public final class IndexCompactor {
      * @param tenant the tenant
      * @param periodNumber the index period
      * @param fileKeys the files read
-     * @param series every series with its deduplicated refs, sorted by labels
+     * @param series every series with its deduplicated refs, sorted by labels, refs to superseded objects dropped
+     * @param superseded the object keys the files supersede that some file still refers to
      */
-    public record PeriodContent(String tenant, long periodNumber, List<String> fileKeys, List<SeriesChunks> series) {
+    public record PeriodContent(String tenant, long periodNumber, List<String> fileKeys, List<SeriesChunks> series,
+            Set<String> superseded) {
         public PeriodContent {
             Objects.requireNonNull(tenant, "tenant is null");
             fileKeys = List.copyOf(fileKeys);
             series = List.copyOf(series);
+            superseded = Set.copyOf(superseded);
         }
     }
 }

@@ -5,8 +5,11 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.TenantIds;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.zip.CRC32C;
 
 /**
@@ -26,9 +29,10 @@ public final class IndexFileReader implements IndexReader {
     private final int sizeBytes;
     private final int chunkRefCount;
     private final SeriesPostings postings;
+    private final Set<String> superseded;
 
     private IndexFileReader(String name, String tenant, long periodNumber, long periodNanos, int sizeBytes,
-            int chunkRefCount, SeriesPostings postings) {
+            int chunkRefCount, SeriesPostings postings, Set<String> superseded) {
         this.name = name;
         this.tenant = tenant;
         this.periodNumber = periodNumber;
@@ -36,6 +40,7 @@ public final class IndexFileReader implements IndexReader {
         this.sizeBytes = sizeBytes;
         this.chunkRefCount = chunkRefCount;
         this.postings = postings;
+        this.superseded = superseded;
     }
 
     /** Verifies and decodes {@code bytes}; {@code name} (usually the object key) appears in every error message. */
@@ -57,7 +62,8 @@ public final class IndexFileReader implements IndexReader {
                     + " bytes, a file has at least " + minimum);
         }
         int version = header.u8();
-        if (version != IndexFileFormat.VERSION && version != IndexFileFormat.VERSION_WITHOUT_OBJECT_KEYS) {
+        if (version != IndexFileFormat.VERSION && version != IndexFileFormat.VERSION_WITHOUT_SUPERSEDED
+                && version != IndexFileFormat.VERSION_WITHOUT_OBJECT_KEYS) {
             throw new IndexFormatException("index file " + name + ": unsupported version " + version
                     + " (this reader knows version " + IndexFileFormat.VERSION + ")");
         }
@@ -134,7 +140,7 @@ public final class IndexFileReader implements IndexReader {
                     throw in.error("chunk length " + Long.toUnsignedString(length) + " overflows");
                 }
                 String objectKey = null;
-                if (version >= IndexFileFormat.VERSION) {
+                if (version >= IndexFileFormat.VERSION_WITHOUT_SUPERSEDED) {
                     long symbol = in.uvarint();
                     if (symbol != 0) {
                         if (symbol > symbolCount) {
@@ -199,10 +205,37 @@ public final class IndexFileReader implements IndexReader {
         if (postingEntries != labelPairs) {
             throw in.error("postings hold " + postingEntries + " entries but series have " + labelPairs + " labels");
         }
+        Set<String> superseded = version >= IndexFileFormat.VERSION ? superseded(in, symbols) : Set.of();
+        if (!superseded.isEmpty()) {
+            for (int id = 0; id < seriesCount; id++) {
+                for (ChunkRef ref : postings.series(id).refs) {
+                    if (superseded.contains(ref.objectKey())) {
+                        throw in.error("series " + postings.series(id).labels + " refers to object "
+                                + ref.objectKey() + ", which the file lists as superseded");
+                    }
+                }
+            }
+        }
         if (in.remaining() != 0) {
             throw in.error(in.remaining() + " unexpected trailing bytes");
         }
-        return new IndexFileReader(name, tenant, periodNumber, periodNanos, bytes.length, refCount, postings);
+        return new IndexFileReader(name, tenant, periodNumber, periodNanos, bytes.length, refCount, postings,
+                superseded);
+    }
+
+    private static Set<String> superseded(IndexBytesIn in, String[] symbols) throws IndexFormatException {
+        int count = in.count("superseded count", symbols.length);
+        Set<String> keys = new LinkedHashSet<>(count * 2);
+        long previous = -1;
+        for (int i = 0; i < count; i++) {
+            int symbol = in.count("superseded object key symbol", symbols.length - 1L);
+            if (symbol <= previous) {
+                throw in.error("superseded object key symbol " + symbol + " is not ascending");
+            }
+            previous = symbol;
+            keys.add(symbols[symbol]);
+        }
+        return Collections.unmodifiableSet(keys);
     }
 
     /** The name given to {@link #open}, usually the object key. */
@@ -241,6 +274,14 @@ public final class IndexFileReader implements IndexReader {
     /** The number of series in the file. */
     public int seriesCount() {
         return postings.size();
+    }
+
+    /**
+     * The object keys this file's refs replace (a compactor's rewrite): a reader drops refs to them found in any
+     * other file it reads with this one. Empty for files a writer wrote from new data.
+     */
+    public Set<String> supersededObjectKeys() {
+        return superseded;
     }
 
     /** The number of chunk refs in the file. */

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.zip.CRC32C;
@@ -26,8 +27,19 @@ public final class IndexFileWriter {
      * the index file of {@code tenant}'s period {@code periodNumber} of length {@code periodNanos}.
      */
     public byte[] write(String tenant, long periodNumber, long periodNanos, List<SeriesChunks> series) {
+        return write(tenant, periodNumber, periodNanos, series, Set.of());
+    }
+
+    /**
+     * Encodes {@code series} as {@link #write(String, long, long, List)} does, listing {@code superseded}: the
+     * object keys these refs replace, whose refs readers drop from any other file (none may be among
+     * {@code series}' own refs).
+     */
+    public byte[] write(String tenant, long periodNumber, long periodNanos, List<SeriesChunks> series,
+            Set<String> superseded) {
         Objects.requireNonNull(tenant, "tenant is null");
         Objects.requireNonNull(series, "series is null");
+        Objects.requireNonNull(superseded, "superseded is null");
         TenantIds.validate(tenant);
         if (periodNanos <= 0) {
             throw new IllegalArgumentException("period must be positive: " + periodNanos + "ns");
@@ -38,6 +50,10 @@ public final class IndexFileWriter {
                 if (!ref.tenant().equals(tenant)) {
                     throw new IllegalArgumentException("chunk ref " + ref.objectKey() + " of series " + s.labels()
                             + " belongs to tenant '" + ref.tenant() + "', not '" + tenant + "'");
+                }
+                if (superseded.contains(ref.objectKey())) {
+                    throw new IllegalArgumentException("chunk ref " + ref.objectKey() + " of series " + s.labels()
+                            + " refers to an object the file supersedes");
                 }
             }
             merged.computeIfAbsent(s.labels(), l -> new TreeSet<>(SeriesPostings.REF_ORDER)).addAll(s.chunks());
@@ -63,6 +79,7 @@ public final class IndexFileWriter {
                 }
             }
         }
+        symbolSet.addAll(superseded);
         Map<String, Integer> symbols = new HashMap<>();
         for (String symbol : symbolSet) {
             symbols.put(symbol, symbols.size());
@@ -118,6 +135,11 @@ public final class IndexFileWriter {
                     previous = seriesId;
                 }
             }
+        }
+
+        out.uvarint(superseded.size());
+        for (String key : new TreeSet<>(superseded)) {
+            out.uvarint(symbols.get(key));
         }
 
         CRC32C crc = new CRC32C();

@@ -4,15 +4,19 @@ import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.Labels;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * Unions the answers of several {@link IndexReader}s: series merged by label set, chunk refs
  * deduplicated (a ref present in the head and in a file, or in two period files, appears once) and
- * sorted by time; names and values sorted and distinct. Stateless; thread-safe when the parts are.
+ * sorted by time, refs to objects an index file among the parts lists as superseded dropped (a compactor's
+ * new file and the old file it replaces, both listed at once, count the replaced rows once); names and
+ * values sorted and distinct. Stateless; thread-safe when the parts are.
  */
 final class IndexUnion {
     private IndexUnion() {}
@@ -20,12 +24,22 @@ final class IndexUnion {
     static List<SeriesChunks> chunks(List<? extends IndexReader> parts, String tenant, List<LabelMatcher> matchers,
             long fromNanos, long throughNanos) throws IOException {
         if (parts.size() == 1) {
+            // a file never refers to an object it supersedes (its reader checks), so one part needs no filtering
             return parts.get(0).chunks(tenant, matchers, fromNanos, throughNanos);
         }
+        Set<String> superseded = superseded(parts);
         TreeMap<Labels, TreeSet<ChunkRef>> merged = new TreeMap<>();
         for (IndexReader part : parts) {
             for (SeriesChunks s : part.chunks(tenant, matchers, fromNanos, throughNanos)) {
-                merged.computeIfAbsent(s.labels(), l -> new TreeSet<>(SeriesPostings.REF_ORDER)).addAll(s.chunks());
+                TreeSet<ChunkRef> refs = null;
+                for (ChunkRef ref : s.chunks()) {
+                    if (superseded.isEmpty() || !superseded.contains(ref.objectKey())) {
+                        if (refs == null) {
+                            refs = merged.computeIfAbsent(s.labels(), l -> new TreeSet<>(SeriesPostings.REF_ORDER));
+                        }
+                        refs.add(ref);
+                    }
+                }
             }
         }
         List<SeriesChunks> out = new ArrayList<>(merged.size());
@@ -33,6 +47,20 @@ final class IndexUnion {
             out.add(new SeriesChunks(e.getKey(), new ArrayList<>(e.getValue())));
         }
         return List.copyOf(out);
+    }
+
+    /** The object keys the index files among {@code parts} supersede. */
+    static Set<String> superseded(List<? extends IndexReader> parts) {
+        Set<String> keys = null;
+        for (IndexReader part : parts) {
+            if (part instanceof IndexFileReader file && !file.supersededObjectKeys().isEmpty()) {
+                if (keys == null) {
+                    keys = new HashSet<>();
+                }
+                keys.addAll(file.supersededObjectKeys());
+            }
+        }
+        return keys == null ? Set.of() : keys;
     }
 
     static List<Labels> series(List<? extends IndexReader> parts, String tenant, List<LabelMatcher> matchers,

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -61,7 +62,7 @@ public final class IndexWriter {
         }
         List<String> keys = new ArrayList<>(byPeriod.size());
         for (Map.Entry<Long, List<SeriesChunks>> e : byPeriod.entrySet()) {
-            keys.add(writePeriod(tenant, e.getKey(), e.getValue()));
+            keys.add(writePeriod(tenant, e.getKey(), e.getValue(), Set.of()));
         }
         return keys;
     }
@@ -71,9 +72,13 @@ public final class IndexWriter {
         return write(tenant, head.chunks(tenant, List.of(), Long.MIN_VALUE, Long.MAX_VALUE));
     }
 
-    /** Writes one file for period {@code periodNumber} holding exactly {@code series}; returns its key. */
-    String writePeriod(String tenant, long periodNumber, List<SeriesChunks> series) throws IOException {
-        byte[] file = fileWriter.write(tenant, periodNumber, config.periodNanos(), series);
+    /**
+     * Writes one file for period {@code periodNumber} holding exactly {@code series} and listing {@code superseded}
+     * (object keys its refs replace); returns its key.
+     */
+    String writePeriod(String tenant, long periodNumber, List<SeriesChunks> series, Set<String> superseded)
+            throws IOException {
+        byte[] file = fileWriter.write(tenant, periodNumber, config.periodNanos(), series, superseded);
         int crc = ((file[file.length - 4] & 0xFF) << 24) | ((file[file.length - 3] & 0xFF) << 16)
                 | ((file[file.length - 2] & 0xFF) << 8) | (file[file.length - 1] & 0xFF);
         String unique = String.format("%s-%013d-%08x", writerId, clock.millis(), crc);

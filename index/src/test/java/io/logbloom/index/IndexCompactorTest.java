@@ -5,6 +5,7 @@ import static io.logbloom.index.IndexFixtures.sel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.ForwardingObjectStore;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 final class IndexCompactorTest {
@@ -135,5 +137,85 @@ final class IndexCompactorTest {
         assertThat(compactor.rewrite(content, List.of())).isEmpty();
         assertThat(store.list("index/t/2/")).isEmpty();
         assertThat(compactor.filesByPeriod(T).keySet()).containsExactly(0L, 1L);
+    }
+
+    private static ChunkRef inObject(Labels labels, String object, long from, long through) {
+        return new ChunkRef(T, labels.fingerprint(), from, through, 7, 100, 10, T + "/objects/" + object + ".lbo");
+    }
+
+    @Test
+    void rewrite_replacingObjects_readerListingOldAndNewFileCountsEachRowOnce() throws IOException {
+        Labels a = Labels.of("app", "a");
+        Labels b = Labels.of("app", "b");
+        InMemoryObjectStore backing = new InMemoryObjectStore();
+        new IndexWriter(backing, config, clock, "ingester").write(T, List.of(
+                new SeriesChunks(a, List.of(inObject(a, "old1", HOUR, 2 * HOUR))),
+                new SeriesChunks(b, List.of(inObject(b, "old2", HOUR, 3 * HOUR)))));
+        List<SeriesChunks> seenMidRewrite = new ArrayList<>();
+        ObjectStore store = new ForwardingObjectStore(backing) {
+            @Override
+            public void delete(String key) throws IOException {
+                // the moment between the new file's put and the old file's delete: a reader lists both
+                PersistedIndex reader = new PersistedIndex(backing, config, new IndexFileCache(backing, config));
+                seenMidRewrite.addAll(reader.chunks(T, List.of(), 0, DAY));
+                super.delete(key);
+            }
+        };
+        IndexCompactor compactor = new IndexCompactor(store, new IndexWriter(store, config, clock, "compactor"));
+        IndexCompactor.PeriodContent content = compactor.read(T, 0, compactor.filesByPeriod(T).get(0L));
+        ChunkRef replacement = inObject(a, "new1", HOUR, 2 * HOUR);
+        List<SeriesChunks> kept = List.of(new SeriesChunks(a, List.of(replacement)),
+                new SeriesChunks(b, List.of(inObject(b, "old2", HOUR, 3 * HOUR))));
+
+        compactor.rewrite(content, kept, Set.of(T + "/objects/old1.lbo"));
+
+        assertThat(seenMidRewrite).isEqualTo(kept);
+        PersistedIndex after = new PersistedIndex(backing, config, new IndexFileCache(backing, config));
+        assertThat(after.chunks(T, List.of(), 0, DAY)).isEqualTo(kept);
+    }
+
+    @Test
+    void compact_oldFileOutlivingARewrite_staysSupersededUntilNoInputRefersToIt() throws IOException {
+        Labels a = Labels.of("app", "a");
+        InMemoryObjectStore backing = new InMemoryObjectStore();
+        String old = new IndexWriter(backing, config, clock, "ingester")
+                .write(T, List.of(new SeriesChunks(a, List.of(inObject(a, "old1", HOUR, 2 * HOUR))))).get(0);
+        ObjectStore failingOnce = new ForwardingObjectStore(backing) {
+            private boolean failed;
+
+            @Override
+            public void delete(String key) throws IOException {
+                if (!failed) {
+                    failed = true;
+                    throw new IOException("crashed before deleting " + key);
+                }
+                super.delete(key);
+            }
+        };
+        IndexCompactor crashing = new IndexCompactor(failingOnce, new IndexWriter(failingOnce, config, clock, "c1"));
+        List<SeriesChunks> replaced = List.of(new SeriesChunks(a, List.of(inObject(a, "new1", HOUR, 2 * HOUR))));
+        assertThatThrownBy(() -> crashing.rewrite(crashing.read(T, 0, List.of(old)), replaced,
+                Set.of(T + "/objects/old1.lbo"))).hasMessageContaining("crashed");
+        assertThat(backing.list("index/t/0/")).hasSize(2).contains(old);
+        PersistedIndex reader = new PersistedIndex(backing, config, new IndexFileCache(backing, config));
+        assertThat(reader.chunks(T, List.of(), 0, DAY)).isEqualTo(replaced);
+
+        // merging the old file with the new one keeps the old object superseded: the old file may outlive the merge
+        IndexCompactor compactor = new IndexCompactor(backing, new IndexWriter(backing, config, clock, "c2"));
+        IndexCompactor.PeriodContent both = compactor.read(T, 0, compactor.filesByPeriod(T).get(0L));
+        assertThat(both.series()).isEqualTo(replaced);
+        assertThat(both.superseded()).containsExactly(T + "/objects/old1.lbo");
+        String merged = compactor.rewrite(both, both.series()).orElseThrow();
+        assertThat(IndexFileReader.open(merged, backing.get(merged)).supersededObjectKeys())
+                .containsExactly(T + "/objects/old1.lbo");
+
+        // once no input refers to it any more, the next merge forgets it
+        new IndexWriter(backing, config, InstantSource.fixed(Instant.parse("2026-11-22T01:00:00Z")), "ingester")
+                .write(T, List.of(new SeriesChunks(a, List.of(inObject(a, "later", 3 * HOUR, 4 * HOUR)))));
+        String last = compactor.compact(T, 0).orElseThrow();
+        assertThat(IndexFileReader.open(last, backing.get(last)).supersededObjectKeys()).isEmpty();
+        assertThat(new PersistedIndex(backing, config, new IndexFileCache(backing, config)).chunks(T, List.of(), 0, DAY))
+                .flatExtracting(SeriesChunks::chunks).extracting(ChunkRef::objectKey)
+                .containsExactly(T + "/objects/new1.lbo", T + "/objects/later.lbo");
     }
 }

@@ -108,7 +108,7 @@ final class IndexFileTest {
 
     @Test
     void open_otherVersion_rejectedNamingIt() {
-        for (int version : new int[] {0, 3, 255}) {
+        for (int version : new int[] {0, 4, 255}) {
             byte[] bad = encoded();
             bad[4] = (byte) version;
             assertThatThrownBy(() -> IndexFileReader.open("v", bad))
@@ -162,5 +162,41 @@ final class IndexFileTest {
     void columnarRef_outsideItsTenant_rejected() {
         assertThatThrownBy(() -> new ChunkRef(T, 1, 0, 1, 0, 1, 1, "other/objects/x"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside tenant");
+    }
+
+    @Test
+    void open_version2File_readsItsRefsWithNothingSuperseded() throws Exception {
+        byte[] v2;
+        try (var in = IndexFileTest.class.getResourceAsStream("/index-v2.idx")) {
+            v2 = in.readAllBytes(); // written by the version-2 writer from content() plus a columnar ref of b
+        }
+        assertThat(v2[4]).isEqualTo((byte) 2);
+        IndexFileReader file = IndexFileReader.open("v2", v2);
+        assertThat(file.chunkRefCount()).isEqualTo(6);
+        assertThat(file.supersededObjectKeys()).isEmpty();
+        assertThat(file.chunks(T, sel("app", "=", "web"), Long.MIN_VALUE, Long.MAX_VALUE).get(0).chunks())
+                .extracting(ChunkRef::objectKey).contains(T + "/objects/000000000000002a.lbo");
+    }
+
+    @Test
+    void write_open_supersededKeys_roundTrip_andNeverBesideOwnRefs() throws Exception {
+        Labels a = Labels.of("app", "api");
+        String replaced = T + "/objects/0000000000000001-old.lbo";
+        String kept = T + "/objects/0000000000000002-new.lbo";
+        ChunkRef ref = new ChunkRef(T, a.fingerprint(), 10, 20, 1, 500, 40, kept);
+        byte[] bytes = writer.write(T, 0, DAY, List.of(new SeriesChunks(a, List.of(ref))),
+                java.util.Set.of(replaced, T + "/objects/0000000000000000-older.lbo"));
+
+        IndexFileReader file = IndexFileReader.open("s", bytes);
+
+        assertThat(bytes[4]).isEqualTo((byte) 3);
+        assertThat(file.supersededObjectKeys()).containsExactlyInAnyOrder(replaced,
+                T + "/objects/0000000000000000-older.lbo");
+        assertThat(file.chunks(T, List.of(), Long.MIN_VALUE, Long.MAX_VALUE))
+                .containsExactly(new SeriesChunks(a, List.of(ref)));
+        assertThat(IndexFileReader.open("e", encoded()).supersededObjectKeys()).isEmpty();
+        assertThatThrownBy(() -> writer.write(T, 0, DAY, List.of(new SeriesChunks(a, List.of(ref))),
+                java.util.Set.of(kept)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("supersedes");
     }
 }
