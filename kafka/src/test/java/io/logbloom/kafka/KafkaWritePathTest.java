@@ -45,9 +45,14 @@ final class KafkaWritePathTest {
         broker.close();
     }
 
+    /** A cluster config with a produce timeout roomy enough for a loaded CI box (3 s timed out once at load 18). */
     private static ClusterConfig config(String name) {
+        return config(name, Duration.ofSeconds(15));
+    }
+
+    private static ClusterConfig config(String name, Duration produceTimeout) {
         return new ClusterConfig(broker.bootstrapServers(), name + "-push", 4, (short) 1, name + "-members",
-                name + "-group", ClusterConfig.MIN_RECORD_BYTES, Duration.ofMillis(300), Duration.ofSeconds(3),
+                name + "-group", ClusterConfig.MIN_RECORD_BYTES, Duration.ofMillis(300), produceTimeout,
                 Duration.ofMillis(300), Duration.ofSeconds(2), "", 1);
     }
 
@@ -342,7 +347,7 @@ final class KafkaWritePathTest {
 
     @Test
     void brokerDown_sendRefusedWithinTimeout_thenRecovers() throws Exception {
-        ClusterConfig c = config("outage");
+        ClusterConfig c = config("outage", Duration.ofSeconds(3));
         TopicSetup.ensure(c, Duration.ofSeconds(30));
         KafkaMetrics metrics = new KafkaMetrics(new PrometheusRegistry());
         try (PushProducer producer = new PushProducer(c, metrics)) {
