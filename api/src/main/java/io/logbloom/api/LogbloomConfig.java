@@ -646,7 +646,7 @@ public record LogbloomConfig(
         }
 
         static Bloom from(ConfigNode n) {
-            Bloom b = new Bloom(n.bool("enabled", true), n.decimal("error_rate", 0.01), n.integer("expansion", 2),
+            Bloom b = new Bloom(n.bool("enabled", true), n.decimal("error_rate", io.logbloom.ingest.IngestConfig.DEFAULT_BLOOM_ERROR_RATE), n.integer("expansion", 2),
                     n.decimal("tightening", 0.5), n.bytes("max_size_per_series", 64L << 20),
                     n.integer("ngram_length", 4), n.integer("ngram_skip", 0), n.bool("ngram_enabled", false),
                     n.bool("word_tokens_enabled", true));

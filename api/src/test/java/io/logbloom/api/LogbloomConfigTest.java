@@ -32,7 +32,7 @@ final class LogbloomConfigTest {
                 PushEnrichmentConfig.DEFAULT_SERVICE_NAME_LABELS, true, PushEnrichmentConfig.DEFAULT_LOG_LEVEL_FIELDS,
                 true, 1000, OtlpConfig.defaults()));
         assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(false, Duration.ofHours(3), 300));
-        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.01, 2, 0.5, 64L << 20, 4, 0, false, true));
+        assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.001, 2, 0.5, 64L << 20, 4, 0, false, true));
         assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, HeapShares.AUTO, HeapShares.AUTO, 32,
                 HeapShares.AUTO, java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10), HeapShares.AUTO));
     }

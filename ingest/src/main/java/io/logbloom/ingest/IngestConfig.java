@@ -43,10 +43,21 @@ public record IngestConfig(LimitsConfig limits, WalConfig wal, FlushConfig flush
         this(limits, wal, flush, chunk, tokenizer, bloom, index, BudgetConfig.defaults());
     }
 
-    /** Loki's defaults everywhere, WAL in {@code walDir}. */
+    /**
+     * The series blooms' default false-positive rate: 0.1 %, not the bloom library's 1 % (Valkey's default). A
+     * needle probes every block of the selected series (~2,450 blocks for 3 M lines), so at 1 % it reads ~25 blocks
+     * that do not hold it; at 0.1 % ~2-3. Measured on the 3 M-line bar data (server at -Xmx512m, 16 distinct
+     * trace_id needles right after start): p50 23.4 → 12.7 ms for blooms 4.41 → 6.41 MB (6.7 % of stored bytes).
+     */
+    public static final double DEFAULT_BLOOM_ERROR_RATE = 0.001;
+
+    /** Loki's defaults everywhere, series blooms at {@link #DEFAULT_BLOOM_ERROR_RATE}, WAL in {@code walDir}. */
     public static IngestConfig defaults(Path walDir) {
+        BloomConfig b = BloomConfig.defaults();
         return new IngestConfig(LimitsConfig.defaults(), WalConfig.defaults(walDir), FlushConfig.defaults(),
-                ChunkConfig.defaults(), BloomTokenizerConfig.defaults(), BloomConfig.defaults(), IndexConfig.defaults());
+                ChunkConfig.defaults(), BloomTokenizerConfig.defaults(), new BloomConfig(b.initialCapacity(),
+                        DEFAULT_BLOOM_ERROR_RATE, b.expansion(), b.tightening(), b.maxSizeBytes(), b.nonScaling()),
+                IndexConfig.defaults());
     }
 
     /** A copy with other limits. */
