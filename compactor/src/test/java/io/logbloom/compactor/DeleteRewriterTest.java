@@ -5,27 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbloom.chunks.Chunk;
 import io.logbloom.chunks.ChunkRef;
-import io.logbloom.chunks.ColumnarBlockInfo;
 import io.logbloom.chunks.ColumnarConfig;
-import io.logbloom.chunks.ColumnarDirectory;
-import io.logbloom.chunks.ColumnarObjectReader;
-import io.logbloom.chunks.ColumnarObjectWriter;
-import io.logbloom.chunks.ColumnarRows;
-import io.logbloom.chunks.ColumnarStreamInfo;
-import io.logbloom.chunks.Direction;
 import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.MemChunk;
-import io.logbloom.chunks.ObjectStore;
-import io.logbloom.chunks.RangeSource;
 import io.logbloom.index.IndexCompactor;
 import io.logbloom.index.IndexConfig;
-import io.logbloom.index.IndexFileCache;
 import io.logbloom.index.IndexWriter;
-import io.logbloom.index.LabelMatcher;
-import io.logbloom.index.PersistedIndex;
 import io.logbloom.index.SeriesChunks;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -33,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +43,7 @@ final class DeleteRewriterTest {
     private final Labels api = Labels.of("app", "api");
     private final Labels audit = Labels.of("app", "audit");
     private final long t0 = millis.get() * 1_000_000L - 3600 * SEC;
-    private int objects;
+    private final StoredObjects stored = new StoredObjects(store, indexConfig, clock, TENANT);
 
     private Compactor compactor(DeletionMode mode) {
         RetentionLimits limits = new RetentionLimits(Duration.ZERO, List.of(), mode);
@@ -71,50 +58,6 @@ final class DeleteRewriterTest {
 
     private static LogEntry entry(long ts, String line, Label... metadata) {
         return new LogEntry(ts, line, List.of(metadata));
-    }
-
-    /** Uploads one columnar object holding {@code streams} and indexes one ref per series, as the ingester's merger. */
-    private String flushObject(Map<Labels, List<LogEntry>> streams) throws IOException {
-        Map<Labels, ColumnarRows> rows = new LinkedHashMap<>();
-        streams.forEach((labels, entries) -> rows.put(labels, ColumnarRows.of(entries)));
-        byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults().withMaxRawBytesPerBlock(64), rows);
-        ColumnarDirectory directory = new ColumnarObjectReader(RangeSource.ofBytes("o", bytes)).directory();
-        String key = String.format("%s/objects/%016x-ingester-%016x.lbo", TENANT, directory.minTimeNanos(), ++objects);
-        store.put(key, bytes);
-        List<SeriesChunks> series = new ArrayList<>();
-        for (ColumnarStreamInfo s : directory.streams()) {
-            long stored = 0;
-            for (ColumnarBlockInfo b : directory.blocksOf(directory.indexOf(s.labels()))) {
-                stored += b.length();
-            }
-            series.add(new SeriesChunks(s.labels(), List.of(new ChunkRef(TENANT, s.labels().fingerprint(),
-                    s.minTimeNanos(), s.maxTimeNanos(), 1, (int) stored, (int) s.rows(), key))));
-        }
-        new IndexWriter(store, indexConfig, clock, "ingester-" + objects).write(TENANT, series);
-        return key;
-    }
-
-    /** Every stored row of the tenant, as the index leads to it, one string per row (duplicates kept). */
-    private List<String> storedRows() throws IOException {
-        List<String> rows = new ArrayList<>();
-        for (SeriesChunks s : new PersistedIndex(store, indexConfig, new IndexFileCache(store, indexConfig)).chunks(TENANT,
-                List.of(LabelMatcher.of(LabelMatcher.MatchType.REGEX, "app", ".+")), 0, Long.MAX_VALUE)) {
-            for (ChunkRef ref : s.chunks()) {
-                List<LogEntry> entries;
-                if (ref.isColumnar()) {
-                    ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofObject(store, ref.objectKey()));
-                    entries = reader.entries(reader.directory().indexOf(s.labels()), ref.fromNanos(), ref.throughNanos());
-                } else {
-                    entries = Chunk.decode(store.get(ref.objectKey())).entries(Long.MIN_VALUE, Long.MAX_VALUE,
-                            Direction.FORWARD);
-                }
-                for (LogEntry e : entries) {
-                    rows.add(s.labels() + " " + e.timestampNanos() + " " + e.line() + " " + e.metadata());
-                }
-            }
-        }
-        rows.sort(null);
-        return rows;
     }
 
     private static List<String> rowsOf(Labels labels, LogEntry... entries) {
@@ -160,9 +103,9 @@ final class DeleteRewriterTest {
     @Test
     void runOnce_sharedObject_onlyMatchingLinesOfMatchingSeriesGone_restKeptExactly_requestProcessed()
             throws IOException {
-        String sharedKey = flushObject(shared());
+        String sharedKey = stored.flush(shared());
         LogEntry later = entry(t0 + 7200 * SEC, "user=bob later"); // outside the request's range
-        String untouchedKey = flushObject(Map.of(web, List.of(later)));
+        String untouchedKey = stored.flush(Map.of(web, List.of(later)));
         byte[] untouchedBytes = store.get(untouchedKey);
         DeleteRequest request = dueRequest("{app=\"web\"} |= \"user=bob\"");
 
@@ -172,8 +115,8 @@ final class DeleteRewriterTest {
         assertThat(result.objectsRewritten()).isEqualTo(1);
         assertThat(result.linesDeleted()).isEqualTo(2);
         assertThat(status(request)).isEqualTo(DeleteRequest.STATUS_PROCESSED);
-        assertThat(storedRows()).isEqualTo(sorted(rowsOf(web, aliceB, later), rowsOf(api, apiBob), rowsOf(audit, auditOne)));
-        List<String> indexedKeys = indexedKeys();
+        assertThat(stored.rows()).isEqualTo(sorted(rowsOf(web, aliceB, later), rowsOf(api, apiBob), rowsOf(audit, auditOne)));
+        List<String> indexedKeys = stored.objectKeys();
         assertThat(indexedKeys).doesNotContain(sharedKey).contains(untouchedKey).hasSize(2);
         assertThat(store.get(untouchedKey)).isEqualTo(untouchedBytes);
         assertThat(store.exists(sharedKey)).isTrue(); // kept through retention_delete_delay for running queries
@@ -185,22 +128,22 @@ final class DeleteRewriterTest {
         assertThat(sweep.objectsDeleted()).isEqualTo(1);
         assertThat(store.exists(sharedKey)).isFalse();
         assertThat(sweep.requestsProcessed()).isZero();
-        assertThat(storedRows()).hasSize(4);
+        assertThat(stored.rows()).hasSize(4);
     }
 
     @Test
     void runOnce_metadataFilter_deletesWholeSeries_dropsItsRefs_objectWithOnlyDeletedLinesUnindexed()
             throws IOException {
-        String sharedKey = flushObject(shared());
-        String apiOnly = flushObject(Map.of(api, List.of(entry(t0 + 5 * SEC, "user=bob y", new Label("pod", "p1")))));
+        String sharedKey = stored.flush(shared());
+        String apiOnly = stored.flush(Map.of(api, List.of(entry(t0 + 5 * SEC, "user=bob y", new Label("pod", "p1")))));
         dueRequest("{app=\"api\"} | pod=\"p1\"");
 
         Compactor.PassResult result = compactor(DeletionMode.FILTER_AND_DELETE).runOnce();
 
         assertThat(result.linesDeleted()).isEqualTo(2);
         assertThat(result.objectsRewritten()).isEqualTo(2);
-        assertThat(storedRows()).isEqualTo(sorted(rowsOf(web, bobA, aliceB, bobC), List.of(), rowsOf(audit, auditOne)));
-        assertThat(indexedKeys()).doesNotContain(sharedKey, apiOnly).hasSize(1);
+        assertThat(stored.rows()).isEqualTo(sorted(rowsOf(web, bobA, aliceB, bobC), List.of(), rowsOf(audit, auditOne)));
+        assertThat(stored.objectKeys()).doesNotContain(sharedKey, apiOnly).hasSize(1);
     }
 
     @Test
@@ -216,13 +159,13 @@ final class DeleteRewriterTest {
 
         compactor(DeletionMode.FILTER_AND_DELETE).runOnce();
 
-        assertThat(storedRows()).isEqualTo(rowsOf(web, aliceB));
-        assertThat(indexedKeys()).singleElement().satisfies(k -> assertThat(k).startsWith(TENANT + "/objects/"));
+        assertThat(stored.rows()).isEqualTo(rowsOf(web, aliceB));
+        assertThat(stored.objectKeys()).singleElement().satisfies(k -> assertThat(k).startsWith(TENANT + "/objects/"));
     }
 
     @Test
     void runOnce_notDueYet_orFilterOnly_orNoLineMatches_nothingRewritten() throws IOException {
-        String key = flushObject(shared());
+        String key = stored.flush(shared());
         DeleteRequest early = deletes.add(TENANT, "{app=\"web\"}", t0 / 1_000_000, t0 / 1_000_000 + 60_000);
         millis.addAndGet(Duration.ofHours(24).toMillis()); // the cancel period, but not its one-minute margin
 
@@ -232,14 +175,14 @@ final class DeleteRewriterTest {
         millis.addAndGet(Duration.ofHours(1).toMillis());
         assertThat(compactor(DeletionMode.FILTER_ONLY).runOnce().objectsRewritten()).isZero();
         assertThat(status(early)).isEqualTo(DeleteRequest.STATUS_RECEIVED);
-        assertThat(indexedKeys()).containsExactly(key);
+        assertThat(stored.objectKeys()).containsExactly(key);
 
         deletes.remove(early);
         DeleteRequest nothing = dueRequest("{app=\"web\"} |= \"nobody\"");
         Compactor.PassResult result = compactor(DeletionMode.FILTER_AND_DELETE).runOnce();
         assertThat(result.objectsRewritten()).isZero();
         assertThat(status(nothing)).isEqualTo(DeleteRequest.STATUS_PROCESSED);
-        assertThat(indexedKeys()).containsExactly(key);
+        assertThat(stored.objectKeys()).containsExactly(key);
     }
 
     /**
@@ -250,7 +193,7 @@ final class DeleteRewriterTest {
     @ParameterizedTest
     @ValueSource(strings = {"t/objects/", "index/", "compactor/delete_requests/"})
     void crashDuringRewrite_laterPass_noLineLostOrDuplicated(String failingPrefix) throws IOException {
-        String sharedKey = flushObject(shared());
+        String sharedKey = stored.flush(shared());
         DeleteRequest request = dueRequest("{app=\"web\"} |= \"user=bob\"");
         List<String> expected = sorted(rowsOf(web, aliceB), rowsOf(api, apiBob), rowsOf(audit, auditOne));
 
@@ -258,45 +201,21 @@ final class DeleteRewriterTest {
         Compactor compactor = compactor(DeletionMode.FILTER_AND_DELETE);
         assertThatThrownBy(compactor::runOnce).isInstanceOf(IOException.class).hasMessageContaining("injected");
         if (!failingPrefix.startsWith("compactor/")) {
-            assertThat(storedRows()).isEqualTo(sorted(rowsOf(web, bobA, aliceB, bobC), rowsOf(api, apiBob),
+            assertThat(stored.rows()).isEqualTo(sorted(rowsOf(web, bobA, aliceB, bobC), rowsOf(api, apiBob),
                     rowsOf(audit, auditOne)));
-            assertThat(indexedKeys()).containsExactly(sharedKey);
+            assertThat(stored.objectKeys()).containsExactly(sharedKey);
         }
         assertThat(status(request)).isEqualTo(DeleteRequest.STATUS_RECEIVED);
 
         store.failPutsUnder = null;
         compactor.runOnce();
 
-        assertThat(storedRows()).isEqualTo(expected);
+        assertThat(stored.rows()).isEqualTo(expected);
         assertThat(status(request)).isEqualTo(DeleteRequest.STATUS_PROCESSED);
         assertThat(store.list(ObjectReplacer.JOURNALS)).isEmpty();
         millis.addAndGet(Duration.ofHours(2).toMillis());
         compactor.runOnce();
-        assertThat(store.list("t/objects/")).containsExactlyElementsOf(indexedKeys()); // orphans swept
-        assertThat(storedRows()).isEqualTo(expected);
-    }
-
-    private List<String> indexedKeys() throws IOException {
-        return new PersistedIndex(store, indexConfig, new IndexFileCache(store, indexConfig)).chunks(TENANT,
-                        List.of(LabelMatcher.of(LabelMatcher.MatchType.REGEX, "app", ".+")), 0, Long.MAX_VALUE)
-                .stream().flatMap(s -> s.chunks().stream()).map(ChunkRef::objectKey).distinct().sorted().toList();
-    }
-
-    /** A store whose puts under a prefix fail while armed: a crash at that step. */
-    private static final class FailingStore extends io.logbloom.chunks.ForwardingObjectStore {
-        volatile String failPutsUnder;
-
-        FailingStore(ObjectStore inner) {
-            super(inner);
-        }
-
-        @Override
-        public void put(String key, byte[] data) throws IOException {
-            String prefix = failPutsUnder;
-            if (prefix != null && key.startsWith(prefix)) {
-                throw new IOException("injected failure putting " + key + " " + Arrays.hashCode(data));
-            }
-            super.put(key, data);
-        }
+        assertThat(store.list("t/objects/")).containsExactlyElementsOf(stored.objectKeys()); // orphans swept
+        assertThat(stored.rows()).isEqualTo(expected);
     }
 }

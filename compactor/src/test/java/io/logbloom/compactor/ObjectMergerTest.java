@@ -4,20 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbloom.bloom.BloomConfig;
-import io.logbloom.chunks.ChunkRef;
-import io.logbloom.chunks.ColumnarBlockInfo;
 import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarObjectReader;
-import io.logbloom.chunks.ColumnarObjectWriter;
-import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.ColumnarStreamInfo;
-import io.logbloom.chunks.ForwardingObjectStore;
 import io.logbloom.chunks.InMemoryObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
-import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.RangeSource;
 import io.logbloom.index.IndexCompactor;
 import io.logbloom.index.IndexConfig;
@@ -57,7 +51,7 @@ final class ObjectMergerTest {
     private final Labels web = Labels.of("app", "web");
     private final Labels api = Labels.of("app", "api");
     private final long now = millis.get() * 1_000_000L;
-    private int objects;
+    private final StoredObjects stored = new StoredObjects(store, indexConfig, clock, TENANT);
 
     private Compactor compactor(String holder, long smallObjectSizeBytes, RetentionLimits limits, boolean retention) {
         CompactorConfig config = new CompactorConfig(Duration.ofMinutes(10), retention, Duration.ofHours(2))
@@ -77,33 +71,6 @@ final class ObjectMergerTest {
         return new LogEntry(ts, line, List.of(metadata));
     }
 
-    /**
-     * Uploads one columnar object holding {@code streams} and indexes one ref per series of {@code indexed}, as
-     * the ingester's merger (a series left out stands for one whose refs retention or a delete already dropped).
-     */
-    private String flushObject(Map<Labels, List<LogEntry>> streams, List<Labels> indexed) throws IOException {
-        Map<Labels, ColumnarRows> rows = new LinkedHashMap<>();
-        streams.forEach((labels, entries) -> rows.put(labels, ColumnarRows.of(entries)));
-        byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults().withMaxRawBytesPerBlock(64), rows);
-        ColumnarDirectory directory = new ColumnarObjectReader(RangeSource.ofBytes("o", bytes)).directory();
-        String key = String.format("%s/objects/%016x-ingester-%016x.lbo", TENANT, directory.minTimeNanos(), ++objects);
-        store.put(key, bytes);
-        List<SeriesChunks> series = new ArrayList<>();
-        for (ColumnarStreamInfo s : directory.streams()) {
-            if (!indexed.contains(s.labels())) {
-                continue;
-            }
-            long stored = 0;
-            for (ColumnarBlockInfo b : directory.blocksOf(directory.indexOf(s.labels()))) {
-                stored += b.length();
-            }
-            series.add(new SeriesChunks(s.labels(), List.of(new ChunkRef(TENANT, s.labels().fingerprint(),
-                    s.minTimeNanos(), s.maxTimeNanos(), 1, (int) stored, (int) s.rows(), key))));
-        }
-        new IndexWriter(store, indexConfig, clock, "ingester-" + objects).write(TENANT, series);
-        return key;
-    }
-
     /** Five flush cycles of two series, the hour before now. */
     private List<String> flushFiveCycles() throws IOException {
         List<String> keys = new ArrayList<>();
@@ -113,53 +80,29 @@ final class ObjectMergerTest {
             streams.put(web, List.of(entry(t, "GET /a " + cycle, new Label("trace", "w" + cycle)),
                     entry(t + SEC, "GET /b " + cycle)));
             streams.put(api, List.of(entry(t + 2 * SEC, "POST /c " + cycle, new Label("pod", "p" + cycle))));
-            keys.add(flushObject(streams, List.of(web, api)));
+            keys.add(stored.flush(streams, List.of(web, api)));
         }
         return keys;
     }
 
-    /** Every stored row of the tenant as the index leads to it, one string per row (duplicates kept). */
-    private List<String> storedRows() throws IOException {
-        List<String> rows = new ArrayList<>();
-        for (SeriesChunks s : new PersistedIndex(store, indexConfig, new IndexFileCache(store, indexConfig)).chunks(TENANT,
-                List.of(LabelMatcher.of(LabelMatcher.MatchType.REGEX, "app", ".+")), 0, Long.MAX_VALUE)) {
-            for (ChunkRef ref : s.chunks()) {
-                ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofObject(store, ref.objectKey()));
-                for (LogEntry e : reader.entries(reader.directory().indexOf(s.labels()), ref.fromNanos(),
-                        ref.throughNanos())) {
-                    rows.add(s.labels() + " " + e.timestampNanos() + " " + e.line() + " " + e.metadata());
-                }
-            }
-        }
-        rows.sort(null);
-        return rows;
-    }
-
     private int refCount() throws IOException {
-        return new PersistedIndex(store, indexConfig, new IndexFileCache(store, indexConfig)).chunks(TENANT,
-                        List.of(LabelMatcher.of(LabelMatcher.MatchType.REGEX, "app", ".+")), 0, Long.MAX_VALUE)
-                .stream().mapToInt(s -> s.chunks().size()).sum();
+        return stored.indexed().stream().mapToInt(s -> s.chunks().size()).sum();
     }
 
-    private List<String> indexedKeys() throws IOException {
-        return new PersistedIndex(store, indexConfig, new IndexFileCache(store, indexConfig)).chunks(TENANT,
-                        List.of(LabelMatcher.of(LabelMatcher.MatchType.REGEX, "app", ".+")), 0, Long.MAX_VALUE)
-                .stream().flatMap(s -> s.chunks().stream()).map(ChunkRef::objectKey).distinct().sorted().toList();
-    }
 
     @Test
     void runOnce_smallObjects_mergedIntoOne_sameRows_fewerRefs_oldSweptAfterDelay() throws IOException {
         List<String> old = flushFiveCycles();
-        List<String> before = storedRows();
+        List<String> before = stored.rows();
         assertThat(refCount()).isEqualTo(10);
 
         Compactor.PassResult result = compactor(CompactorConfig.DEFAULT_SMALL_OBJECT_SIZE_BYTES).runOnce();
 
         assertThat(result.objectsMerged()).isEqualTo(5);
         assertThat(result.mergedObjectsWritten()).isEqualTo(1);
-        assertThat(storedRows()).isEqualTo(before).hasSize(15);
+        assertThat(stored.rows()).isEqualTo(before).hasSize(15);
         assertThat(refCount()).isEqualTo(2);
-        assertThat(indexedKeys()).hasSize(1).doesNotContainAnyElementsOf(old);
+        assertThat(stored.objectKeys()).hasSize(1).doesNotContainAnyElementsOf(old);
         assertThat(store.list(ObjectReplacer.JOURNALS)).isEmpty();
         assertThat(store.list("t/objects/")).containsAll(old); // kept through retention_delete_delay
 
@@ -167,14 +110,14 @@ final class ObjectMergerTest {
         assertThat(again.objectsMerged()).isZero(); // one object: nothing left to merge
         millis.addAndGet(Duration.ofHours(2).toMillis());
         compactor(CompactorConfig.DEFAULT_SMALL_OBJECT_SIZE_BYTES).runOnce();
-        assertThat(store.list("t/objects/")).containsExactlyElementsOf(indexedKeys());
-        assertThat(storedRows()).isEqualTo(before);
+        assertThat(store.list("t/objects/")).containsExactlyElementsOf(stored.objectKeys());
+        assertThat(stored.rows()).isEqualTo(before);
     }
 
     @Test
     void runOnce_thresholdCutsBatches_bigObjectsLeftAlone() throws IOException {
         flushFiveCycles();
-        List<String> before = storedRows();
+        List<String> before = stored.rows();
         long oneObject = 0;
         for (SeriesChunks s : new PersistedIndex(store, indexConfig, new IndexFileCache(store, indexConfig)).chunks(TENANT,
                 List.of(LabelMatcher.of(LabelMatcher.MatchType.REGEX, "app", ".+")), 0, Long.MAX_VALUE)) {
@@ -187,8 +130,8 @@ final class ObjectMergerTest {
 
         assertThat(pairs.objectsMerged()).isEqualTo(4);
         assertThat(pairs.mergedObjectsWritten()).isEqualTo(2);
-        assertThat(indexedKeys()).hasSize(3);
-        assertThat(storedRows()).isEqualTo(before);
+        assertThat(stored.objectKeys()).hasSize(3);
+        assertThat(stored.rows()).isEqualTo(before);
     }
 
     @Test
@@ -203,17 +146,17 @@ final class ObjectMergerTest {
         Map<Labels, List<LogEntry>> first = new LinkedHashMap<>();
         first.put(api, List.of(apiExpired, apiKept));
         first.put(ghost, List.of(entry(now - 25 * 3600 * SEC, "ghost unindexed")));
-        flushObject(first, List.of(api));
-        flushObject(Map.of(web, List.of(webOld, entry(now - 2 * 3600 * SEC, "web new"))), List.of(web));
+        stored.flush(first, List.of(api));
+        stored.flush(Map.of(web, List.of(webOld, entry(now - 2 * 3600 * SEC, "web new"))), List.of(web));
 
         Compactor.PassResult result = compactor("me", CompactorConfig.DEFAULT_SMALL_OBJECT_SIZE_BYTES, limits, true)
                 .runOnce();
 
         assertThat(result.objectsMerged()).isEqualTo(2);
-        assertThat(indexedKeys()).hasSize(1);
-        assertThat(storedRows()).containsExactly(api + " " + apiKept.timestampNanos() + " api kept []",
+        assertThat(stored.objectKeys()).hasSize(1);
+        assertThat(stored.rows()).containsExactly(api + " " + apiKept.timestampNanos() + " api kept []",
                 web + " " + webOld.timestampNanos() + " web old []", web + " " + (now - 2 * 3600 * SEC) + " web new []");
-        byte[] merged = store.get(indexedKeys().get(0));
+        byte[] merged = store.get(stored.objectKeys().get(0));
         ColumnarDirectory directory = new ColumnarObjectReader(RangeSource.ofBytes("m", merged)).directory();
         assertThat(directory.streams()).extracting(ColumnarStreamInfo::labels).containsExactlyInAnyOrder(api, web);
         assertThat(directory.streams().get(directory.indexOf(api)).rows()).isEqualTo(1);
@@ -229,22 +172,22 @@ final class ObjectMergerTest {
     void crashDuringMerge_laterPass_noLineLostOrDuplicated(String failingPrefix) throws IOException {
         flushFiveCycles();
         compactor(0).runOnce(); // index files merged first, so the merge is the pass' first writer of the index
-        List<String> before = storedRows();
+        List<String> before = stored.rows();
 
         store.failPutsUnder = failingPrefix;
         Compactor compactor = compactor(CompactorConfig.DEFAULT_SMALL_OBJECT_SIZE_BYTES);
         assertThatThrownBy(compactor::runOnce).isInstanceOf(IOException.class).hasMessageContaining("injected");
-        assertThat(storedRows()).isEqualTo(before);
+        assertThat(stored.rows()).isEqualTo(before);
 
         store.failPutsUnder = null;
         compactor.runOnce();
-        assertThat(storedRows()).isEqualTo(before);
-        assertThat(indexedKeys()).hasSize(1);
+        assertThat(stored.rows()).isEqualTo(before);
+        assertThat(stored.objectKeys()).hasSize(1);
         assertThat(store.list(ObjectReplacer.JOURNALS)).isEmpty();
         millis.addAndGet(Duration.ofHours(2).toMillis());
         compactor.runOnce();
-        assertThat(store.list("t/objects/")).containsExactlyElementsOf(indexedKeys()); // old and orphans swept
-        assertThat(storedRows()).isEqualTo(before);
+        assertThat(store.list("t/objects/")).containsExactlyElementsOf(stored.objectKeys()); // old and orphans swept
+        assertThat(stored.rows()).isEqualTo(before);
     }
 
     @Test
@@ -262,7 +205,7 @@ final class ObjectMergerTest {
         long period = Math.floorDiv(now - 3600 * SEC, SeriesBloomStore.PERIOD_NANOS);
 
         compactor.runOnce();
-        String merged = indexedKeys().get(0);
+        String merged = stored.objectKeys().get(0);
         for (Labels series : List.of(web, api)) {
             assertThat(bloomStore.load(TENANT, series.fingerprint(), period).orElseThrow().coveredChunkKeys())
                     .contains(merged);
@@ -273,7 +216,7 @@ final class ObjectMergerTest {
         Compactor.PassResult rewrite = compactor.runOnce();
 
         assertThat(rewrite.linesDeleted()).isEqualTo(1);
-        String rewritten = indexedKeys().get(0);
+        String rewritten = stored.objectKeys().get(0);
         assertThat(rewritten).isNotEqualTo(merged);
         for (Labels series : List.of(web, api)) {
             assertThat(bloomStore.load(TENANT, series.fingerprint(), period).orElseThrow().coveredChunkKeys())
@@ -285,14 +228,14 @@ final class ObjectMergerTest {
     @Test
     void twoCompactors_onlyTheLeaseHolderMerges_theOtherFindsNothingLeft() throws IOException {
         flushFiveCycles();
-        List<String> before = storedRows();
+        List<String> before = stored.rows();
         Compactor a = compactor("a", CompactorConfig.DEFAULT_SMALL_OBJECT_SIZE_BYTES, RetentionLimits.defaults(), false);
         Compactor b = compactor("b", CompactorConfig.DEFAULT_SMALL_OBJECT_SIZE_BYTES, RetentionLimits.defaults(), false);
         CompactorLease heldByA = new CompactorLease(store, clock, "a", Duration.ofHours(1));
         assertThat(heldByA.acquire()).isTrue(); // a's pass in progress
 
         assertThat(b.runOnce()).isEqualTo(Compactor.PassResult.SKIPPED);
-        assertThat(indexedKeys()).hasSize(5);
+        assertThat(stored.objectKeys()).hasSize(5);
 
         Compactor.PassResult ran = a.runOnce(); // releases the lease at its end
         Compactor.PassResult after = b.runOnce();
@@ -300,56 +243,25 @@ final class ObjectMergerTest {
         assertThat(ran.objectsMerged()).isEqualTo(5);
         assertThat(after.ran()).isTrue();
         assertThat(after.objectsMerged()).isZero();
-        assertThat(indexedKeys()).hasSize(1);
-        assertThat(storedRows()).isEqualTo(before);
+        assertThat(stored.objectKeys()).hasSize(1);
+        assertThat(stored.rows()).isEqualTo(before);
     }
 
     @Test
     void runOnce_readerListingDuringTheIndexSwitch_seesEveryRowOnce() throws IOException {
         flushFiveCycles();
-        List<String> before = storedRows();
+        List<String> before = stored.rows();
         List<List<String>> seen = new ArrayList<>();
         // just before each old index file goes, the new one (refs to the merged object) is already listed
         store.beforeDelete = key -> {
             if (key.startsWith("index/")) {
-                seen.add(storedRows());
+                seen.add(stored.rows());
             }
         };
 
         compactor(CompactorConfig.DEFAULT_SMALL_OBJECT_SIZE_BYTES).runOnce();
 
         assertThat(seen).isNotEmpty().allSatisfy(rows -> assertThat(rows).isEqualTo(before));
-        assertThat(storedRows()).isEqualTo(before);
-    }
-
-    /** What a test runs before a store delete. */
-    @FunctionalInterface
-    private interface DeleteHook {
-        void before(String key) throws IOException;
-    }
-
-    /** A store whose puts under a prefix fail while armed (a crash at that step), with a hook before deletes. */
-    private static final class FailingStore extends ForwardingObjectStore {
-        volatile String failPutsUnder;
-        volatile DeleteHook beforeDelete = key -> { };
-
-        @Override
-        public void delete(String key) throws IOException {
-            beforeDelete.before(key);
-            super.delete(key);
-        }
-
-        FailingStore(ObjectStore inner) {
-            super(inner);
-        }
-
-        @Override
-        public void put(String key, byte[] data) throws IOException {
-            String prefix = failPutsUnder;
-            if (prefix != null && key.startsWith(prefix)) {
-                throw new IOException("injected failure putting " + key);
-            }
-            super.put(key, data);
-        }
+        assertThat(stored.rows()).isEqualTo(before);
     }
 }
