@@ -1,0 +1,31 @@
+package io.logbloom.logql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+/** Checks a columnar evaluator's verdict on one row against the row-at-a-time reference sampling the same row. */
+final class ReferenceAgreement {
+    private ReferenceAgreement() {}
+
+    /**
+     * Samples {@code line} with {@code sampler} and asserts that {@code verdict} (the evaluator's answer for it)
+     * agrees: declined exactly where the reference meets an error it does not preserve, passed exactly where the
+     * reference samples, with the same value. Returns whether the row passed.
+     */
+    static boolean agrees(int verdict, ColumnarPipeline.Evaluator evaluator, RowSampler sampler, long ts, String line,
+            Map<String, String> stream) {
+        boolean sample = sampler.sample(ts, line, stream, Map.of());
+        boolean error = sample && sampler.labels().hasError() && !sampler.preservesErrors();
+        if (verdict == ColumnarPipeline.DECLINE) {
+            assertThat(error).as("declined %s", line).isTrue();
+            return false;
+        }
+        assertThat(error).as("error missed on %s", line).isFalse();
+        assertThat(verdict == ColumnarPipeline.PASS).as(line).isEqualTo(sample);
+        if (sample) {
+            assertThat(evaluator.value()).as(line).isEqualTo(sampler.value());
+        }
+        return sample;
+    }
+}
