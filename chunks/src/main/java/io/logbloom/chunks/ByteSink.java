@@ -59,12 +59,24 @@ final class ByteSink {
 
     /** Unsigned LEB128 of all 64 bits. */
     void writeUvarint(long v) {
+        if ((v & ~0x7FL) == 0 && size < buffer.length) {
+            buffer[size++] = (byte) v; // the common case: a token code or small length, one byte
+            return;
+        }
         ensure(10);
         while ((v & ~0x7FL) != 0) {
             buffer[size++] = (byte) ((v & 0x7F) | 0x80);
             v >>>= 7;
         }
         buffer[size++] = (byte) v;
+    }
+
+    /** Makes room for {@code length} more bytes and counts them written; returns where they start in {@link #array()}. */
+    int claim(int length) {
+        ensure(length);
+        int at = size;
+        size += length;
+        return at;
     }
 
     void writeBytes(byte[] bytes, int offset, int length) {

@@ -143,6 +143,32 @@ final class ColumnarFormatTest {
     }
 
     @Test
+    void almostHexValues_notHexEncoded_roundTripExactly() throws IOException {
+        // each key's values are hex but for one row: mixed case, odd length, a byte outside [0-9a-fA-F] (also a
+        // non-ASCII one), so the hex encoding (which drops the case and pairs digits) must not be chosen
+        Map<String, String> spoilers = Map.of("mixed_case", "00aB", "odd_length", "0a1", "not_hex", "0g",
+                "non_ascii", "0é", "dash", "00-1");
+        Random random = new Random(11);
+        List<LogEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            List<Label> metadata = new ArrayList<>();
+            for (String key : new java.util.TreeSet<>(spoilers.keySet())) {
+                metadata.add(new Label(key, i == 40 ? spoilers.get(key) : ColumnarTestData.hex(random, 2, false)));
+            }
+            entries.add(new LogEntry(1_000_000_000L + i, "line " + i, metadata));
+        }
+        byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults(), Map.of(Labels.of("a", "b"),
+                ColumnarRows.of(entries)));
+        ColumnarDirectory directory = reader(bytes).directory();
+        ColumnarBlockInfo block = directory.blocksOf(0).get(0);
+        for (String key : spoilers.keySet()) {
+            assertThat(block.metadata(key).encoding()).as(key).isNotEqualTo(ColumnarEncoding.METADATA_HEX);
+        }
+        assertThat(reader(bytes).entries(0, Long.MIN_VALUE, Long.MAX_VALUE))
+                .containsExactlyElementsOf(ColumnarTestData.expected(entries));
+    }
+
+    @Test
     void everyEncoding_isChosenForTheDataItFits() throws IOException {
         Random random = new Random(7);
         List<LogEntry> entries = new ArrayList<>();
