@@ -92,6 +92,22 @@ public final class PersistedIndex implements IndexReader {
         return files;
     }
 
+    /**
+     * Whether an index file of {@code tenant} whose period overlaps [fromNanos, throughNanos) lists {@code objectKey}
+     * as superseded: a compactor replaced the object by another holding its rows (see {@link IndexCompactor}). The
+     * mark lasts while some file still refers to the object, so false does not prove it was never replaced.
+     */
+    public boolean supersedes(String tenant, String objectKey, long fromNanos, long throughNanos) throws IOException {
+        Objects.requireNonNull(objectKey, "objectKey is null");
+        Selectors.validateLookup(tenant, List.of(), fromNanos, throughNanos);
+        for (IndexFileReader file : files(tenant, fromNanos, throughNanos)) {
+            if (file.supersededObjectKeys().contains(objectKey)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public List<SeriesChunks> chunks(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
             throws IOException {

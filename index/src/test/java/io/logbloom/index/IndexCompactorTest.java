@@ -199,6 +199,9 @@ final class IndexCompactorTest {
         assertThat(backing.list("index/t/0/")).hasSize(2).contains(old);
         PersistedIndex reader = new PersistedIndex(backing, config, new IndexFileCache(backing, config));
         assertThat(reader.chunks(T, List.of(), 0, DAY)).isEqualTo(replaced);
+        assertThat(reader.supersedes(T, T + "/objects/old1.lbo", 0, DAY)).isTrue();
+        assertThat(reader.supersedes(T, T + "/objects/new1.lbo", 0, DAY)).isFalse();
+        assertThat(reader.supersedes(T, T + "/objects/old1.lbo", DAY, 2 * DAY)).as("another period").isFalse();
 
         // merging the old file with the new one keeps the old object superseded: the old file may outlive the merge
         IndexCompactor compactor = new IndexCompactor(backing, new IndexWriter(backing, config, clock, "c2"));
@@ -214,6 +217,8 @@ final class IndexCompactorTest {
                 .write(T, List.of(new SeriesChunks(a, List.of(inObject(a, "later", 3 * HOUR, 4 * HOUR)))));
         String last = compactor.compact(T, 0).orElseThrow();
         assertThat(IndexFileReader.open(last, backing.get(last)).supersededObjectKeys()).isEmpty();
+        assertThat(new PersistedIndex(backing, config, new IndexFileCache(backing, config))
+                .supersedes(T, T + "/objects/old1.lbo", 0, DAY)).isFalse();
         assertThat(new PersistedIndex(backing, config, new IndexFileCache(backing, config)).chunks(T, List.of(), 0, DAY))
                 .flatExtracting(SeriesChunks::chunks).extracting(ChunkRef::objectKey)
                 .containsExactly(T + "/objects/new1.lbo", T + "/objects/later.lbo");

@@ -15,8 +15,8 @@ import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.RangeSource;
 import io.logbloom.index.ColumnarRefs;
 import io.logbloom.index.IndexConfig;
-import io.logbloom.index.IndexReader;
 import io.logbloom.index.IndexWriter;
+import io.logbloom.index.PersistedIndex;
 import io.logbloom.index.SeriesChunks;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -67,7 +67,10 @@ import org.slf4j.LoggerFactory;
  * object's series overlap: none of them refers to the object, so no reader ever saw it: it is deleted
  * and the parts stay, to be merged again; all of them do: as committed; some do (a crash between
  * two periods' files): the missing files are written, then as committed (deciding on any one file
- * lost the rows of the periods not written).
+ * lost the rows of the periods not written). One exception to "none refers to it": a file that lists the
+ * object as superseded means a compactor in another process replaced it between the index write and the
+ * commit, so it is taken as committed (the mark lasts until the period's files are merged again, so a
+ * restart after that merge still stores such rows twice: a narrow window left open).
  *
  * <p><b>Failed merges.</b> A merge that fails after its manifest was written may or may not have
  * written its index files (a store can fail a put it stored, e.g. on a timeout), so its manifest is
@@ -113,7 +116,7 @@ final class PartMerger {
     private final Path manifestDir;
     private final ObjectStore store;
     private final IndexWriter indexWriter;
-    private final IndexReader persistedIndex;
+    private final PersistedIndex persistedIndex;
     private final IndexConfig indexConfig;
     private final CrashHook crashHook;
     private final ColumnarConfig format;
@@ -143,7 +146,7 @@ final class PartMerger {
      * {@link CrashPoint} of a merge.
      */
     PartMerger(LocalParts parts, Path manifestDir, ObjectStore store, IndexWriter indexWriter,
-            IndexReader persistedIndex, IndexConfig indexConfig, ColumnarConfig format, LongSupplier releasedThroughSegment,
+            PersistedIndex persistedIndex, IndexConfig indexConfig, ColumnarConfig format, LongSupplier releasedThroughSegment,
             Lock visibility, String writerId, SeriesBloomWriter blooms, java.time.Duration retireGrace,
             CrashHook crashHook) {
         this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
@@ -492,6 +495,16 @@ final class PartMerger {
             }
         }
         if (indexedPeriods == 0) {
+            for (long p : periods) {
+                long start = indexConfig.periodStartNanos(p);
+                if (persistedIndex.supersedes(m.tenant(), m.objectKey(), start, start + indexConfig.periodNanos())) {
+                    // a compactor (another process) replaced the object after its index files were written: its
+                    // rows are stored under the replacement, so the parts must not be merged again
+                    LOG.info("merge into {} was indexed, then replaced by a compactor: its parts are not merged again",
+                            m.objectKey());
+                    return true;
+                }
+            }
             return false;
         }
         if (indexedPeriods < periods.size()) {

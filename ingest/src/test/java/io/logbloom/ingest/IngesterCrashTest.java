@@ -171,6 +171,32 @@ final class IngesterCrashTest {
     }
 
     /**
+     * A crash after a merge's index files were written but before its commit, then a compactor in another process
+     * replaced the merged object (its new index file lists the old key as superseded) before the restart: the
+     * restart must take the object for indexed, not merge its parts again (before the superseded mark, it found no
+     * ref to the object, deleted it and stored every row of its parts twice).
+     */
+    @Test
+    void compactorReplacedAnUncommittedMerge_beforeTheRestart_partsNotMergedAgain() throws Exception {
+        IngestConfig config = IngesterFixture.config(dir);
+        Killer killer = new Killer(CrashPoint.MERGE_INDEX_WRITTEN, 1);
+        Ingester first = new Ingester(config, store, fx.clock, new io.prometheus.metrics.model.registry.PrometheusRegistry(),
+                killer);
+        pushBatch(first);
+        first.seal();
+        killer.arm();
+        assertThatThrownBy(first::flushAll).isInstanceOf(Killed.class);
+        InMemoryObjectStore storeAtCrash = killer.storeAtCrash;
+        for (String tenant : TENANTS) {
+            replaceEveryObjectAsACompactorWould(storeAtCrash, tenant, config.index());
+        }
+        assertThat(storeAtCrash.list("")).anyMatch(k -> k.endsWith("-compacted.lbo"));
+        first.halt();
+
+        assertRestartHoldsEveryLineOnce(IngesterFixture.config(dir.resolve("after-crash")), storeAtCrash);
+    }
+
+    /**
      * A merged object whose series span two index periods is indexed by two files; a crash between their puts
      * leaves one: the restart must write the other, not drop the parts with the rows only the missing file
      * would find (on the previous protocol those rows were lost from every query).
@@ -289,6 +315,11 @@ final class IngesterCrashTest {
      * the index switched from the old key's refs to the new key's, the old object left for a delayed deletion.
      */
     private void replaceEveryObjectAsACompactorWould(String tenant, IndexConfig indexConfig) throws IOException {
+        replaceEveryObjectAsACompactorWould(store, tenant, indexConfig);
+    }
+
+    private void replaceEveryObjectAsACompactorWould(ObjectStore store, String tenant, IndexConfig indexConfig)
+            throws IOException {
         Map<String, Map<io.logbloom.chunks.Labels, ChunkRef>> replacements = new HashMap<>();
         for (String key : store.list(tenant + "/objects/")) {
             byte[] bytes = store.get(key);
@@ -305,15 +336,19 @@ final class IngesterCrashTest {
         for (var period : index.filesByPeriod(tenant).entrySet()) {
             IndexCompactor.PeriodContent content = index.read(tenant, period.getKey(), period.getValue());
             List<SeriesChunks> kept = new ArrayList<>();
+            Set<String> replaced = new java.util.TreeSet<>();
             for (SeriesChunks s : content.series()) {
                 Set<ChunkRef> refs = new LinkedHashSet<>();
                 for (ChunkRef ref : s.chunks()) {
                     Map<io.logbloom.chunks.Labels, ChunkRef> replacement = replacements.get(ref.objectKey());
                     refs.add(replacement == null ? ref : replacement.get(s.labels()));
+                    if (replacement != null) {
+                        replaced.add(ref.objectKey());
+                    }
                 }
                 kept.add(new SeriesChunks(s.labels(), new ArrayList<>(refs)));
             }
-            index.rewrite(content, kept);
+            index.rewrite(content, kept, replaced);
         }
     }
 
