@@ -20,10 +20,10 @@ import java.util.TreeSet;
  * the union deduplicates), then the inputs are deleted (a reader that listed an input just before
  * lists again, see {@link PersistedIndex}). A rewrite that replaces objects lists them as superseded in
  * its new file, so a reader seeing both files drops the old refs rather than reading the rows twice; the
- * mark is carried into later merges while an input still refers to a superseded object. A corrupted input
- * aborts the merge and deletes nothing.
- * Thread-safe, but run one compactor per tenant at a time: two compacting the same period would each
- * delete the other's inputs after writing equivalent merged files, which is safe but wasteful.
+ * mark is carried into later merges while an input still refers to a superseded object or the store still
+ * holds it. A corrupted input aborts the merge and deletes nothing. Thread-safe, but run one compactor per
+ * tenant at a time: two compacting the same period would each delete the other's inputs after writing
+ * equivalent merged files, which is safe but wasteful.
  */
 public final class IndexCompactor {
     private final ObjectStore store;
@@ -112,22 +112,29 @@ public final class IndexCompactor {
         }
         List<SeriesChunks> all = files.isEmpty() ? List.of()
                 : IndexUnion.chunks(files, tenant, List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
-        // a superseded key stays listed while some input still refers to it: that input may outlive the
-        // rewrite's new file for a moment (it is deleted after the new file is put)
+        // a superseded key stays listed while some input still refers to it (that input may outlive the rewrite's
+        // new file for a moment: it is deleted after the new file is put) or while the replaced object is still in
+        // the store (an ingester that crashed before committing its merge of it learns from the mark, on restart,
+        // that a compactor took its rows over)
         Set<String> superseded = IndexUnion.superseded(files);
-        Set<String> stillReferred = new TreeSet<>();
+        Set<String> kept = new TreeSet<>();
         if (!superseded.isEmpty()) {
             for (IndexFileReader file : files) {
                 for (SeriesChunks s : file.chunks(tenant, List.of(), Long.MIN_VALUE, Long.MAX_VALUE)) {
                     for (ChunkRef ref : s.chunks()) {
                         if (superseded.contains(ref.objectKey())) {
-                            stillReferred.add(ref.objectKey());
+                            kept.add(ref.objectKey());
                         }
                     }
                 }
             }
+            for (String key : superseded) {
+                if (!kept.contains(key) && store.exists(key)) {
+                    kept.add(key);
+                }
+            }
         }
-        return new PeriodContent(tenant, periodNumber, keys, all, stillReferred);
+        return new PeriodContent(tenant, periodNumber, keys, all, kept);
     }
 
     /**
@@ -176,7 +183,7 @@ public final class IndexCompactor {
      * @param periodNumber the index period
      * @param fileKeys the files read
      * @param series every series with its deduplicated refs, sorted by labels, refs to superseded objects dropped
-     * @param superseded the object keys the files supersede that some file still refers to
+     * @param superseded the object keys the files supersede that some file still refers to or the store still holds
      */
     public record PeriodContent(String tenant, long periodNumber, List<String> fileKeys, List<SeriesChunks> series,
             Set<String> superseded) {

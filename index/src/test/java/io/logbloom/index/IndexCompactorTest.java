@@ -175,6 +175,32 @@ final class IndexCompactorTest {
     }
 
     @Test
+    void compact_supersededObjectStillStored_markCarriedUntilItIsDeleted() throws IOException {
+        Labels a = Labels.of("app", "a");
+        InMemoryObjectStore store = new InMemoryObjectStore();
+        String oldObject = T + "/objects/old1.lbo";
+        store.put(oldObject, new byte[] {1}); // swept later than the index switch (retention_delete_delay)
+        String old = new IndexWriter(store, config, clock, "ingester")
+                .write(T, List.of(new SeriesChunks(a, List.of(inObject(a, "old1", HOUR, 2 * HOUR))))).get(0);
+        IndexCompactor compactor = new IndexCompactor(store, new IndexWriter(store, config, clock, "c"));
+        compactor.rewrite(compactor.read(T, 0, List.of(old)),
+                List.of(new SeriesChunks(a, List.of(inObject(a, "new1", HOUR, 2 * HOUR)))), Set.of(oldObject));
+        new IndexWriter(store, config, InstantSource.fixed(Instant.parse("2026-11-22T01:00:00Z")), "ingester")
+                .write(T, List.of(new SeriesChunks(a, List.of(inObject(a, "later", 3 * HOUR, 4 * HOUR)))));
+
+        String merged = compactor.compact(T, 0).orElseThrow();
+
+        assertThat(IndexFileReader.open(merged, store.get(merged)).supersededObjectKeys()).containsExactly(oldObject);
+        assertThat(new PersistedIndex(store, config, new IndexFileCache(store, config)).supersedes(T, oldObject, 0, DAY))
+                .isTrue();
+        store.delete(oldObject);
+        new IndexWriter(store, config, InstantSource.fixed(Instant.parse("2026-11-22T02:00:00Z")), "ingester")
+                .write(T, List.of(new SeriesChunks(a, List.of(inObject(a, "latest", 5 * HOUR, 6 * HOUR)))));
+        String next = compactor.compact(T, 0).orElseThrow();
+        assertThat(IndexFileReader.open(next, store.get(next)).supersededObjectKeys()).isEmpty();
+    }
+
+    @Test
     void compact_oldFileOutlivingARewrite_staysSupersededUntilNoInputRefersToIt() throws IOException {
         Labels a = Labels.of("app", "a");
         InMemoryObjectStore backing = new InMemoryObjectStore();

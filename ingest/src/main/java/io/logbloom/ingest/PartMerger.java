@@ -67,10 +67,11 @@ import org.slf4j.LoggerFactory;
  * object's series overlap: none of them refers to the object, so no reader ever saw it: it is deleted
  * and the parts stay, to be merged again; all of them do: as committed; some do (a crash between
  * two periods' files): the missing files are written, then as committed (deciding on any one file
- * lost the rows of the periods not written). One exception to "none refers to it": a file that lists the
- * object as superseded means a compactor in another process replaced it between the index write and the
- * commit, so it is taken as committed (the mark lasts until the period's files are merged again, so a
- * restart after that merge still stores such rows twice: a narrow window left open).
+ * lost the rows of the periods not written). Checked first: an index file that lists the object as
+ * superseded means a compactor in another process replaced it between the index write and the commit, so
+ * it is taken as committed (the mark lasts while the replaced object is in the store, then until the period's
+ * files are next merged: a restart later than that, after an outage longer than the compactor's delete delay,
+ * would still store such rows twice).
  *
  * <p><b>Failed merges.</b> A merge that fails after its manifest was written may or may not have
  * written its index files (a store can fail a put it stored, e.g. on a timeout), so its manifest is
@@ -469,6 +470,14 @@ final class PartMerger {
         if (m.indexed()) {
             return true;
         }
+        long through = m.maxTimeNanos() == Long.MAX_VALUE ? Long.MAX_VALUE : m.maxTimeNanos() + 1;
+        if (persistedIndex.supersedes(m.tenant(), m.objectKey(), m.minTimeNanos(), through)) {
+            // a compactor (another process) replaced the object after its index files were written, and may have
+            // deleted it since: its rows are stored under the replacement, so the parts must not be merged again
+            LOG.info("merge into {} was indexed, then replaced by a compactor: its parts are not merged again",
+                    m.objectKey());
+            return true;
+        }
         ColumnarDirectory directory;
         try {
             directory = new ColumnarObjectReader(RangeSource.ofObject(store, m.objectKey())).directory();
@@ -495,16 +504,6 @@ final class PartMerger {
             }
         }
         if (indexedPeriods == 0) {
-            for (long p : periods) {
-                long start = indexConfig.periodStartNanos(p);
-                if (persistedIndex.supersedes(m.tenant(), m.objectKey(), start, start + indexConfig.periodNanos())) {
-                    // a compactor (another process) replaced the object after its index files were written: its
-                    // rows are stored under the replacement, so the parts must not be merged again
-                    LOG.info("merge into {} was indexed, then replaced by a compactor: its parts are not merged again",
-                            m.objectKey());
-                    return true;
-                }
-            }
             return false;
         }
         if (indexedPeriods < periods.size()) {

@@ -174,10 +174,12 @@ final class IngesterCrashTest {
      * A crash after a merge's index files were written but before its commit, then a compactor in another process
      * replaced the merged object (its new index file lists the old key as superseded) before the restart: the
      * restart must take the object for indexed, not merge its parts again (before the superseded mark, it found no
-     * ref to the object, deleted it and stored every row of its parts twice).
+     * ref to the object, deleted it and stored every row of its parts twice), also once the compactor's delayed
+     * sweep deleted the replaced object.
      */
-    @Test
-    void compactorReplacedAnUncommittedMerge_beforeTheRestart_partsNotMergedAgain() throws Exception {
+    @ParameterizedTest(name = "replaced object swept: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void compactorReplacedAnUncommittedMerge_beforeTheRestart_partsNotMergedAgain(boolean swept) throws Exception {
         IngestConfig config = IngesterFixture.config(dir);
         Killer killer = new Killer(CrashPoint.MERGE_INDEX_WRITTEN, 1);
         Ingester first = new Ingester(config, store, fx.clock, new io.prometheus.metrics.model.registry.PrometheusRegistry(),
@@ -191,6 +193,13 @@ final class IngesterCrashTest {
             replaceEveryObjectAsACompactorWould(storeAtCrash, tenant, config.index());
         }
         assertThat(storeAtCrash.list("")).anyMatch(k -> k.endsWith("-compacted.lbo"));
+        if (swept) {
+            for (String key : storeAtCrash.list("")) {
+                if (key.endsWith(".lbo") && !key.endsWith("-compacted.lbo")) {
+                    storeAtCrash.delete(key);
+                }
+            }
+        }
         first.halt();
 
         assertRestartHoldsEveryLineOnce(IngesterFixture.config(dir.resolve("after-crash")), storeAtCrash);
