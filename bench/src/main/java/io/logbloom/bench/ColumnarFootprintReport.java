@@ -35,7 +35,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -114,9 +113,7 @@ public final class ColumnarFootprintReport {
         try {
             run(dir, lines, lineLength, entropyLines, windowSeconds, batchIntervalMs, variants);
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            TempTrees.delete(dir);
         }
     }
 

@@ -24,9 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Measures what line tokens cost: bytes of series bloom per MB of log text, and CPU time of
@@ -152,9 +150,7 @@ public final class IngestBloomReport {
             }
             return CPU.getCurrentThreadCpuTime() - t0;
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            TempTrees.delete(dir);
         }
     }
 

@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -33,7 +32,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.xerial.snappy.Snappy;
 
 /**
@@ -249,9 +247,7 @@ public final class IngestPushReport {
                     rawMb / (cpu / 1e9), pushThreadsCpu.get() / 1e9, background / 1e9,
                     (cpu - pushThreadsCpu.get() - background) / 1e9);
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            TempTrees.delete(dir);
         }
     }
 

@@ -23,10 +23,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 import org.xerial.snappy.Snappy;
 
 /**
@@ -139,9 +137,7 @@ public final class PatternMiningReport {
             int patterns = mining ? miner.patterns("bench", l -> true, 0, Long.MAX_VALUE, 3_600_000L).size() : 0;
             return new Round(lines, cpu, minerNanos, patterns);
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            TempTrees.delete(dir);
         }
     }
 

@@ -109,7 +109,7 @@ public final class QueryScanReport {
             return;
         }
         if (dir == null) {
-            dir = Files.createTempDirectory("logbloom-scan");
+            dir = TempTrees.createDeletedOnExit("logbloom-scan");
         }
         Clock clock = Clock.systemUTC();
         IngestConfig d = IngestConfig.defaults(dir.resolve("wal"));

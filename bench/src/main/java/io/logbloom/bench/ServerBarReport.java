@@ -278,7 +278,7 @@ public final class ServerBarReport {
             if (!server.waitFor(60, TimeUnit.SECONDS)) {
                 server.destroyForcibly();
             }
-            deleteTree(dir);
+            TempTrees.delete(dir);
         }
         return r;
     }
@@ -426,11 +426,4 @@ public final class ServerBarReport {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted((a, b) -> b.compareTo(a)).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
 }

@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -147,9 +146,7 @@ public final class StorageFootprintReport {
                     total / (double) raw, chunks / rawMb, index / rawMb, blooms / rawMb, wal / rawMb,
                     (total - chunks - index - blooms - wal) / rawMb, cpu / 1e9 / rawMb, cpu / 1e3 / lines, wall / 1e9);
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            TempTrees.delete(dir);
         }
     }
 
