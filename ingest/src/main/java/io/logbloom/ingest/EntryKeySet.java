@@ -41,8 +41,13 @@ final class EntryKeySet {
     private int tableSize;
     /** The run of every stream with a key in the set. */
     private final Map<Long, Run> runs = new HashMap<>();
-    /** The run used last: consecutive calls nearly always concern one stream, so most skip the map. */
+    /** The run added to or looked up last: consecutive calls nearly always concern one stream, so most skip the map. */
     private Run lastRun;
+    /**
+     * The run removed from last, apart from {@link #lastRun}: the oldest keys go out in the order they came in, a
+     * stream's keys together, while adds interleave with them for another stream.
+     */
+    private Run lastRemovedRun;
     /** Live keys over all runs. */
     private int runsLive;
 
@@ -101,7 +106,9 @@ final class EntryKeySet {
         }
 
         boolean remove(long timestampNanos, long lineHash) {
-            int i = find(timestampNanos, lineHash);
+            // the oldest key of the run is nearly always the one removed (keys leave oldest first)
+            int i = start < end && timestamps[start] == timestampNanos && hashes[start] == lineHash ? start
+                    : find(timestampNanos, lineHash);
             if (i < 0) {
                 return false;
             }
@@ -171,12 +178,16 @@ final class EntryKeySet {
 
     /** Removes the identity; false when it was absent. */
     boolean remove(long stream, long timestampNanos, long lineHash) {
-        Run run = run(stream);
-        if (run == null) {
-            return false;
+        Run run = lastRemovedRun;
+        if (run == null || run.stream != stream) {
+            run = lastRun != null && lastRun.stream == stream ? lastRun : runs.get(stream);
+            if (run == null) {
+                return false;
+            }
+            lastRemovedRun = run;
         }
         boolean removed;
-        if (removeFromTable(stream, timestampNanos, lineHash)) {
+        if (run.inTable > 0 && removeFromTable(stream, timestampNanos, lineHash)) {
             run.inTable--;
             removed = true;
         } else {
@@ -190,6 +201,7 @@ final class EntryKeySet {
             if (lastRun == run) {
                 lastRun = null;
             }
+            lastRemovedRun = null;
         }
         return removed;
     }

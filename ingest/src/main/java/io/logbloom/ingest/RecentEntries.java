@@ -29,6 +29,9 @@ final class RecentEntries {
     private long[] expiries = new long[0];
     private int head; // oldest element
     private int count;
+    /** The tenant whose hash {@link #lastTenantHash} is: pushes come one tenant at a time, entry after entry. */
+    private String lastTenant;
+    private long lastTenantHash;
 
     RecentEntries() {
         this(MAX_KEYS);
@@ -74,8 +77,12 @@ final class RecentEntries {
         return count;
     }
 
-    private static long streamId(String tenant, long fingerprint) {
-        return fingerprint ^ TENANT_HASH.hashChars(tenant);
+    private long streamId(String tenant, long fingerprint) {
+        if (!tenant.equals(lastTenant)) {
+            lastTenantHash = TENANT_HASH.hashChars(tenant);
+            lastTenant = tenant;
+        }
+        return fingerprint ^ lastTenantHash;
     }
 
     private void removeOldest() {

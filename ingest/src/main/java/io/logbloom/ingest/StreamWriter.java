@@ -3,7 +3,6 @@ package io.logbloom.ingest;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -84,105 +83,135 @@ final class StreamWriter {
      */
     Stored accept(String tenant, List<PushCandidate> candidates, WalCodec.Buffer encoded, PushAdmission admission,
             PushErrors errors, Wal wal, long now) throws IOException {
+        // kept in small methods, each compiled once: one method with all these loops was compiled by the JIT again
+        // for each loop (on-stack replacement) while pushes waited for it
         Map<Labels, List<LogEntry>> accepted = new LinkedHashMap<>();
-        int acceptedCount = 0;
-        long acceptedBytes = 0;
+        Admitted admitted = new Admitted();
         Wal.Position written = null;
         lock.lock();
         try {
             ensureOpen();
             Map<Labels, StreamState> streams = tenants.computeIfAbsent(tenant, t -> new HashMap<>());
-            WalCodec.Buffer record = null;
-            int recordStreams = 0;
             Map<StreamState, List<PushCandidate.Prepared>> toAppend = new LinkedHashMap<>();
             for (PushCandidate c : candidates) {
-                if (c.unique.isEmpty()) {
-                    continue;
-                }
-                StreamState stream = streams.get(c.labels);
-                boolean isNew = stream == null;
-                if (isNew) {
-                    Rejection limit = admission.admitNewStream(tenant, streams.size(), c);
-                    if (limit != null) {
-                        errors.reject(limit, c.entries.size());
-                        continue;
-                    }
-                    stream = new StreamState(c.labels);
-                }
-                acceptedCount += c.entries.size() - c.unique.size(); // repeats within the push: duplicates
-                List<PushCandidate.Prepared> toStore = new ArrayList<>(c.unique.size());
-                long newest = stream.newestNanos;
-                for (PushCandidate.Prepared p : c.unique) {
-                    if (recent.contains(tenant, c.labels.fingerprint(), p.timestampNanos(), p.lineHash, now)) {
-                        acceptedCount++;
-                        continue;
-                    }
-                    Rejection order = admission.orderCheck(newest, stream.labelsString, p.entry);
-                    if (order != null) {
-                        errors.reject(order, 1);
-                        continue;
-                    }
-                    toStore.add(p);
-                    acceptedCount++;
-                    acceptedBytes += p.size;
-                }
-                if (toStore.isEmpty()) {
-                    continue;
-                }
-                if (isNew) {
-                    streams.put(c.labels, stream);
-                    activeStreams++;
-                }
-                if (record == null) {
-                    record = new WalCodec.Buffer(encoded.size() + 256);
-                    record.writeByte(WalCodec.TYPE_ENTRIES);
-                    record.writeString(tenant);
-                    record.writeInt(0); // stream count, patched below
-                }
-                record.writeString(stream.labelsString);
-                record.writeInt(toStore.size());
-                int runStart = -1;
-                int runEnd = -1;
-                for (PushCandidate.Prepared p : toStore) {
-                    if (p.walStart != runEnd) {
-                        if (runStart >= 0) {
-                            record.writeBytes(encoded.array(), runStart, runEnd - runStart);
-                        }
-                        runStart = p.walStart;
-                    }
-                    runEnd = p.walEnd;
-                }
-                record.writeBytes(encoded.array(), runStart, runEnd - runStart);
-                recordStreams++;
-                toAppend.put(stream, toStore);
+                admit(tenant, streams, c, admission, errors, now, admitted, toAppend);
             }
-            if (record != null) {
-                int at = 1 + 4 + tenant.getBytes(StandardCharsets.UTF_8).length;
-                byte[] bytes = record.array();
-                bytes[at] = (byte) (recordStreams >>> 24);
-                bytes[at + 1] = (byte) (recordStreams >>> 16);
-                bytes[at + 2] = (byte) (recordStreams >>> 8);
-                bytes[at + 3] = (byte) recordStreams;
-                written = wal.writePayload(bytes, record.size());
+            if (!toAppend.isEmpty()) {
+                WalCodec.Buffer record = record(tenant, toAppend, encoded);
+                written = wal.writePayload(record.array(), record.size());
                 for (Map.Entry<StreamState, List<PushCandidate.Prepared>> e : toAppend.entrySet()) {
-                    StreamState stream = e.getKey();
-                    List<LogEntry> entries = new ArrayList<>(e.getValue().size());
-                    for (PushCandidate.Prepared p : e.getValue()) {
-                        // the line's UTF-8 bytes are already in the WAL encoding: copy them, do not encode again
-                        buffers.append(tenant, stream.labels, p.entry.timestampNanos(), encoded.array(),
-                                WalCodec.entryLineOffset(p.walStart), WalCodec.entryLineLength(encoded.array(), p.walStart),
-                                p.entry.metadata());
-                        remember(tenant, stream, p.timestampNanos(), p.lineHash, now);
-                        entries.add(p.entry);
-                    }
-                    accepted.put(stream.labels, entries);
+                    accepted.put(e.getKey().labels, append(tenant, e.getKey(), e.getValue(), encoded, now));
                 }
             }
         } finally {
             account();
             lock.unlock();
         }
-        return new Stored(accepted, acceptedCount, acceptedBytes, written);
+        return new Stored(accepted, admitted.count, admitted.bytes, written);
+    }
+
+    /** What {@link #accept} counts as accepted: stored entries and duplicates. */
+    private static final class Admitted {
+        int count;
+        long bytes;
+    }
+
+    /**
+     * Admits one candidate stream: a new stream passes {@link PushAdmission#admitNewStream}, entries accepted
+     * recently count as duplicates, the rest pass {@link PushAdmission#orderCheck}; the entries to store go to
+     * {@code toAppend}, and a new stream with some is registered. Caller holds {@link #lock}.
+     */
+    private void admit(String tenant, Map<Labels, StreamState> streams, PushCandidate c, PushAdmission admission,
+            PushErrors errors, long now, Admitted admitted, Map<StreamState, List<PushCandidate.Prepared>> toAppend) {
+        if (c.unique.isEmpty()) {
+            return;
+        }
+        StreamState stream = streams.get(c.labels);
+        boolean isNew = stream == null;
+        if (isNew) {
+            Rejection limit = admission.admitNewStream(tenant, streams.size(), c);
+            if (limit != null) {
+                errors.reject(limit, c.entries.size());
+                return;
+            }
+            stream = new StreamState(c.labels);
+        }
+        admitted.count += c.entries.size() - c.unique.size(); // repeats within the push: duplicates
+        List<PushCandidate.Prepared> toStore = new ArrayList<>(c.unique.size());
+        long newest = stream.newestNanos;
+        long fingerprint = c.labels.fingerprint();
+        for (PushCandidate.Prepared p : c.unique) {
+            if (recent.contains(tenant, fingerprint, p.timestampNanos(), p.lineHash, now)) {
+                admitted.count++;
+                continue;
+            }
+            Rejection order = admission.orderCheck(newest, stream.labelsString, p.entry);
+            if (order != null) {
+                errors.reject(order, 1);
+                continue;
+            }
+            toStore.add(p);
+            admitted.count++;
+            admitted.bytes += p.size;
+        }
+        if (toStore.isEmpty()) {
+            return;
+        }
+        if (isNew) {
+            streams.put(c.labels, stream);
+            activeStreams++;
+        }
+        toAppend.put(stream, toStore);
+    }
+
+    /**
+     * The WAL record of one push: tenant, then per stream its labels and its entries' bytes, copied from
+     * {@code encoded} in runs of adjacent entries.
+     */
+    private static WalCodec.Buffer record(String tenant, Map<StreamState, List<PushCandidate.Prepared>> toAppend,
+            WalCodec.Buffer encoded) {
+        int labelBytes = 0;
+        for (StreamState stream : toAppend.keySet()) {
+            labelBytes += 3 * stream.labelsString.length() + 8; // UTF-8 bound and the two lengths
+        }
+        WalCodec.Buffer record = new WalCodec.Buffer(encoded.size() + labelBytes + 16 + 3 * tenant.length());
+        record.writeByte(WalCodec.TYPE_ENTRIES);
+        record.writeString(tenant);
+        record.writeInt(toAppend.size());
+        for (Map.Entry<StreamState, List<PushCandidate.Prepared>> e : toAppend.entrySet()) {
+            List<PushCandidate.Prepared> toStore = e.getValue();
+            record.writeString(e.getKey().labelsString);
+            record.writeInt(toStore.size());
+            int runStart = -1;
+            int runEnd = -1;
+            for (PushCandidate.Prepared p : toStore) {
+                if (p.walStart != runEnd) {
+                    if (runStart >= 0) {
+                        record.writeBytes(encoded.array(), runStart, runEnd - runStart);
+                    }
+                    runStart = p.walStart;
+                }
+                runEnd = p.walEnd;
+            }
+            record.writeBytes(encoded.array(), runStart, runEnd - runStart);
+        }
+        return record;
+    }
+
+    /** Appends one stream's stored entries to the buffers and remembers them; caller holds {@link #lock}. */
+    private List<LogEntry> append(String tenant, StreamState stream, List<PushCandidate.Prepared> toStore,
+            WalCodec.Buffer encoded, long now) {
+        List<LogEntry> entries = new ArrayList<>(toStore.size());
+        byte[] bytes = encoded.array();
+        for (PushCandidate.Prepared p : toStore) {
+            // the line's UTF-8 bytes are already in the WAL encoding: copy them, do not encode again
+            buffers.append(tenant, stream.labels, p.entry.timestampNanos(), bytes,
+                    WalCodec.entryLineOffset(p.walStart), WalCodec.entryLineLength(bytes, p.walStart),
+                    p.entry.metadata());
+            remember(tenant, stream, p.timestampNanos(), p.lineHash, now);
+            entries.add(p.entry);
+        }
+        return entries;
     }
 
     /** Restores one replayed entry (accepted before a restart): no limits, recent duplicates skipped. */
