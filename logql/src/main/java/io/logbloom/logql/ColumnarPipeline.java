@@ -54,6 +54,7 @@ public final class ColumnarPipeline {
     public static final int DECLINE = 2;
 
     private static final byte[] ERROR_KEY = LineLabels.ERROR.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EQUALS = {'='};
     /** In a key's slot mask: the key lands on {@code __error__}. */
     private static final long ERROR_BIT = 1L << 63;
     /** In a token's cached slot mask: the mask is known (a key naming no slot caches as this bit alone). */
@@ -82,10 +83,38 @@ public final class ColumnarPipeline {
     /** The {@code by} names the parser may set (sorted), and their slots: a row's values of them pick its series. */
     private final String[] groupNames;
     private final int[] groupSlots;
+    /** A row test that rejects rows on their tokens without a logfmt walk, or null (see {@link KeyNumberSkip}). */
+    private final KeyNumberSkip skip;
+
+    /**
+     * A pipeline that starts {@code | logfmt | key <op> number} (logfmt not strict, without parameters, the key ASCII
+     * letters only: one line token, and no other raw key sanitises to it): a row whose every occurrence of the key's
+     * token is followed by {@code =}, a number the filter refuses and a space, and that holds no token with
+     * "error", is rejected whatever else it holds ({@link TokenizedLines#skipRowUnlessKeyNumber}); the filter would
+     * refuse the key's first value, or find no key and refuse the row as well.
+     */
+    private record KeyNumberSkip(int slot, byte[] key, java.util.function.LongPredicate keeps) {
+        static KeyNumberSkip of(List<Stage> stages, Map<String, Integer> slots) {
+            if (stages.size() < 2 || !(stages.get(0) instanceof Stage.Logfmt l) || l.strict() || !l.params().isEmpty()
+                    || !(stages.get(1) instanceof Stage.LabelFilterStage f)
+                    || !(f.filter() instanceof LabelFilter.NumberFilter n)) {
+                return null;
+            }
+            String name = n.name();
+            if (name.isEmpty() || !name.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')) {
+                return null;
+            }
+            LabelFilter.CompareOp op = n.op();
+            double value = n.value();
+            return new KeyNumberSkip(slots.get(name), name.getBytes(StandardCharsets.US_ASCII),
+                    v -> op.test((double) v, value));
+        }
+    }
 
     private ColumnarPipeline(LogRange range, RangeOp op, Set<String> grouped, List<Object> steps,
             Stage parser, String[] names, int unwrapSlot, List<LabelTest> post, String[] groupNames,
-            int[] groupSlots) {
+            int[] groupSlots, KeyNumberSkip skip) {
+        this.skip = skip;
         this.range = range;
         this.op = op;
         this.grouped = grouped;
@@ -162,7 +191,7 @@ public final class ColumnarPipeline {
         }
         return new ColumnarPipeline(range, op, grouped == null ? null : Set.copyOf(grouped), List.copyOf(steps),
                 parser, slots.keySet().toArray(new String[0]), unwrapSlot, List.copyOf(post),
-                groupNames.toArray(new String[0]), groupSlots);
+                groupNames.toArray(new String[0]), groupSlots, KeyNumberSkip.of(stages, slots));
     }
 
     /**
@@ -430,6 +459,13 @@ public final class ColumnarPipeline {
         private final List<Map<String, String>> groupLabels = new ArrayList<>();
         /** Whether the row evaluated last was run row at a time (its labels are then the sampler's). */
         private boolean rowDecoded;
+        /** Whether {@link #skip} applies to this stream (its key is not a stream label). */
+        private final boolean skipping;
+        /** In {@link #maskedTokens}' dictionary: the ids of {@link #skip}'s key and of "=", or -1. */
+        private int skipKeyId;
+        private int skipEqualsId;
+        /** Rows {@link #skip} rejected without a walk. */
+        private long skippedRows;
 
         private Evaluator(Map<String, String> streamLabels) {
             this.streamLabels = streamLabels;
@@ -468,6 +504,20 @@ public final class ColumnarPipeline {
                     keys[s] = sources(name);
                 }
             }
+            skipping = skip != null && constant[skip.slot()] == null && keys[skip.slot()] != null
+                    && keys[skip.slot()].length == 1 && Arrays.equals(keys[skip.slot()][0], skip.key());
+        }
+
+        /** The id of the dictionary token of {@code rows} that is exactly {@code want}, or -1. */
+        private static int tokenId(TokenizedLines rows, byte[] want) {
+            byte[] d = rows.dictionary();
+            for (int id = 0; id < rows.tokens(); id++) {
+                int from = rows.tokenStart(id);
+                if (Arrays.equals(d, from, from + rows.tokenLength(id), want, 0, want.length)) {
+                    return id;
+                }
+            }
+            return -1;
         }
 
         /** The keys of the parser whose pairs would be stored under {@code name} (not a stream label). */
@@ -525,15 +575,25 @@ public final class ColumnarPipeline {
          * {@link #onTokens()}.
          */
         public int evaluate(long ts, TokenizedLines rows) {
+            if (maskedTokens != rows) {
+                maskedTokens = rows;
+                tokenMasks = new long[rows.tokens()];
+                if (skipping) {
+                    skipKeyId = tokenId(rows, skip.key());
+                    skipEqualsId = tokenId(rows, EQUALS);
+                }
+            }
+            if (skipping && rows.skipRowUnlessKeyNumber(skipKeyId, skipEqualsId, skip.keeps())) {
+                rowDecoded = false;
+                tokenRows++;
+                skippedRows++;
+                return REJECT;
+            }
             Arrays.fill(start, -1);
             Arrays.fill(strings, null);
             Arrays.fill(lazy, false);
             lazyTokens = rows;
             tokens = rows;
-            if (maskedTokens != rows) {
-                maskedTokens = rows;
-                tokenMasks = new long[rows.tokens()];
-            }
             int verdict;
             try {
                 verdict = onTokens(rows);
@@ -711,6 +771,11 @@ public final class ColumnarPipeline {
         /** Rows answered on their tokens so far. */
         public long tokenRows() {
             return tokenRows;
+        }
+
+        /** Rows of {@link #tokenRows()} rejected on their tokens without a logfmt walk. */
+        public long skippedRows() {
+            return skippedRows;
         }
 
         /** Rows that were decoded and run row at a time so far. */

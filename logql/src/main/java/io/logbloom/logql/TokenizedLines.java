@@ -422,6 +422,81 @@ public final class TokenizedLines {
     }
 
 
+    /**
+     * Reads the next row and returns true when no logfmt walk of it (not strict) can give key {@code keyId} a
+     * value that {@code keeps} accepts, nor meet a key that lands on {@code __error__}: every occurrence of token
+     * {@code keyId} is followed by token {@code equalsId}, a number {@code keeps} refuses and a token starting with
+     * an ASCII space or control byte (or the row's end), and no token holds "error" unless the token before it ends
+     * with '=' (after an '=' byte a walk is in a value, a quoted value or a skipped run, never in a key: an '='
+     * ends a key, and one where a key would start begins a skip). Any pair whose key is that
+     * token is then one of those occurrences with the number as its whole value, whatever quotes come before it;
+     * a row without the token has no such key. Otherwise leaves the row unread and returns false, and the caller
+     * walks it. {@code keyId} or {@code equalsId} is -1 when the block's dictionary lacks that token.
+     */
+    boolean skipRowUnlessKeyNumber(int keyId, int equalsId, java.util.function.LongPredicate keeps) {
+        checkRow();
+        int rowCodeAt = codeAt;
+        int rowNumberAt = numberAt;
+        int keyCode = keyId < 0 ? -1 : keyId + 2;
+        int equalsCode = equalsId < 0 ? -1 : equalsId + 2;
+        int expect = 0; // 0: any token; 1: the '=' token; 2: a number; 3: a token starting with a space
+        boolean afterEquals = false; // the previous token ends with '='
+        while (true) {
+            int c = nextCode();
+            if (c == 1) {
+                if (expect == 0 || expect == 3) {
+                    row++;
+                    return true;
+                }
+                break;
+            }
+            if (c == 0) {
+                afterEquals = false;
+                if (expect == 2) {
+                    long value = varint(numbers, numberAt);
+                    if (value < 0 || keeps.test(value)) {
+                        break;
+                    }
+                    expect = 3;
+                } else if (expect == 0 || expect == 3) {
+                    expect = 0;
+                } else {
+                    break;
+                }
+                numberAt = skipVarint(numbers, numberAt);
+                continue;
+            }
+            int id = c - 2;
+            byte kind = plain[id];
+            if (kind == UNKNOWN) {
+                kind = plain[id] = classify(id);
+            }
+            if ((kind & ERRORISH) != 0 && !afterEquals) {
+                break; // it may be in a key; right after '=' a walk is never in one (a value, a quote or a skip)
+            }
+            afterEquals = lengths[id] > 0 && dictionary[starts[id] + lengths[id] - 1] == '=';
+            if (expect == 1) {
+                if (c != equalsCode) {
+                    break;
+                }
+                expect = 2;
+            } else if (expect == 2) {
+                break;
+            } else {
+                if (expect == 3) {
+                    byte first = dictionary[starts[id]];
+                    if (lengths[id] == 0 || first < 0 || first > ' ') {
+                        break;
+                    }
+                }
+                expect = c == keyCode ? 1 : 0;
+            }
+        }
+        codeAt = rowCodeAt;
+        numberAt = rowNumberAt;
+        return false;
+    }
+
     /** Classifies token {@code id} (once per block: distinct tokens can hold a large share of a block's bytes). */
     private byte classify(int id) {
         byte[] d = dictionary;

@@ -95,7 +95,7 @@ final class TokenizedLinesTest {
             "__error__", "x9y", "bytes2"};
         String[] values = {"5", "1200", "-0", "1.5", "abc", "", "\"q \\\" d\"", "\"12\"", "2KB", "1m30s", "error",
             "\"\"", "0x10", "1e3", "007", "-42", "99001", "123456789012345678", "\"a\\nb\"", "x=y", "\"unclosed",
-            "\"x\"y"};
+            "\"x\"y", "\"bytes=5 \"", "\"a bytes=100000\"", "100000", "3 bytes=100000"};
         StringBuilder sb = new StringBuilder();
         int n = 1 + r.nextInt(6);
         for (int i = 0; i < n; i++) {
@@ -250,6 +250,35 @@ final class TokenizedLinesTest {
             assertThat(evaluator.tokenRows()).as("rows answered on tokens").isGreaterThan(1000);
         }
         assertThat(passed).isPositive();
+    }
+
+    @Test
+    void logfmtNumberFilter_rowsRejectedWithoutAWalk_onlyWhereTheKeyIsNotAStreamLabel() {
+        String query = "count_over_time({app=\"api\"} | logfmt | bytes > 99000 [1m])";
+        RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("app"), 0);
+        List<String> lines = List.of("bytes=5 level=x", "level=y", "bytes=100000", "msg=\"bytes=100000\" bytes=5",
+                "msg=\"bytes=5 \" bytes=100000", "bytes=5 bytes=100000", "bytes=5 level=error", "bytes=\"100000\"",
+                "bytes=100000x", "bytes=5.5", "bytes=5 __error__=1", "bytes=5 x=\"a b=error\"");
+        int r = ColumnarPipeline.REJECT;
+        int p = ColumnarPipeline.PASS;
+        // 100000x does not convert
+        int[] verdicts = {r, r, p, r, p, r, r, p, ColumnarPipeline.DECLINE, r, r, r};
+        boolean[] skipped = {true, true, false, false, false, false, true, false, false, false, false, true};
+        ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(PLAIN);
+        TokenizedLines tokens = encode(lines);
+        for (int row = 0; row < lines.size(); row++) {
+            long before = evaluator.skippedRows();
+            int verdict = evaluator.evaluate(row, tokens);
+            assertThat(verdict).as(lines.get(row)).isEqualTo(verdicts[row]);
+            assertThat(evaluator.skippedRows() - before).as("skipped: %s", lines.get(row)).isEqualTo(skipped[row] ? 1 : 0);
+        }
+        ColumnarPipeline.Evaluator shadowed = pipeline.evaluator(SHADOWING);
+        TokenizedLines again = encode(lines);
+        for (int row = 0; row < lines.size(); row++) {
+            shadowed.evaluate(row, again);
+        }
+        assertThat(shadowed.skippedRows()).as("bytes is a stream label there").isZero();
     }
 
     @Test
