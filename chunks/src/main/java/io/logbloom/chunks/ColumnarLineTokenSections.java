@@ -593,6 +593,7 @@ final class ColumnarLineTokenSections {
             }
         }
         boolean skipping = startCount <= MAX_SKIP_STARTS;
+        boolean oneStart = startCount <= 1; // nearly every literal: its first run ends one token
         for (int k = startCount; k < MAX_SKIP_STARTS; k++) {
             starts[k] = HIGH; // a byte of a multi-byte code, which stops the skip anyway
         }
@@ -613,9 +614,11 @@ final class ColumnarLineTokenSections {
                     long w = (long) LONGS.get(codes, at);
                     long zeros = countNumbers || numberStops != 0 ? equalBytes(w, 0) : 0;
                     long ends = equalBytes(w, ONES);
-                    long stop = (w & HIGH) | (ends & endStops)
-                            | (startStops & ((zeros & numberStops) | equalBytes(w, starts[0])
-                                    | equalBytes(w, starts[1]) | equalBytes(w, starts[2]) | equalBytes(w, starts[3])));
+                    long startBytes = equalBytes(w, starts[0]);
+                    if (!oneStart) { // loop-invariant: the compiler keeps two loops, the usual one with one test
+                        startBytes |= equalBytes(w, starts[1]) | equalBytes(w, starts[2]) | equalBytes(w, starts[3]);
+                    }
+                    long stop = (w & HIGH) | (ends & endStops) | (startStops & ((zeros & numberStops) | startBytes));
                     if (stop != 0) {
                         int skipped = Long.numberOfTrailingZeros(stop) & ~7;
                         long before = (1L << skipped) - 1;
