@@ -85,6 +85,12 @@ public final class ColumnarPipeline {
     private final int[] groupSlots;
     /** A row test that rejects rows on their tokens without a logfmt walk, or null (see {@link KeyNumberSkip}). */
     private final KeyNumberSkip skip;
+    /**
+     * For {@code | logfmt | unwrap key} alone (logfmt not strict, without parameters; no conversion, no post
+     * filter, no label filter; the key ASCII letters): the key, whose number a row's tokens often give without
+     * a walk ({@link TokenizedLines#keyNumber}); else null.
+     */
+    private final byte[] unwrapKey;
 
     /**
      * A pipeline that starts {@code | logfmt | key <op> number} (logfmt not strict, without parameters, the key ASCII
@@ -101,7 +107,7 @@ public final class ColumnarPipeline {
                 return null;
             }
             String name = n.name();
-            if (name.isEmpty() || !name.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')) {
+            if (!letters(name)) {
                 return null;
             }
             LabelFilter.CompareOp op = n.op();
@@ -111,10 +117,19 @@ public final class ColumnarPipeline {
         }
     }
 
+    /** Whether {@code name} is ASCII letters only: one line token, and no other raw logfmt key sanitises to it. */
+    private static boolean letters(String name) {
+        return !name.isEmpty() && name.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z');
+    }
+
     private ColumnarPipeline(LogRange range, RangeOp op, Set<String> grouped, List<Object> steps,
             Stage parser, String[] names, int unwrapSlot, List<LabelTest> post, String[] groupNames,
             int[] groupSlots, KeyNumberSkip skip) {
         this.skip = skip;
+        this.unwrapKey = steps.size() == 1 && steps.get(0) instanceof Stage.Logfmt l && !l.strict()
+                && l.params().isEmpty() && unwrapSlot >= 0 && post.isEmpty()
+                && range.unwrap().conversion() == SampleExpr.UnwrapConversion.NONE && letters(names[unwrapSlot])
+                ? names[unwrapSlot].getBytes(StandardCharsets.US_ASCII) : null;
         this.range = range;
         this.op = op;
         this.grouped = grouped;
@@ -466,6 +481,9 @@ public final class ColumnarPipeline {
         private int skipEqualsId;
         /** Rows {@link #skip} rejected without a walk. */
         private long skippedRows;
+        /** Whether {@link #unwrapKey} applies to this stream (not a stream label), and its id in the block. */
+        private final boolean unwrapping;
+        private int unwrapKeyId;
 
         private Evaluator(Map<String, String> streamLabels) {
             this.streamLabels = streamLabels;
@@ -506,6 +524,10 @@ public final class ColumnarPipeline {
             }
             skipping = skip != null && constant[skip.slot()] == null && keys[skip.slot()] != null
                     && keys[skip.slot()].length == 1 && Arrays.equals(keys[skip.slot()][0], skip.key());
+            // the other slots are group slots (no label filter): fine while the parser sets none of them here
+            unwrapping = unwrapKey != null && rowGroupSlots.length == 0 && constant[unwrapSlot] == null
+                    && keys[unwrapSlot] != null && keys[unwrapSlot].length == 1
+                    && Arrays.equals(keys[unwrapSlot][0], unwrapKey);
         }
 
         /** The id of the dictionary token of {@code rows} that is exactly {@code want}, or -1. */
@@ -578,9 +600,23 @@ public final class ColumnarPipeline {
             if (maskedTokens != rows) {
                 maskedTokens = rows;
                 tokenMasks = new long[rows.tokens()];
-                if (skipping) {
-                    skipKeyId = tokenId(rows, skip.key());
+                if (skipping || unwrapping) {
+                    skipKeyId = skipping ? tokenId(rows, skip.key()) : -1;
                     skipEqualsId = tokenId(rows, EQUALS);
+                    unwrapKeyId = unwrapping ? tokenId(rows, unwrapKey) : -1;
+                }
+            }
+            if (unwrapping) {
+                long number = rows.keyNumber(unwrapKeyId, skipEqualsId);
+                if (number != TokenizedLines.UNSURE) {
+                    rowDecoded = false;
+                    tokenRows++;
+                    skippedRows++;
+                    if (number == TokenizedLines.ABSENT) {
+                        return REJECT; // no sample, as the row path
+                    }
+                    value = number;
+                    return PASS;
                 }
             }
             if (skipping && rows.skipRowUnlessKeyNumber(skipKeyId, skipEqualsId, skip.keeps())) {
@@ -773,7 +809,7 @@ public final class ColumnarPipeline {
             return tokenRows;
         }
 
-        /** Rows of {@link #tokenRows()} rejected on their tokens without a logfmt walk. */
+        /** Rows of {@link #tokenRows()} answered on their tokens without a logfmt walk. */
         public long skippedRows() {
             return skippedRows;
         }

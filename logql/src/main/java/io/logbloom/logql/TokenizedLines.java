@@ -497,6 +497,105 @@ public final class TokenizedLines {
         return false;
     }
 
+    /** {@link #keyNumber}: the row was left unread, a walk must answer. */
+    static final long UNSURE = -1;
+    /** {@link #keyNumber}: no pair of the row has the key. */
+    static final long ABSENT = -2;
+
+    /**
+     * Reads the next row and returns the value of the first pair a logfmt walk (not strict) would report with key
+     * token {@code keyId}, or {@link #ABSENT}, when that is certain on the tokens alone and no key of the row can
+     * land on {@code __error__}: no token holds "error" unless the token before it ends with '='; the key's first
+     * occurrence (if any) comes before any '"' of the row, at the row's start or after a token ending with an ASCII
+     * space or control byte (where a walk without quotes behind it is always between pairs), and is followed by
+     * token {@code equalsId}, a number below 10^15 and a token starting with a space or control byte (or the
+     * row's end). Otherwise leaves the row unread and returns {@link #UNSURE}. Ids are -1 when the block's
+     * dictionary lacks the token.
+     */
+    long keyNumber(int keyId, int equalsId) {
+        checkRow();
+        int rowCodeAt = codeAt;
+        int rowNumberAt = numberAt;
+        int keyCode = keyId < 0 ? -1 : keyId + 2;
+        int equalsCode = equalsId < 0 ? -1 : equalsId + 2;
+        long found = ABSENT;
+        long candidate = 0;
+        int expect = 0; // 0: any token; 1: the '=' token; 2: a number; 3: a token starting with a space
+        boolean quoted = false; // a '"' came before
+        boolean afterSpace = true; // between pairs: the row's start or after a space, no quote before
+        boolean afterEquals = false;
+        while (true) {
+            int c = nextCode();
+            if (c == 1) {
+                if (expect == 0 || expect == 3) {
+                    row++;
+                    return expect == 3 ? candidate : found;
+                }
+                break;
+            }
+            if (c == 0) {
+                if (expect == 2) {
+                    long value = varint(numbers, numberAt);
+                    if (value < 0 || value >= 1_000_000_000_000_000L) {
+                        break;
+                    }
+                    candidate = value;
+                    expect = 3;
+                } else if (expect != 0) {
+                    break;
+                }
+                numberAt = skipVarint(numbers, numberAt);
+                afterSpace = false;
+                afterEquals = false;
+                continue;
+            }
+            int id = c - 2;
+            byte kind = plain[id];
+            if (kind == UNKNOWN) {
+                kind = plain[id] = classify(id);
+            }
+            if ((kind & ERRORISH) != 0 && !afterEquals) {
+                break;
+            }
+            int from = starts[id];
+            int length = lengths[id];
+            if (expect == 1) {
+                if (c != equalsCode) {
+                    break;
+                }
+                expect = 2;
+            } else if (expect == 2) {
+                break;
+            } else {
+                if (expect == 3) {
+                    int first = length == 0 ? '"' : dictionary[from];
+                    if (first < 0 || first > ' ') {
+                        break;
+                    }
+                    found = candidate;
+                    expect = 0;
+                }
+                if (found == ABSENT && c == keyCode) {
+                    if (quoted || !afterSpace) {
+                        break;
+                    }
+                    expect = 1;
+                }
+            }
+            if (kind == COPIED && !quoted) {
+                for (int i = from; i < from + length; i++) {
+                    quoted |= dictionary[i] == '"';
+                }
+            }
+            byte last = length == 0 ? 0 : dictionary[from + length - 1];
+            afterSpace = last >= 0 && last <= ' ';
+            afterEquals = last == '=';
+        }
+        codeAt = rowCodeAt;
+        numberAt = rowNumberAt;
+        return UNSURE;
+    }
+
     /** Classifies token {@code id} (once per block: distinct tokens can hold a large share of a block's bytes). */
     private byte classify(int id) {
         byte[] d = dictionary;

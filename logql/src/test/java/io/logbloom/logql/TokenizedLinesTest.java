@@ -282,6 +282,39 @@ final class TokenizedLinesTest {
     }
 
     @Test
+    void logfmtUnwrap_numberTakenFromTokensOnlyWhereAWalkSurelyReportsIt() {
+        RangeAggregation agg = (RangeAggregation) LogQL.parse("sum_over_time({app=\"api\"} | logfmt | unwrap bytes [1m])");
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("app"), 0);
+        List<String> lines = List.of("bytes=5 level=x", "level=y", "a=b bytes=7 bytes=9", "msg=\"x\" bytes=5",
+                "msg=\"bytes=3 \" bytes=5", "x=\"a bytes=4\"", "bytes=5 level=error", "bytes=\"6\"",
+                "-bytes=8", "bytes=5 __error__=1", "bytes=1000000000000000", "bytes=12x", "y=bytes=2");
+        // value, or -1 for no sample; and whether the tokens answered without a walk
+        double[] values = {5, -1, 7, 5, 5, -1, 5, 6, -1, -2, 1e15, -2, -1};
+        boolean[] fast = {true, true, true, false, false, false, true, false, false, false, false, false, false};
+        ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(PLAIN);
+        TokenizedLines tokens = encode(lines);
+        for (int row = 0; row < lines.size(); row++) {
+            long before = evaluator.skippedRows();
+            int verdict = evaluator.evaluate(row, tokens);
+            if (values[row] == -2) {
+                assertThat(verdict).as(lines.get(row)).isNotEqualTo(ColumnarPipeline.PASS);
+            } else if (values[row] < 0) {
+                assertThat(verdict).as(lines.get(row)).isEqualTo(ColumnarPipeline.REJECT);
+            } else {
+                assertThat(verdict).as(lines.get(row)).isEqualTo(ColumnarPipeline.PASS);
+                assertThat(evaluator.value()).as(lines.get(row)).isEqualTo(values[row]);
+            }
+            assertThat(evaluator.skippedRows() - before).as("from tokens: %s", lines.get(row)).isEqualTo(fast[row] ? 1 : 0);
+        }
+        ColumnarPipeline.Evaluator shadowed = pipeline.evaluator(SHADOWING);
+        TokenizedLines again = encode(lines);
+        for (int row = 0; row < lines.size(); row++) {
+            shadowed.evaluate(row, again);
+        }
+        assertThat(shadowed.skippedRows()).as("bytes is a stream label there").isZero();
+    }
+
+    @Test
     void pipelinesNeedingLineBytes_notOnTokens() {
         for (String query : List.of("count_over_time({app=\"api\"} | logfmt |= \"x\" [1m])",
                 "count_over_time({app=\"api\"} | json | a > 1 [1m])",
