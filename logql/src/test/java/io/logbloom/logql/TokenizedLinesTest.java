@@ -198,6 +198,7 @@ final class TokenizedLinesTest {
     @ValueSource(strings = {
         "count_over_time({app=\"api\"} | logfmt | bytes > 99000 [1m])",
         "count_over_time({app=\"api\"} | logfmt | bytes > 100 [1m])",
+        "count_over_time({app=\"api\"} | logfmt | bytes > 1000, lat > 1 or level=\"x\" [1m])",
         "count_over_time({app=\"api\"} | logfmt | level=\"error\" or bytes <= 5 [1m])",
         "rate({app=\"api\"} | logfmt --strict | bytes >= 0 [1m])",
         "bytes_over_time({app=\"api\"} | logfmt --keep-empty | level=\"\" [1m])",
@@ -274,6 +275,15 @@ final class TokenizedLinesTest {
             assertThat(evaluator.skippedRows() - before).as("skipped: %s", lines.get(row)).isEqualTo(skipped[row] ? 1 : 0);
         }
         assertThat(rowsAnsweredWithoutAWalk(pipeline, SHADOWING, lines)).as("bytes is a stream label there").isZero();
+        RangeAggregation and = (RangeAggregation) LogQL.parse(
+                "count_over_time({app=\"api\"} | logfmt | bytes > 99000, level=\"y\" [1m])");
+        assertThat(rowsAnsweredWithoutAWalk(ColumnarPipeline.compile(and.range(), and.op(), Set.of("app"), 0), PLAIN,
+                lines)).as("the left side of an and refuses for it")
+                .isEqualTo(rowsAnsweredWithoutAWalk(pipeline, PLAIN, lines)).isPositive();
+        RangeAggregation or = (RangeAggregation) LogQL.parse(
+                "count_over_time({app=\"api\"} | logfmt | bytes > 99000 or level=\"y\" [1m])");
+        assertThat(rowsAnsweredWithoutAWalk(ColumnarPipeline.compile(or.range(), or.op(), Set.of("app"), 0), PLAIN,
+                lines)).as("an or does not").isZero();
     }
 
     @Test
