@@ -34,6 +34,9 @@ public final class ColumnarRows {
     private byte[] metaValues = new byte[256];
     private int metaValuesSize;
     private final List<String> keyNames = new ArrayList<>();
+    /** The key {@link #keyId} answered last (by identity) and its id. */
+    private String lastKeyName;
+    private int lastKeyId;
     private final List<byte[]> keyNamesUtf8 = new ArrayList<>();
     private final Map<String, Integer> keyIds = new HashMap<>();
     private boolean sortedByTime = true;
@@ -123,6 +126,16 @@ public final class ColumnarRows {
     }
 
     private int keyId(String name) {
+        if (name == lastKeyName) {
+            return lastKeyId; // rows repeat their keys, and a push decoder hands over one instance per name
+        }
+        int id = lookUpKey(name);
+        lastKeyName = name;
+        lastKeyId = id;
+        return id;
+    }
+
+    private int lookUpKey(String name) {
         Integer id = keyIds.get(name);
         if (id == null) {
             id = keyNames.size();
@@ -142,6 +155,7 @@ public final class ColumnarRows {
         keyNames.clear();
         keyNamesUtf8.clear();
         keyIds.clear();
+        lastKeyName = null;
         sortedByTime = true;
         rawBytes = 0;
     }

@@ -86,7 +86,7 @@ public final class PushDecoder {
             throw new PushDecodeException("invalid snappy block in protobuf push body: " + e.getMessage(), e);
         }
         try {
-            return readPushRequest(CodedInputStream.newInstance(raw, 0, length));
+            return readPushRequest(CodedInputStream.newInstance(raw, 0, length), new MetadataNames());
         } catch (InvalidProtocolBufferException e) {
             throw new PushDecodeException("invalid protobuf PushRequest: " + e.getMessage(), e);
         } catch (IOException e) {
@@ -116,7 +116,8 @@ public final class PushDecoder {
      * garbage). Field numbers and types are push.proto's; unknown fields are skipped as protobuf
      * requires; strings must be valid UTF-8 (proto3), as the generated parser checked before.
      */
-    private static List<PushStream> readPushRequest(CodedInputStream in) throws IOException, PushDecodeException {
+    private static List<PushStream> readPushRequest(CodedInputStream in, MetadataNames names)
+            throws IOException, PushDecodeException {
         List<PushStream> streams = new ArrayList<>();
         while (true) {
             int tag = in.readTag();
@@ -125,7 +126,7 @@ public final class PushDecoder {
             }
             if (tag == tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
                 int limit = in.pushLimit(in.readRawVarint32());
-                streams.add(readStream(in));
+                streams.add(readStream(in, names));
                 in.popLimit(limit);
             } else if (!in.skipField(tag)) {
                 return streams;
@@ -133,7 +134,8 @@ public final class PushDecoder {
         }
     }
 
-    private static PushStream readStream(CodedInputStream in) throws IOException, PushDecodeException {
+    private static PushStream readStream(CodedInputStream in, MetadataNames names)
+            throws IOException, PushDecodeException {
         String labels = "";
         List<LogEntry> entries = new ArrayList<>();
         // the labels field may follow the entries on the wire: range errors name the stream, so they wait for it
@@ -149,7 +151,7 @@ public final class PushDecoder {
             } else if (tag == tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
                 int limit = in.pushLimit(in.readRawVarint32());
                 try {
-                    entries.add(readEntry(in));
+                    entries.add(readEntry(in, names));
                 } catch (TimestampOutOfRangeException e) {
                     if (!outOfRange) {
                         outOfRange = true;
@@ -178,7 +180,8 @@ public final class PushDecoder {
         }
     }
 
-    private static LogEntry readEntry(CodedInputStream in) throws IOException, TimestampOutOfRangeException {
+    private static LogEntry readEntry(CodedInputStream in, MetadataNames names)
+            throws IOException, TimestampOutOfRangeException {
         long seconds = 0;
         int nanos = 0;
         String line = "";
@@ -218,7 +221,7 @@ public final class PushDecoder {
                         break;
                     }
                     if (t == tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
-                        name = in.readStringRequireUtf8();
+                        name = names.intern(in.readStringRequireUtf8());
                     } else if (t == tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
                         value = in.readStringRequireUtf8();
                     } else if (!in.skipField(t)) {
@@ -396,5 +399,26 @@ public final class PushDecoder {
             sb.append('"');
         }
         return sb.append('}').toString();
+    }
+
+    /**
+     * The structured-metadata names of one push body, each kept as one instance: entries repeat a few names, and
+     * one instance per name has its hash computed once and lets the buffers' key lookup compare it by identity.
+     */
+    private static final class MetadataNames {
+        private final String[] seen = new String[8];
+        private int count;
+
+        String intern(String name) {
+            for (int i = 0; i < count; i++) {
+                if (seen[i].equals(name)) {
+                    return seen[i];
+                }
+            }
+            if (count < seen.length) {
+                seen[count++] = name;
+            }
+            return name;
+        }
     }
 }
