@@ -481,6 +481,14 @@ public final class ColumnarPipeline {
         private final List<Map<String, String>> groupLabels = new ArrayList<>();
         /** Whether the row evaluated last was run row at a time (its labels are then the sampler's). */
         private boolean rowDecoded;
+        /** With one group slot: the first values seen (unescaped bytes) and their groups, and the group of none. */
+        private final byte[][] groupValues = new byte[16][];
+        private final int[] groupValueIds = new int[16];
+        private int groupValueCount;
+        private int absentGroup = -1;
+        /** Rows {@link #skip} was tried on; it stops being tried when it rejects too few of them. */
+        private long skipTries;
+        private boolean skipWorthIt = true;
         /** Whether {@link #skip} applies to this stream (its key is not a stream label). */
         private final boolean skipping;
         /** In {@link #maskedTokens}' dictionary: the ids of {@link #skip}'s key and of "=", or -1. */
@@ -626,11 +634,19 @@ public final class ColumnarPipeline {
                     return PASS;
                 }
             }
-            if (skipping && rows.skipRowUnlessKeyNumber(skipKeyId, skipEqualsId, skip.keeps())) {
-                rowDecoded = false;
-                tokenRows++;
-                skippedRows++;
-                return REJECT;
+            if (skipping && skipWorthIt) {
+                skipTries++;
+                if (rows.skipRowUnlessKeyNumber(skipKeyId, skipEqualsId, skip.keeps())) {
+                    rowDecoded = false;
+                    tokenRows++;
+                    skippedRows++;
+                    return REJECT;
+                }
+                // a row it cannot reject is read twice (up to the key's value): when it rejects under a quarter of
+                // the rows, trying costs more than it saves
+                if (skipTries >= 512 && skippedRows * 4 < skipTries) {
+                    skipWorthIt = false;
+                }
             }
             Arrays.fill(start, -1);
             Arrays.fill(strings, null);
@@ -783,6 +799,35 @@ public final class ColumnarPipeline {
          * absence) of every {@code by} label the parser sets.
          */
         public int group() {
+            if (rowGroupSlots.length == 1 && !rowDecoded) {
+                int slot = rowGroupSlots[0]; // never a stream label: those are left out of the row groups
+                if (start[slot] < 0) {
+                    if (absentGroup < 0) {
+                        absentGroup = groupByStrings();
+                    }
+                    return absentGroup;
+                }
+                if (!escaped[slot]) {
+                    // a label of few values (status, level): its bytes find the group without a String per row
+                    materialize(slot);
+                    for (int i = 0; i < groupValueCount; i++) {
+                        byte[] v = groupValues[i];
+                        if (Arrays.equals(line, start[slot], end[slot], v, 0, v.length)) {
+                            return groupValueIds[i];
+                        }
+                    }
+                    int id = groupByStrings();
+                    if (groupValueCount < groupValues.length) {
+                        groupValues[groupValueCount] = Arrays.copyOfRange(line, start[slot], end[slot]);
+                        groupValueIds[groupValueCount++] = id;
+                    }
+                    return id;
+                }
+            }
+            return groupByStrings();
+        }
+
+        private int groupByStrings() {
             StringBuilder key = new StringBuilder();
             String[] values = new String[rowGroupSlots.length];
             for (int i = 0; i < rowGroupSlots.length; i++) {
@@ -814,6 +859,11 @@ public final class ColumnarPipeline {
         /** Rows answered on their tokens so far. */
         public long tokenRows() {
             return tokenRows;
+        }
+
+        /** Rows the number skip was tried on (it stops once it rejects too few). */
+        long skipTries() {
+            return skipTries;
         }
 
         /** Rows of {@link #tokenRows()} answered on their tokens without a logfmt walk. */

@@ -314,6 +314,61 @@ final class TokenizedLinesTest {
         assertThat(rowsAnsweredWithoutAWalk(pipeline, SHADOWING, lines)).as("bytes is a stream label there").isZero();
     }
 
+    @Test
+    void logfmtNumberSkip_stopsTryingWhenItRejectsTooFewRows() {
+        List<String> passing = new ArrayList<>();
+        List<String> failing = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            passing.add("level=x bytes=" + (100_000 + i));
+            failing.add("level=x bytes=" + i);
+        }
+        RangeAggregation agg = (RangeAggregation) LogQL.parse("count_over_time({app=\"api\"} | logfmt | bytes > 99000 [1m])");
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("app"), 0);
+        ColumnarPipeline.Evaluator mostlyPassing = pipeline.evaluator(PLAIN);
+        TokenizedLines tokens = encode(passing);
+        for (int row = 0; row < passing.size(); row++) {
+            assertThat(mostlyPassing.evaluate(row, tokens)).isEqualTo(ColumnarPipeline.PASS);
+        }
+        assertThat(mostlyPassing.skipTries()).isEqualTo(512);
+        ColumnarPipeline.Evaluator mostlyFailing = pipeline.evaluator(PLAIN);
+        tokens = encode(failing);
+        for (int row = 0; row < failing.size(); row++) {
+            assertThat(mostlyFailing.evaluate(row, tokens)).isEqualTo(ColumnarPipeline.REJECT);
+        }
+        assertThat(mostlyFailing.skipTries()).isEqualTo(2000);
+        assertThat(mostlyFailing.skippedRows()).isEqualTo(2000);
+    }
+
+    @Test
+    void groupsByAParsedLabel_sameLabelsAsTheRowPath_manyValuesAndNone() {
+        RangeAggregation agg = (RangeAggregation) LogQL.parse("count_over_time({app=\"api\"} | logfmt | bytes > 10 [1m])");
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("app", "level"), 0);
+        ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(PLAIN);
+        RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
+        Random r = new Random(5);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            String level = switch (r.nextInt(5)) {
+                case 0 -> "";
+                case 1 -> "level=\"q" + r.nextInt(3) + "\" ";
+                default -> "level=v" + r.nextInt(40) + " ";
+            };
+            lines.add(level + "bytes=" + r.nextInt(100));
+        }
+        TokenizedLines tokens = encode(lines);
+        int grouped = 0;
+        for (int row = 0; row < lines.size(); row++) {
+            int verdict = evaluator.evaluate(row, tokens);
+            if (ReferenceAgreement.agrees(verdict, evaluator, sampler, row, lines.get(row), PLAIN)) {
+                String level = sampler.labels().get("level");
+                assertThat(evaluator.groupLabels(evaluator.group())).as(lines.get(row))
+                        .isEqualTo(level == null ? Map.of() : Map.of("level", level));
+                grouped++;
+            }
+        }
+        assertThat(grouped).isGreaterThan(2000);
+    }
+
     private static long rowsAnsweredWithoutAWalk(ColumnarPipeline pipeline, Map<String, String> stream,
             List<String> lines) {
         ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(stream);
