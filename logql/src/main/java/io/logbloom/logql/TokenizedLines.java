@@ -418,7 +418,7 @@ public final class TokenizedLines {
             return Long.MIN_VALUE;
         }
         long value = varint(numbers, -1 - id);
-        return value >= 0 && value < 1_000_000_000_000_000L ? value : Long.MIN_VALUE;
+        return value >= 0 && value < EXACT_BELOW ? value : Long.MIN_VALUE;
     }
 
 
@@ -484,8 +484,8 @@ public final class TokenizedLines {
                 break;
             } else {
                 if (expect == 3) {
-                    byte first = dictionary[starts[id]];
-                    if (lengths[id] == 0 || first < 0 || first > ' ') {
+                    // a damaged column may hold an empty token at the dictionary's end: test the length first
+                    if (lengths[id] == 0 || dictionary[starts[id]] < 0 || dictionary[starts[id]] > ' ') {
                         break;
                     }
                 }
@@ -501,6 +501,8 @@ public final class TokenizedLines {
     static final long UNSURE = -1;
     /** {@link #keyNumber}: no pair of the row has the key. */
     static final long ABSENT = -2;
+    /** Numbers from here up are not all exact as doubles: {@link #number} and {@link #keyNumber} leave them. */
+    private static final long EXACT_BELOW = 1_000_000_000_000_000L;
 
     /**
      * Reads the next row and returns the value of the first pair a logfmt walk (not strict) would report with key
@@ -536,7 +538,7 @@ public final class TokenizedLines {
             if (c == 0) {
                 if (expect == 2) {
                     long value = varint(numbers, numberAt);
-                    if (value < 0 || value >= 1_000_000_000_000_000L) {
+                    if (value < 0 || value >= EXACT_BELOW) {
                         break;
                     }
                     candidate = value;

@@ -391,6 +391,15 @@ final class TokenizedLinesTest {
     }
 
     @Test
+    void numberSkip_emptyTokenAtTheDictionarysEnd_leavesTheRowToTheWalk() {
+        // tokens "bytes", "=", and an empty one ending the dictionary (only a damaged column has it)
+        TokenizedLines tokens = new TokenizedLines("bytes=".getBytes(StandardCharsets.US_ASCII), new int[] {0, 5, 6},
+                new int[] {5, 1, 0}, new byte[] {2, 3, 0, 4, 1}, new byte[] {5}, 1);
+        assertThat(tokens.skipRowUnlessKeyNumber(0, 1, v -> v > 99000)).isFalse();
+        assertThat(tokens.row()).isZero();
+    }
+
+    @Test
     void malformedCodes_damagedColumn() {
         TokenizedLines outside = new TokenizedLines(new byte[] {'a'}, new int[] {0}, new int[] {1},
                 new byte[] {9, 1}, new byte[0], 1);
