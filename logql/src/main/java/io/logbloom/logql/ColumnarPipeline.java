@@ -124,6 +124,15 @@ public final class ColumnarPipeline {
         }
     }
 
+    /** {@link #unwrapKey} of a pipeline (see there), or null. */
+    private static byte[] unwrapKey(LogRange range, List<Object> steps, String[] names, int unwrapSlot,
+            List<LabelTest> post) {
+        boolean alone = steps.size() == 1 && steps.get(0) instanceof Stage.Logfmt l && !l.strict()
+                && l.params().isEmpty() && unwrapSlot >= 0 && post.isEmpty()
+                && range.unwrap().conversion() == SampleExpr.UnwrapConversion.NONE;
+        return alone && letters(names[unwrapSlot]) ? names[unwrapSlot].getBytes(StandardCharsets.US_ASCII) : null;
+    }
+
     /** Whether {@code name} is ASCII letters only: one line token, and no other raw logfmt key sanitises to it. */
     private static boolean letters(String name) {
         return !name.isEmpty() && name.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z');
@@ -133,10 +142,7 @@ public final class ColumnarPipeline {
             Stage parser, String[] names, int unwrapSlot, List<LabelTest> post, String[] groupNames,
             int[] groupSlots, KeyNumberSkip skip) {
         this.skip = skip;
-        this.unwrapKey = steps.size() == 1 && steps.get(0) instanceof Stage.Logfmt l && !l.strict()
-                && l.params().isEmpty() && unwrapSlot >= 0 && post.isEmpty()
-                && range.unwrap().conversion() == SampleExpr.UnwrapConversion.NONE && letters(names[unwrapSlot])
-                ? names[unwrapSlot].getBytes(StandardCharsets.US_ASCII) : null;
+        this.unwrapKey = unwrapKey(range, steps, names, unwrapSlot, post);
         this.range = range;
         this.op = op;
         this.grouped = grouped;
@@ -486,15 +492,16 @@ public final class ColumnarPipeline {
         private final int[] groupValueIds = new int[16];
         private int groupValueCount;
         private int absentGroup = -1;
-        /** Rows {@link #skip} was tried on; it stops being tried when it rejects too few of them. */
+        /** Rows {@link #skip} was tried on and rejected; it stops being tried when it rejects too few. */
         private long skipTries;
+        private long skipRejected;
         private boolean skipWorthIt = true;
         /** Whether {@link #skip} applies to this stream (its key is not a stream label). */
         private final boolean skipping;
         /** In {@link #maskedTokens}' dictionary: the ids of {@link #skip}'s key and of "=", or -1. */
         private int skipKeyId;
         private int skipEqualsId;
-        /** Rows {@link #skip} rejected without a walk. */
+        /** Rows answered without a walk: rejected by {@link #skip} or unwrapped by {@link TokenizedLines#keyNumber}. */
         private long skippedRows;
         /** Whether {@link #unwrapKey} applies to this stream (not a stream label), and its id in the block. */
         private final boolean unwrapping;
@@ -640,11 +647,12 @@ public final class ColumnarPipeline {
                     rowDecoded = false;
                     tokenRows++;
                     skippedRows++;
+                    skipRejected++;
                     return REJECT;
                 }
                 // a row it cannot reject is read twice (up to the key's value): when it rejects under a quarter of
                 // the rows, trying costs more than it saves
-                if (skipTries >= 512 && skippedRows * 4 < skipTries) {
+                if (skipTries >= 512 && skipRejected * 4 < skipTries) {
                     skipWorthIt = false;
                 }
             }
