@@ -135,13 +135,14 @@ public final class ColumnarObjectReader {
     }
 
     /**
-     * Block {@code block} with only its timestamp and line columns decoded, for readers that need nothing of the
-     * structured metadata (counting lines): every column's checksum is still verified, so a damaged block is
-     * refused exactly as by {@link #readBlock}, but metadata columns are not inflated, and the returned block's
-     * metadata accessors see no keys.
+     * Block {@code block} with only its timestamp and line columns, for readers that need nothing of the structured
+     * metadata (counting lines): every column's checksum is still verified, so a damaged block is refused exactly as
+     * by {@link #readBlock}, but metadata columns are not inflated, and the returned block's metadata accessors see no
+     * keys. The timestamps are decoded on first use, as by {@link #readBlockLazily}: a count that needs none (every
+     * row of the block in range) never inflates them.
      */
     public ColumnarBlock readTimestampsAndLines(int block) throws IOException {
-        return read(block, false, false);
+        return read(block, false, true);
     }
 
     private ColumnarBlock read(int block, boolean withMetadata, boolean lazily) throws IOException {
