@@ -45,8 +45,8 @@ import java.util.SplittableRandom;
  * range query, each with the row-at-a-time reference engine and with the engine that answers from columns, alternating, and
  * prints the median latency of each and the ratio. Every pair of answers must be equal (else the run
  * fails), so a fast wrong answer cannot pass. Block and chunk caches are on (a dashboard's steady
- * state); the first run of each query warms them and is not counted (with {@code --columnar-only} or
- * {@code --data}, warm-up runs go on until the JIT is done compiling, at most {@code --max-warmups N}, default 10).
+ * state); warm-up runs of each query fill them and are not counted: they go on until the JIT is done compiling (at
+ * most {@code --max-warmups N}, default 10).
  * A last row repeats the dashboard query over {@code [now-6h, now]} without and with the results cache. Not
  * thread-safe (one run per process).
  *
@@ -153,42 +153,8 @@ public final class QueryScanReport {
                             lines, streams, rawBytes / 1e6, ingestSeconds, dirMb(dir.resolve("objects")));
                     System.out.printf(Locale.ROOT, "%-16s %12s %12s %9s %10s%n", "query", "reference ms", "columnar ms",
                             "ratio", "col MB/s");
-                    if (serverLike.columnarOnly) {
-                        table(engines, queries, "bench", endNanos, SPAN_NANOS, runs, rawBytes, serverLike.stats,
-                                serverLike.maxWarmups);
-                        return;
-                    }
-                    for (Map.Entry<String, String> q : queries.entrySet()) {
-                        boolean range = q.getKey().startsWith("dashboard");
-                        QueryRequest request = range
-                                ? new QueryRequest("bench", q.getValue(), endNanos - SPAN_NANOS, endNanos, 60 * SEC, 100,
-                                        false, false, true)
-                                : new QueryRequest("bench", q.getValue(), endNanos, endNanos, 0, 100, false, true, true);
-                        Map<String, double[]> millis = new LinkedHashMap<>();
-                        Map<String, Object> answers = new LinkedHashMap<>();
-                        for (String engine : engines.keySet()) {
-                            millis.put(engine, new double[runs]);
-                        }
-                        for (int i = 0; i <= runs; i++) {
-                            for (Map.Entry<String, QueryRunner> e : engines.entrySet()) {
-                                long t = System.nanoTime();
-                                QueryOutcome outcome = e.getValue().run(request);
-                                double ms = (System.nanoTime() - t) / 1e6;
-                                if (i > 0) {
-                                    millis.get(e.getKey())[i - 1] = ms;
-                                }
-                                answers.put(e.getKey(), ((QueryOutcome.Metrics) outcome).result());
-                            }
-                            if (!answers.get("reference").equals(answers.get("columnar"))) {
-                                throw new IllegalStateException("BUG: engines differ on " + q.getValue() + ": "
-                                        + answers.get("reference") + " vs " + answers.get("columnar"));
-                            }
-                        }
-                        double ref = median(millis.get("reference"));
-                        double col = median(millis.get("columnar"));
-                        System.out.printf(Locale.ROOT, "%-16s %12.1f %12.1f %9.3f %10.0f   %s%n", q.getKey(), ref, col,
-                                col / ref, rawBytes / 1e6 / (col / 1e3), q.getValue());
-                    }
+                    table(engines, queries, "bench", endNanos, SPAN_NANOS, runs, rawBytes, serverLike.stats,
+                            serverLike.maxWarmups);
                     if (serverLike.selects("dashboard repeat")) {
                         dashboardRepeat(querier, queries(serverLike.selector, needle, "6h").get("dashboard rate"),
                                 endNanos, runs);
