@@ -80,7 +80,10 @@ public final class Labels implements Comparable<Labels> {
 
     /** The value of label {@code name}, or null when absent. */
     public String get(String name) {
-        for (Label label : labels) {
+        // indexed, not for-each: the list is List.of's (two classes), and its iterator is allocated per call where
+        // the call site sees both; a needle asks this once per block it probes
+        for (int i = 0, n = labels.size(); i < n; i++) {
+            Label label = labels.get(i);
             if (label.name().equals(name)) {
                 return label.value();
             }
