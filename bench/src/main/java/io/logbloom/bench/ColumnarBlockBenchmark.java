@@ -1,13 +1,16 @@
 package io.logbloom.bench;
 
+import io.logbloom.chunks.ColumnarBlock;
 import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarObjectReader;
 import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
+import io.logbloom.chunks.ColumnarValues;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.RangeSource;
+import io.logbloom.chunks.ZstdInflater;
 import io.logbloom.loadtest.GeneratorConfig;
 import io.logbloom.loadtest.LogGenerator;
 import io.logbloom.loadtest.LogStream;
@@ -53,10 +56,16 @@ public class ColumnarBlockBenchmark {
     @Param("256")
     int rawKib;
 
+    /** How the reader inflates: a context per column ({@code perCall}) or reused ones ({@code pooled}). */
+    @Param({"pooled", "perCall"})
+    String inflater;
+
     private final Labels labels = Labels.of("job", "bench");
     private ColumnarRows rows;
     private ColumnarConfig config;
     private ColumnarObjectReader reader;
+    private boolean[] wanted;
+    private String needle;
 
     /** Raw bytes processed, reported per second. */
     @State(Scope.Thread)
@@ -89,7 +98,11 @@ public class ColumnarBlockBenchmark {
             }
         }
         byte[] object = ColumnarObjectWriter.write(config, Map.of(labels, rows));
-        reader = new ColumnarObjectReader(RangeSource.ofBytes("bench", object));
+        reader = new ColumnarObjectReader(RangeSource.ofBytes("bench", object), null,
+                inflater.equals("pooled") ? ZstdInflater.pooled(1) : ZstdInflater.perCall());
+        wanted = new boolean[rows.size()];
+        wanted[rows.size() / 2] = true;
+        needle = entries.get(rows.size() / 2).metadata().get(0).value();
         if (reader.directory().blocks().size() != 1 || !reader.entries(0).equals(entries)) {
             throw new IllegalStateException("block did not round-trip as one block");
         }
@@ -107,6 +120,21 @@ public class ColumnarBlockBenchmark {
     public Object decodeLines(Throughput throughput) throws Exception {
         throughput.rawBytes += rows.rawBytes();
         return reader.readLines(0);
+    }
+
+    /**
+     * What a needle does to the block that holds it: the block read lazily, its {@code trace_id} column decoded and
+     * searched, and the one matching row's line rebuilt.
+     */
+    @Benchmark
+    public Object needleRow(Throughput throughput) throws Exception {
+        throughput.rawBytes += rows.rawBytes();
+        ColumnarBlock block = reader.readBlockLazily(0);
+        ColumnarValues ids = block.metadata("trace_id");
+        if (!needle.equals(ids.value(rows.size() / 2))) {
+            throw new IllegalStateException("needle row lost");
+        }
+        return block.lines(wanted);
     }
 
     /** Reads and decodes every column of the block. */

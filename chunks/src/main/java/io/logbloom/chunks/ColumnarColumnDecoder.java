@@ -17,15 +17,15 @@ final class ColumnarColumnDecoder {
      *
      * @param where "object X block N column Y", for messages
      */
-    static byte[] payload(byte[] data, int offset, ColumnarColumnInfo column, String where)
+    static byte[] payload(byte[] data, int offset, ColumnarColumnInfo column, String where, ZstdInflater inflater)
             throws ChunkFormatException {
         verify(data, offset, column, where);
-        return inflateVerified(data, offset, column, where);
+        return inflateVerified(data, offset, column, where, inflater);
     }
 
     /** As {@link #payload}, for a column whose checksum the caller has already verified. */
-    static byte[] inflateVerified(byte[] data, int offset, ColumnarColumnInfo column, String where)
-            throws ChunkFormatException {
+    static byte[] inflateVerified(byte[] data, int offset, ColumnarColumnInfo column, String where,
+            ZstdInflater inflater) throws ChunkFormatException {
         if (!column.zstd()) {
             if (column.decodedSize() != column.length()) {
                 throw new ChunkFormatException(where + ": plain column of " + column.length()
@@ -35,7 +35,7 @@ final class ColumnarColumnDecoder {
             System.arraycopy(data, offset, payload, 0, column.length());
             return payload;
         }
-        return inflate(data, offset, column.length(), column.decodedSize(), where);
+        return inflate(data, offset, column.length(), column.decodedSize(), where, inflater);
     }
 
     /** Checks a stored column's CRC32C. */
@@ -48,11 +48,12 @@ final class ColumnarColumnDecoder {
     }
 
     /** Inflates one zstd frame that must yield exactly {@code size} bytes. */
-    static byte[] inflate(byte[] data, int offset, int length, int size, String where) throws ChunkFormatException {
+    static byte[] inflate(byte[] data, int offset, int length, int size, String where, ZstdInflater inflater)
+            throws ChunkFormatException {
         byte[] out = new byte[size];
         long n;
         try {
-            n = Zstd.decompressByteArray(out, 0, size, data, offset, length);
+            n = inflater.inflate(out, 0, size, data, offset, length);
         } catch (ZstdException e) {
             throw new ChunkFormatException(where + ": invalid zstd data: " + e.getMessage(), e);
         }

@@ -79,6 +79,8 @@ final class ColumnarLineTokenSections {
     private final byte[] payload;
     private final int rows;
     private final String where;
+    /** Inflates the sections kept by this object (a search given scan buffers uses theirs). */
+    private final ZstdInflater inflater;
     /** Guarded by this. */
     private Layout layout;
     /** Guarded by this. */
@@ -86,10 +88,16 @@ final class ColumnarLineTokenSections {
     /** Guarded by this. */
     private Bytes numbers;
 
+    /** Sections that inflate with a context of their own per section (one-off decodes). */
     ColumnarLineTokenSections(byte[] payload, int rows, String where) {
+        this(payload, rows, where, ZstdInflater.perCall());
+    }
+
+    ColumnarLineTokenSections(byte[] payload, int rows, String where, ZstdInflater inflater) {
         this.payload = payload;
         this.rows = rows;
         this.where = where;
+        this.inflater = inflater;
     }
 
     private synchronized Layout layout() throws ChunkFormatException {
@@ -131,7 +139,7 @@ final class ColumnarLineTokenSections {
         long n;
         try {
             n = zstd != null ? zstd.decompressByteArray(out, 0, section.raw(), payload, section.start(), section.stored())
-                    : Zstd.decompressByteArray(out, 0, section.raw(), payload, section.start(), section.stored());
+                    : inflater.inflate(out, 0, section.raw(), payload, section.start(), section.stored());
         } catch (ZstdException e) {
             throw new ChunkFormatException(where + " " + name + " section: invalid zstd data: " + e.getMessage(), e);
         }

@@ -12,21 +12,32 @@ import java.util.List;
  *
  * <p>Thread-safe: the directory is loaded once and published through a volatile field (two threads
  * may both load it; both get equal directories); everything else is per call. Instances are cheap;
- * pass a cached {@link ColumnarDirectory} to skip the tail read.
+ * pass a cached {@link ColumnarDirectory} to skip the tail read, and a component's shared {@link ZstdInflater} to reuse
+ * its decompression contexts (without one every column inflated creates and frees a context).
  */
 public final class ColumnarObjectReader {
     private final RangeSource source;
+    private final ZstdInflater inflater;
     private volatile ColumnarDirectory directory;
 
     /** A reader that loads the directory on first use. */
     public ColumnarObjectReader(RangeSource source) {
-        this.source = source;
+        this(source, null, ZstdInflater.perCall());
     }
 
     /** A reader over an object whose directory the caller already has (for example cached). */
     public ColumnarObjectReader(RangeSource source, ColumnarDirectory directory) {
+        this(source, directory, ZstdInflater.perCall());
+    }
+
+    /**
+     * A reader over an object whose directory the caller already has, or null to load it on first use, inflating
+     * with {@code inflater} (also when a block it returned decodes a column later, on any thread).
+     */
+    public ColumnarObjectReader(RangeSource source, ColumnarDirectory directory, ZstdInflater inflater) {
         this.source = source;
         this.directory = directory;
+        this.inflater = java.util.Objects.requireNonNull(inflater, "inflater is null");
     }
 
     /** The object's name, as its source gives it. */
@@ -115,7 +126,7 @@ public final class ColumnarObjectReader {
     /** Fetches one column's stored bytes with one ranged read, checks and inflates them. */
     private byte[] payload(int block, ColumnarColumnInfo column) throws IOException {
         byte[] stored = source.read(column.offset(), column.length());
-        return ColumnarColumnDecoder.payload(stored, 0, column, where(block, column));
+        return ColumnarColumnDecoder.payload(stored, 0, column, where(block, column), inflater);
     }
 
     /** Every column of block {@code block}, fetched with one ranged read and decoded. */
@@ -169,7 +180,8 @@ public final class ColumnarObjectReader {
                 ColumnarColumnDecoder.verify(stored, at, column, where);
                 keys.add(column.key());
                 ColumnarBlock.ValuesDecoder decoder = () -> ColumnarColumnDecoder.metadata(
-                        ColumnarColumnDecoder.inflateVerified(stored, at, column, where), column, info.rows(), where);
+                        ColumnarColumnDecoder.inflateVerified(stored, at, column, where, inflater), column, info.rows(),
+                        where);
                 if (lazily) {
                     values.add(decoder);
                 } else {
@@ -183,7 +195,8 @@ public final class ColumnarObjectReader {
             switch (column.kind()) {
                 case TIMESTAMPS -> {
                     ColumnarBlock.TimestampDecoder decoder = () -> ColumnarColumnDecoder.timestamps(
-                            ColumnarColumnDecoder.inflateVerified(stored, at, column, where), column, info.rows(), where);
+                            ColumnarColumnDecoder.inflateVerified(stored, at, column, where, inflater), column,
+                            info.rows(), where);
                     if (lazily) {
                         timestamps = decoder;
                     } else {
@@ -194,7 +207,7 @@ public final class ColumnarObjectReader {
                 case LINES -> {
                     // inflated on the first decode or search, once: a block whose rows a metadata test rules out
                     // never copies or inflates its line column
-                    LinePayload payload = new LinePayload(stored, at, column, where);
+                    LinePayload payload = new LinePayload(stored, at, column, where, inflater);
                     if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
                         // one instance per block: its sections are inflated once, however often it is searched
                         lines = () -> payload.sections(info.rows()).decode();
@@ -224,26 +237,28 @@ public final class ColumnarObjectReader {
         private final int offset;
         private final ColumnarColumnInfo column;
         private final String where;
+        private final ZstdInflater inflater;
         private byte[] bytes;
         private ColumnarLineTokenSections sections;
 
-        LinePayload(byte[] stored, int offset, ColumnarColumnInfo column, String where) {
+        LinePayload(byte[] stored, int offset, ColumnarColumnInfo column, String where, ZstdInflater inflater) {
             this.stored = stored;
             this.offset = offset;
             this.column = column;
             this.where = where;
+            this.inflater = inflater;
         }
 
         synchronized byte[] bytes() throws ChunkFormatException {
             if (bytes == null) {
-                bytes = ColumnarColumnDecoder.inflateVerified(stored, offset, column, where);
+                bytes = ColumnarColumnDecoder.inflateVerified(stored, offset, column, where, inflater);
             }
             return bytes;
         }
 
         synchronized ColumnarLineTokenSections sections(int rows) throws ChunkFormatException {
             if (sections == null) {
-                sections = new ColumnarLineTokenSections(bytes(), rows, where);
+                sections = new ColumnarLineTokenSections(bytes(), rows, where, inflater);
             }
             return sections;
         }

@@ -1,7 +1,6 @@
 package io.logbloom.chunks;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
-import java.lang.ref.Cleaner;
 
 /**
  * Scratch space one thread reuses for the literal searches of many blocks ({@link ColumnarBlock#rowsContaining(byte[],
@@ -19,9 +18,6 @@ import java.lang.ref.Cleaner;
  * <p>Not thread-safe: one instance per thread (a search holds the arrays until it returns).
  */
 public final class ColumnarScanBuffers {
-    /** Frees the native contexts of buffers no longer reachable (one daemon thread for all of them). */
-    private static final Cleaner CLEANER = Cleaner.create();
-
     byte[] dictionary = new byte[0];
     byte[] codes = new byte[0];
     byte[] numbers = new byte[0];
@@ -41,7 +37,7 @@ public final class ColumnarScanBuffers {
     public ColumnarScanBuffers() {
         ZstdDecompressCtx context = new ZstdDecompressCtx();
         this.zstd = context;
-        CLEANER.register(this, context::close);
+        ZstdInflater.CLEANER.register(this, context::close);
     }
 
     /** The reused decompression context (thread-confined as these buffers are). */

@@ -18,7 +18,7 @@ final class ColumnarColumnDecoderTest {
         int trials = 0;
         for (ColumnarBlockInfo block : directory.blocks()) {
             for (ColumnarColumnInfo column : block.columns()) {
-                byte[] payload = ColumnarColumnDecoder.payload(bytes, (int) column.offset(), column, "o");
+                byte[] payload = ColumnarColumnDecoder.payload(bytes, (int) column.offset(), column, "o", ZstdInflater.perCall());
                 for (int trial = 0; trial < 40; trial++) {
                     byte[] corrupt = payload.clone();
                     if (corrupt.length > 0) {

@@ -6,6 +6,7 @@ import io.logbloom.chunks.ColumnarBlock;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarLines;
 import io.logbloom.chunks.ColumnarObjectReader;
+import io.logbloom.chunks.ZstdInflater;
 import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.ColumnarStreamInfo;
 import io.logbloom.chunks.Direction;
@@ -51,6 +52,8 @@ import java.util.TreeMap;
  */
 final class DeleteRewriter {
     private final ObjectStore store;
+    /** Decompression contexts reused across the blocks of the objects a pass rewrites (one pass at a time). */
+    private final ZstdInflater inflater = ZstdInflater.pooled(1);
     private final IndexCompactor index;
     private final ObjectReplacer replacer;
 
@@ -181,7 +184,7 @@ final class DeleteRewriter {
             }
             return new Rewrite(kept, deleted);
         }
-        ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes(key, bytes));
+        ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes(key, bytes), null, inflater);
         ColumnarDirectory directory = reader.directory();
         for (int s = 0; s < directory.streams().size(); s++) {
             ColumnarStreamInfo stream = directory.streams().get(s);

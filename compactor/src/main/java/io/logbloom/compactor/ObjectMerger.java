@@ -5,6 +5,7 @@ import io.logbloom.chunks.ColumnarBlock;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarLines;
 import io.logbloom.chunks.ColumnarObjectReader;
+import io.logbloom.chunks.ZstdInflater;
 import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.ColumnarStreamInfo;
 import io.logbloom.chunks.Labels;
@@ -47,6 +48,8 @@ import java.util.function.ToLongFunction;
  */
 final class ObjectMerger {
     private final ObjectStore store;
+    /** Decompression contexts reused across the blocks of the objects a pass reads (one pass at a time). */
+    private final ZstdInflater inflater = ZstdInflater.pooled(1);
     private final IndexConfig indexConfig;
     private final IndexCompactor index;
     private final ObjectReplacer replacer;
@@ -174,7 +177,7 @@ final class ObjectMerger {
     /** Appends to {@code kept} the rows of object {@code key} its index refs cover and retention keeps. */
     private void copyIndexedRows(String key, IndexedObject indexed, ToLongFunction<Labels> cutoffNanos,
             Map<Labels, ColumnarRows> kept) throws IOException {
-        ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes(key, store.get(key)));
+        ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes(key, store.get(key)), null, inflater);
         ColumnarDirectory directory = reader.directory();
         for (ColumnarStreamInfo stream : directory.streams()) {
             long[] range = indexed.rangeBySeries.get(stream.labels());

@@ -4,6 +4,7 @@ import io.logbloom.chunks.ChunkFormatException;
 import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarObjectReader;
+import io.logbloom.chunks.ZstdInflater;
 import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.FileRangeSource;
@@ -55,6 +56,8 @@ public final class LocalParts {
     private static final Logger LOG = LoggerFactory.getLogger(LocalParts.class);
     static final String SUFFIX = ".lbp";
     private static final String TMP_SUFFIX = ".tmp";
+    /** Part readers at once: the merge thread, WAL replay, and a few queries reading parts. */
+    private static final int MAX_IDLE_INFLATE_CONTEXTS = 4;
 
     /** One sealed part on local disk. */
     public record Part(String tenant, long sequence, long walSegment, Path file, long sizeBytes,
@@ -70,6 +73,8 @@ public final class LocalParts {
     private final Path dir;
     private final ColumnarConfig format;
     private final Map<String, List<Part>> byTenant = new ConcurrentHashMap<>();
+    /** The readers' decompression contexts, reused: a merge inflates every column of every part block it reads. */
+    private final ZstdInflater inflater = ZstdInflater.pooled(MAX_IDLE_INFLATE_CONTEXTS);
     private long nextSequence;
 
     /** Opens (creating) the parts directory and loads the parts already in it. */
@@ -210,7 +215,7 @@ public final class LocalParts {
     /** A reader over {@code part}'s file with its directory already loaded; close the returned source. */
     public Reader open(Part part) throws IOException {
         FileRangeSource source = RangeSource.ofFile(part.file());
-        return new Reader(source, new ColumnarObjectReader(source, part.directory()));
+        return new Reader(source, new ColumnarObjectReader(source, part.directory(), inflater));
     }
 
     /** An open part: the reader and the file it reads, closed together. */

@@ -13,6 +13,7 @@ import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.RangeSource;
+import io.logbloom.chunks.ZstdInflater;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -36,11 +37,13 @@ final class ColumnarBlockSegments {
     private final ChunkCache blocks;
     private final ExecutorService fetchPool;
     private final QuerierMetrics metrics;
+    private final ZstdInflater inflater;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ColumnarBlockSegments.class);
 
     ColumnarBlockSegments(ObjectStore store, ColumnarDirectoryCache directories, ChunkCache blocks,
-            ExecutorService fetchPool, QuerierMetrics metrics) {
+            ExecutorService fetchPool, QuerierMetrics metrics, ZstdInflater inflater) {
         this.metrics = Objects.requireNonNull(metrics, "metrics is null");
+        this.inflater = Objects.requireNonNull(inflater, "inflater is null");
         this.store = Objects.requireNonNull(store, "store is null");
         this.directories = Objects.requireNonNull(directories, "directories is null");
         this.blocks = Objects.requireNonNull(blocks, "blocks is null");
@@ -160,7 +163,8 @@ final class ColumnarBlockSegments {
             throws IOException {
         ColumnarBlockInfo info = directory.blocks().get(block);
         try {
-            ColumnarObjectReader reader = new ColumnarObjectReader(new BlockWindow(name, info.offset(), bytes), directory);
+            ColumnarObjectReader reader = new ColumnarObjectReader(new BlockWindow(name, info.offset(), bytes), directory,
+                    inflater);
             return metadata ? reader.readBlock(block) : reader.readTimestampsAndLines(block);
         } catch (ChunkFormatException e) {
             damaged(name, block, e.getMessage());
@@ -259,7 +263,7 @@ final class ColumnarBlockSegments {
         List<LogEntry> inRange = rows == null ? new ArrayList<>(info.rows()) : new ArrayList<>();
         ColumnarBlock decoded;
         try {
-            decoded = new ColumnarObjectReader(window, directory).readBlockLazily(block);
+            decoded = new ColumnarObjectReader(window, directory, inflater).readBlockLazily(block);
         } catch (ChunkFormatException e) {
             // as Loki's chunk reader skips a block whose checksum does not match: the rest still answers
             LOG.error("object {} block {} is damaged, left out: {}; the query answers from the intact blocks",

@@ -8,6 +8,7 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.ObjectStore;
+import io.logbloom.chunks.ZstdInflater;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.SeriesChunks;
@@ -77,7 +78,9 @@ final class StoreReader {
         this.columnar = new ColumnarBlockSegments(store,
                 new ColumnarDirectoryCache(store, Math.max(DIRECTORY_CACHE_MIN_BYTES, config.chunkCacheBytes() / 8),
                         tester::scopeHash),
-                chunks, fetchPool, metrics);
+                chunks, fetchPool, metrics,
+                // one context per thread that decodes at once: fetch pool, evaluators and request threads
+                ZstdInflater.pooled(config.maxConcurrentFetches() + Runtime.getRuntime().availableProcessors() + 2));
         // blocks in flight: enough to keep every fetch thread busy, few enough that their bytes stay small
         this.counter = new ColumnarLineCounter(columnar, evalPool, 2 * config.maxConcurrentFetches(),
                 config.bloomsEnabled(), metrics);
