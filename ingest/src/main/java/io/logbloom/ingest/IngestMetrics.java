@@ -20,6 +20,7 @@ final class IngestMetrics {
     private final Counter memoryRefusals;
     private final Counter backlogRefusals;
     private final Counter mergeFailures;
+    private final Counter mergesDeferred;
 
     /** Live values the gauges read. */
     interface Gauges {
@@ -74,6 +75,9 @@ final class IngestMetrics {
                 .register(registry);
         mergeFailures = Counter.builder().name("logbloom_ingest_merge_failures_total")
                 .help("Merges of local parts into the object store that failed and will be retried.").register(registry);
+        mergesDeferred = Counter.builder().name("logbloom_ingest_merges_deferred_total")
+                .help("Merges due by size that waited for a push burst to pass (checked every flush_check_period).")
+                .register(registry);
         gauge(registry, "logbloom_ingest_unmerged_bytes",
                 "Bytes waiting to be written to the object store: sealed parts on local disk and buffered rows.", gauges::unmergedBytes);
         counter(registry, "logbloom_ingest_wal_corruptions_total",
@@ -118,6 +122,10 @@ final class IngestMetrics {
 
     void mergeFailed() {
         mergeFailures.inc();
+    }
+
+    void mergeDeferred() {
+        mergesDeferred.inc();
     }
 
     void flushed(FlushReason reason, double seconds) {

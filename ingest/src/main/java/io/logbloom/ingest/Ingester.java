@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * releases the WAL segments they cover: rows stay in heap about one interval. <b>Merge.</b> When a
  * tenant's parts reach {@code merge_min_bytes} (or their oldest is {@code max_chunk_age} old, or on
  * {@link #flushAll}) the {@link PartMerger} merges them into one object in the store with its series
- * blooms and index file. <b>Replay.</b> {@link PartReplay} restores the WAL records no part holds.
+ * blooms and index file. A merge due by size waits while a push burst fills the buffers faster than they
+ * seal ({@link #burstDefers}): on a small machine it would take a core from the pushes. <b>Replay.</b> {@link PartReplay} restores the WAL records no part holds.
  * <b>Reads.</b> {@link #read} returns the index answer with the unflushed data (buffers, pending seals
  * and parts) taken together, so every row is seen once while seals and merges run.
  *
@@ -106,6 +107,12 @@ public final class Ingester implements AutoCloseable {
     private static final long NOT_FAILING = Long.MIN_VALUE;
     /** Clock time each part was first seen by the merge loop (parts' age and a tenant's idleness); merge thread only. */
     private final Map<Path, Long> firstSeen = new HashMap<>();
+    /** Clock time a push last left the buffers over their early-seal size: a burst they cannot absorb by the interval. */
+    private volatile long burstSeenNanos = Long.MIN_VALUE / 4;
+    /** A burst counts as going on this many seal intervals after a push last saw the buffers over their size. */
+    private static final int BURST_SEAL_INTERVALS = 2;
+    /** Parts deferred for a burst merge anyway once they hold this share of {@code max_unmerged_bytes}. */
+    private static final int BURST_SHARE_OF_UNMERGED = 8;
 
     /** Opens the parts and the WAL (replaying what no part holds), registers metrics and starts the loops. */
     public Ingester(IngestConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry)
@@ -298,6 +305,7 @@ public final class Ingester implements AutoCloseable {
         try {
             PushResult result = store(tenant, pushStreams, gate);
             if (buffers.retainedBytes() > sealBytes) {
+                burstSeenNanos = nowNanos();
                 scheduleSeal();
             }
             return result;
@@ -601,6 +609,10 @@ public final class Ingester implements AutoCloseable {
                     if (reason == null) {
                         continue;
                     }
+                    if (reason == FlushReason.FULL && burstDefers(now, bytes)) {
+                        metrics.mergeDeferred();
+                        continue;
+                    }
                     hadWork = true;
                     try {
                         while (merge(tenant, reason) != null) {
@@ -624,6 +636,19 @@ public final class Ingester implements AutoCloseable {
                 mergeLock.unlock();
             }
         });
+    }
+
+    /**
+     * Whether a merge due by size ({@code merge_min_bytes}) waits for the next tick: while pushes fill the buffers
+     * past their early-seal size (within the last {@link #BURST_SEAL_INTERVALS} seal intervals) a merge would take a
+     * core from them, so it waits for the burst to pass, as an LSM store lets compaction yield to a write burst.
+     * Bounded: once the tenant's parts hold an eighth of {@code max_unmerged_bytes} they merge anyway. Merges due by
+     * age or idleness, {@link #flushAll} and shutdown never wait; nothing waiting is lost (parts are durable and
+     * queried as they are).
+     */
+    private boolean burstDefers(long now, long partBytes) {
+        return now - burstSeenNanos < BURST_SEAL_INTERVALS * config.flush().sealInterval().toNanos()
+                && partBytes < config.budget().maxUnmergedBytes() / BURST_SHARE_OF_UNMERGED;
     }
 
     /**
