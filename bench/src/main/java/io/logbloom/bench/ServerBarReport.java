@@ -163,6 +163,22 @@ public final class ServerBarReport {
         return Arrays.stream(text.trim().split("\\s+")).filter(o -> !o.isEmpty()).toList();
     }
 
+    /**
+     * {@code POST /flush}, sent again once when the connection fails before any answer: the client's pooled
+     * connection from the readiness check sat idle through the push, and the server may close it (Jetty's 30 s idle
+     * timeout) just as the flush is sent. A flush is safe to repeat.
+     */
+    private HttpResponse<String> flush(String base) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/flush"))
+                .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(10)).build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            System.err.println("POST /flush failed before an answer (" + e.getMessage() + "), sending it again");
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
     private Map<String, Double> measure(Path serverJar, Path loadtestJar, long lines, int needles, int lineLength,
             List<String> jvmOpts) throws Exception {
         boolean sink = serverJar.toString().equals(SINK);
@@ -216,9 +232,7 @@ public final class ServerBarReport {
             }
 
             long flushStart = System.nanoTime();
-            HttpResponse<String> flush = http.send(HttpRequest.newBuilder(URI.create(base + "/flush"))
-                    .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofMinutes(10)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> flush = flush(base);
             r.put("flush_s", (System.nanoTime() - flushStart) / 1e9);
             // what the push left to the background (merges, blooms) is paid by the flush: both together are the load's CPU
             double loadCpu = cpuSeconds(server) - serverCpuBefore;
