@@ -124,13 +124,19 @@ public record LogbloomConfig(
     /** As {@link #withOverrides(Integer, String, Path)}, with {@code --target} too. */
     public LogbloomConfig withOverrides(Integer port, String bindAddress, Path dataDirectory, String target) {
         Server s = new Server(bindAddress != null ? bindAddress : server.httpListenAddress(),
-                port != null ? port : server.httpListenPort(), server.maxRecvMsgSizeBytes());
+                port != null ? port : server.httpListenPort(), server.maxRecvMsgSizeBytes(), server.warmupLines());
         Storage st = dataDirectory == null ? storage
                 : new Storage(storage.backend(), dataDirectory, storage.s3());
         Cluster c = target == null ? cluster : new Cluster(Target.parse("--target", target), cluster.kafka());
         c.validate();
         return new LogbloomConfig(s, authEnabled, st, wal, ingester, limits, bloom, querier, patternIngester, operations,
                 c);
+    }
+
+    /** A copy with another {@code server.warmup_lines} (the {@code --warmup-lines} flag). */
+    public LogbloomConfig withWarmupLines(int lines) {
+        return new LogbloomConfig(server.withWarmupLines(lines), authEnabled, storage, wal, ingester, limits, bloom, querier,
+                patternIngester, operations, cluster);
     }
 
     /** A copy with another {@code target:} and {@code kafka:} (tests wiring a cluster). */
@@ -302,8 +308,14 @@ public record LogbloomConfig(
      * @param maxRecvMsgSizeBytes {@code max_recv_msg_size}: bound on a request body, both as received and
      *                            after gzip inflation (so a gzip bomb cannot exhaust memory); Loki's
      *                            distributor default is 100MB
+     * @param warmupLines         {@code warmup_lines}: lines a private in-process server is pushed and queried with
+     *                            before this one starts, so the JIT has compiled the request paths when the first
+     *                            pushes and queries arrive ({@link JitWarmup}); 0 turns the warm-up off
      */
-    public record Server(String httpListenAddress, int httpListenPort, long maxRecvMsgSizeBytes) {
+    public record Server(String httpListenAddress, int httpListenPort, long maxRecvMsgSizeBytes, int warmupLines) {
+        /** The start-up warm-up is off unless configured (it costs seconds of start-up and some resident memory). */
+        public static final int DEFAULT_WARMUP_LINES = 0;
+
         public Server {
             Objects.requireNonNull(httpListenAddress, "httpListenAddress is null");
             if (httpListenAddress.isBlank()) {
@@ -315,11 +327,21 @@ public record LogbloomConfig(
             if (maxRecvMsgSizeBytes <= 0 || maxRecvMsgSizeBytes > Integer.MAX_VALUE - 8) {
                 throw new ConfigException("server.max_recv_msg_size must be in 1B..2GB, got " + maxRecvMsgSizeBytes);
             }
+            if (warmupLines < 0 || warmupLines > 10_000_000) {
+                throw new ConfigException("server.warmup_lines must be in 0..10000000 (0 turns the warm-up off), got "
+                        + warmupLines);
+            }
+        }
+
+        /** This section with another {@code warmup_lines}. */
+        public Server withWarmupLines(int lines) {
+            return new Server(httpListenAddress, httpListenPort, maxRecvMsgSizeBytes, lines);
         }
 
         static Server from(ConfigNode n) {
             Server s = new Server(n.string("http_listen_address", "127.0.0.1"),
-                    n.integer("http_listen_port", DEFAULT_PORT), n.bytes("max_recv_msg_size", 100L << 20));
+                    n.integer("http_listen_port", DEFAULT_PORT), n.bytes("max_recv_msg_size", 100L << 20),
+                    n.integer("warmup_lines", DEFAULT_WARMUP_LINES));
             n.rejectUnknownKeys();
             return s;
         }

@@ -11,7 +11,8 @@ import picocli.CommandLine.Option;
 
 /**
  * Entry point of {@code logbloom.jar}: reads the YAML config (environment references expanded),
- * applies the flags (which win over the file), starts {@link LogbloomServer} and stops it gracefully
+ * applies the flags (which win over the file), warms the JIT up ({@link JitWarmup}, unless
+ * {@code server.warmup_lines} is 0), starts {@link LogbloomServer} and stops it gracefully
  * on SIGTERM/SIGINT through a shutdown hook. Exit code 1 with a one-line message on a bad config or
  * a failed start. Not thread-safe (one instance per process run).
  */
@@ -36,6 +37,11 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--target", paramLabel = "ROLE",
             description = "role of this process: all (default), distributor, ingester, querier or compactor")
     String target;
+
+    @Option(names = "--warmup-lines", paramLabel = "N",
+            description = "lines of the start-up JIT warm-up on a private in-process server (server.warmup_lines, default "
+                    + LogbloomConfig.Server.DEFAULT_WARMUP_LINES + "; 0 turns it off)")
+    Integer warmupLines;
 
     /** Runs the server until the process is told to stop. */
     public static void main(String[] args) {
@@ -63,6 +69,10 @@ public final class Main implements Callable<Integer> {
             }
         }, "logbloom-shutdown"));
         HeapTuning.apply();
+        int lines = server.config().server().warmupLines();
+        if (lines > 0) {
+            new JitWarmup(lines, JitWarmup.queriesFor(lines), Clock.systemUTC()).runQuietly();
+        }
         try {
             server.start();
         } catch (RuntimeException | Error e) {
@@ -77,7 +87,8 @@ public final class Main implements Callable<Integer> {
     LogbloomConfig effectiveConfig(Map<String, String> environment) {
         LogbloomConfig fromFile = configFile == null ? LogbloomConfig.defaults()
                 : LogbloomConfig.load(configFile, environment);
-        return fromFile.withOverrides(port, bindAddress, dataDirectory, target);
+        LogbloomConfig config = fromFile.withOverrides(port, bindAddress, dataDirectory, target);
+        return warmupLines == null ? config : config.withWarmupLines(warmupLines);
     }
 
     /** The version printed by {@code --version}. */

@@ -34,6 +34,18 @@ final class MainTest {
         Main noFlags = new Main();
         new CommandLine(noFlags).parseArgs("--config", file.toString());
         assertThat(noFlags.effectiveConfig(Map.of()).server().httpListenPort()).isEqualTo(4000);
+        assertThat(noFlags.effectiveConfig(Map.of()).server().warmupLines()).isZero();
+    }
+
+    @Test
+    void warmupLinesFlag_winsOverFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("warm.yaml"), "server: { warmup_lines: 100000 }\n");
+        Main fromFile = new Main();
+        new CommandLine(fromFile).parseArgs("--config", file.toString());
+        assertThat(fromFile.effectiveConfig(Map.of()).server().warmupLines()).isEqualTo(100_000);
+        Main flag = new Main();
+        new CommandLine(flag).parseArgs("--config", file.toString(), "--warmup-lines", "0");
+        assertThat(flag.effectiveConfig(Map.of()).server().warmupLines()).isZero();
     }
 
     @Test

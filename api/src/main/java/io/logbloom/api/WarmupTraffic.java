@@ -1,0 +1,160 @@
+package io.logbloom.api;
+
+import com.google.protobuf.Timestamp;
+import io.logbloom.ingest.proto.PushProto;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.xerial.snappy.Snappy;
+
+/**
+ * The synthetic traffic of the start-up warm-up: push bodies shaped like a log shipper's (100 streams,
+ * 1000-line snappy-protobuf batches, logfmt, JSON and plain lines with HTTP fields, a unique
+ * {@code trace_id} per line in structured metadata) and the queries a dashboard and an operator send
+ * (needles by trace id, line-filter counts, logfmt filters, rates by label). Deterministic for a seed.
+ *
+ * <p>Not thread-safe: one instance per warm-up.
+ */
+final class WarmupTraffic {
+    /** Lines per push body, as Promtail's and the load-test harness' default batches. */
+    static final int BATCH_LINES = 1000;
+    /** Streams the lines are spread over. */
+    static final int STREAMS = 100;
+    private static final String[] LEVELS = {"debug", "info", "warn", "error"};
+    private static final String[] SERVICES = {"api", "checkout", "cart", "search", "auth", "billing"};
+    private static final String[] METHODS = {"GET", "GET", "GET", "POST", "PUT", "DELETE"};
+    private static final String[] PATHS = {"/api/v1/users/", "/api/v1/orders/", "/api/v1/cart/", "/healthz"};
+    private static final int[] STATUSES = {200, 200, 200, 201, 204, 304, 404, 429, 500, 503};
+    private static final String[] WORDS = {"shard", "replica", "tenant", "bucket", "segment", "offset", "leader",
+        "cursor", "commit", "window", "lease", "frame"};
+
+    private final SplittableRandom random;
+    private final long startNanos;
+    private final List<String> traceIds = new ArrayList<>();
+    private long sequence;
+
+    /** Time between two lines pushed: 200 000 lines span 200 s. */
+    static final long LINE_INTERVAL_NANOS = 1_000_000L;
+    /** Time range of a scanning query: about 2 000 lines. */
+    static final long SCAN_WINDOW_NANOS = 2_000_000_000L;
+
+    /** Traffic whose lines are timestamped from {@code startNanos} on, {@link #LINE_INTERVAL_NANOS} apart. */
+    WarmupTraffic(long seed, long startNanos) {
+        this.random = new SplittableRandom(seed);
+        this.startNanos = startNanos;
+    }
+
+    /** Labels selecting every warm-up stream. */
+    static String selector() {
+        return "{job=\"warmup\"}";
+    }
+
+    /** The next push body of {@code lines} lines: a snappy-compressed protobuf {@code PushRequest}. */
+    byte[] nextBody(int lines) {
+        List<PushProto.StreamAdapter.Builder> streams = new ArrayList<>(STREAMS);
+        for (int s = 0; s < STREAMS; s++) {
+            streams.add(PushProto.StreamAdapter.newBuilder().setLabels("{job=\"warmup\", service=\""
+                    + SERVICES[s % SERVICES.length] + "\", pod=\"pod-" + s + "\", level=\"" + LEVELS[s % LEVELS.length]
+                    + "\"}"));
+        }
+        for (int i = 0; i < lines; i++) {
+            int stream = random.nextInt(STREAMS);
+            long ts = startNanos + sequence++ * LINE_INTERVAL_NANOS;
+            String traceId = String.format(Locale.ROOT, "%016x%016x", random.nextLong(), random.nextLong());
+            if (traceIds.size() < 10_000) {
+                traceIds.add(traceId);
+            }
+            streams.get(stream).addEntries(PushProto.EntryAdapter.newBuilder()
+                    .setTimestamp(Timestamp.newBuilder().setSeconds(ts / 1_000_000_000L).setNanos((int) (ts % 1_000_000_000L)))
+                    .setLine(line(LEVELS[stream % LEVELS.length]))
+                    .addStructuredMetadata(PushProto.LabelPairAdapter.newBuilder().setName("trace_id").setValue(traceId)));
+        }
+        PushProto.PushRequest.Builder request = PushProto.PushRequest.newBuilder();
+        for (PushProto.StreamAdapter.Builder stream : streams) {
+            if (stream.getEntriesCount() > 0) {
+                request.addStreams(stream);
+            }
+        }
+        try {
+            return Snappy.compress(request.build().toByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot snappy-compress a warm-up body", e);
+        }
+    }
+
+    /** Timestamp of the last line pushed so far, plus one (an exclusive query end). */
+    long endNanos() {
+        return startNanos + Math.max(0, sequence - 1) * LINE_INTERVAL_NANOS + 1;
+    }
+
+    /**
+     * Query {@code n}. Needles (every other query) look up trace ids already pushed, over everything pushed; the
+     * rest cycle through line-filter, parser and metric queries over a window of about 2 000 lines that moves
+     * back from the newest line, so they scan as dashboards do without costing the start-up much.
+     */
+    WarmupQuery query(int n) {
+        String sel = selector();
+        long end = endNanos();
+        if (n % 2 == 0 && !traceIds.isEmpty()) {
+            return new WarmupQuery(sel + " | trace_id=\"" + traceIds.get((n / 2 * 7919) % traceIds.size()) + "\"",
+                    false, startNanos, end, 1);
+        }
+        long windows = Math.max(1, (end - startNanos) / SCAN_WINDOW_NANOS);
+        long to = end - (n / 2 % windows) * SCAN_WINDOW_NANOS;
+        long from = Math.max(startNanos, to - SCAN_WINDOW_NANOS);
+        String range = "[" + SCAN_WINDOW_NANOS / 1_000_000_000L + "s]";
+        return switch ((n / 2) % 6) {
+            case 0 -> new WarmupQuery("sum(count_over_time(" + sel + range + "))", true, from, to, -1);
+            case 1 -> new WarmupQuery("sum(count_over_time(" + sel + " |= \"status=500\" " + range + "))", true, from, to,
+                    -1);
+            case 2 -> new WarmupQuery(sel + " |= \"status=503\"", false, from, to, -1);
+            case 3 -> new WarmupQuery("sum by (level) (count_over_time(" + sel + " | logfmt | bytes > 9000 " + range + "))",
+                    true, from, to, -1);
+            case 4 -> new WarmupQuery("sum by (service) (rate(" + sel + " |~ \"retry|timeout\" [1s]))", false, from, to,
+                    -1);
+            default -> new WarmupQuery(sel + " | json | status >= 500 | line_format \"{{.method}} {{.path}}\"", false,
+                    from, to, -1);
+        };
+    }
+
+    /**
+     * One warm-up query.
+     *
+     * @param logql     the query
+     * @param instant   whether it goes to {@code /query} at {@code toNanos} (else {@code /query_range})
+     * @param fromNanos start of a range query
+     * @param toNanos   end of a range query, the time of an instant one
+     * @param lines     lines it must return, or -1 when any answer with status 200 will do
+     */
+    record WarmupQuery(String logql, boolean instant, long fromNanos, long toNanos, int lines) {}
+
+    private String line(String level) {
+        String method = METHODS[random.nextInt(METHODS.length)];
+        String path = PATHS[random.nextInt(PATHS.length)] + random.nextInt(100_000);
+        int status = STATUSES[random.nextInt(STATUSES.length)];
+        int duration = 1 + random.nextInt(900);
+        int bytes = random.nextInt(20_000);
+        StringBuilder line = new StringBuilder(160);
+        int format = random.nextInt(100);
+        if (format < 45) {
+            line.append("level=").append(level).append(" msg=\"").append(method).append(' ').append(path)
+                    .append(" completed\" method=").append(method).append(" path=").append(path).append(" status=")
+                    .append(status).append(" duration_ms=").append(duration).append(" bytes=").append(bytes);
+        } else if (format < 80) {
+            line.append("{\"level\":\"").append(level).append("\",\"msg\":\"request completed\",\"method\":\"")
+                    .append(method).append("\",\"path\":\"").append(path).append("\",\"status\":").append(status)
+                    .append(",\"duration_ms\":").append(duration).append(",\"bytes\":").append(bytes).append('}');
+        } else {
+            line.append(level.toUpperCase(Locale.ROOT)).append(" [worker-").append(random.nextInt(16)).append("] ")
+                    .append(random.nextInt(10) == 0 ? "retrying request after timeout" : "cache refresh finished")
+                    .append(" in ").append(duration).append("ms");
+        }
+        for (int w = random.nextInt(4); w > 0; w--) {
+            line.append(' ').append(WORDS[random.nextInt(WORDS.length)]);
+        }
+        return line.toString();
+    }
+}

@@ -1,0 +1,54 @@
+package io.logbloom.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+final class JitWarmupTest {
+    @Test
+    void run_pushesFlushesAndQueriesAPrivateServer_everyAnswerRight_andLeavesNoDirectoryBehind() throws Exception {
+        Set<Path> before = warmupDirs();
+        JitWarmup.Report report = new JitWarmup(3_500, 30, Clock.systemUTC()).run();
+        assertThat(report.lines()).isEqualTo(3_500);
+        // the needles must find their one line and every other query must answer 200: a warm-up that
+        // exercised a broken path would count failures here
+        assertThat(report.queries()).isEqualTo(30);
+        assertThat(report.failedQueries()).isZero();
+        assertThat(report.seconds()).isGreaterThanOrEqualTo(report.pushSeconds() + report.flushSeconds());
+        assertThat(warmupDirs()).isEqualTo(before);
+    }
+
+    @Test
+    void runQuietly_reportsWhatRan() {
+        JitWarmup.Report report = new JitWarmup(1_000, 4, Clock.systemUTC()).runQuietly();
+        assertThat(report.lines()).isEqualTo(1_000);
+        assertThat(report.queries()).isEqualTo(4);
+    }
+
+    @Test
+    void queriesFor_scalesWithLines_atLeast20() {
+        assertThat(JitWarmup.queriesFor(1)).isEqualTo(20);
+        assertThat(JitWarmup.queriesFor(100_000)).isEqualTo(200);
+    }
+
+    @Test
+    void badSizes_rejected() {
+        assertThatThrownBy(() -> new JitWarmup(0, 1, Clock.systemUTC())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lines >= 1");
+        assertThatThrownBy(() -> new JitWarmup(1, -1, Clock.systemUTC())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static Set<Path> warmupDirs() throws IOException {
+        try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return s.filter(p -> p.getFileName().toString().startsWith("logbloom-warmup")).collect(Collectors.toSet());
+        }
+    }
+}

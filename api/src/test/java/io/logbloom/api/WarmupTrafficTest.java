@@ -1,0 +1,74 @@
+package io.logbloom.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.ingest.PushDecoder;
+import io.logbloom.ingest.PushStream;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+final class WarmupTrafficTest {
+    private static final long START = 1_700_000_000_000_000_000L;
+
+    @Test
+    void bodies_decodeAsSnappyProtobuf_withUniqueTraceIdsAndSpacedTimestamps() throws Exception {
+        WarmupTraffic traffic = new WarmupTraffic(7, START);
+        List<PushStream> streams = new PushDecoder().decode(traffic.nextBody(1000), "application/x-protobuf");
+        assertThat(streams).hasSizeBetween(90, WarmupTraffic.STREAMS);
+        Set<String> ids = new HashSet<>();
+        Set<Long> times = new HashSet<>();
+        int lines = 0;
+        for (PushStream stream : streams) {
+            assertThat(stream.labels()).startsWith("{job=\"warmup\"");
+            for (LogEntry e : stream.entries()) {
+                lines++;
+                times.add(e.timestampNanos());
+                assertThat(e.timestampNanos()).isBetween(START, START + 999 * WarmupTraffic.LINE_INTERVAL_NANOS);
+                assertThat(e.metadata()).extracting(Label::name).containsExactly("trace_id");
+                assertThat(e.metadata().get(0).value()).hasSize(32);
+                ids.add(e.metadata().get(0).value());
+                assertThat(e.line()).isNotBlank();
+            }
+        }
+        assertThat(lines).isEqualTo(1000);
+        assertThat(ids).hasSize(1000);
+        assertThat(times).hasSize(1000);
+        assertThat(traffic.endNanos()).isEqualTo(START + 999 * WarmupTraffic.LINE_INTERVAL_NANOS + 1);
+    }
+
+    @Test
+    void sameSeed_sameBodies() {
+        assertThat(new WarmupTraffic(3, START).nextBody(200)).isEqualTo(new WarmupTraffic(3, START).nextBody(200));
+        assertThat(new WarmupTraffic(3, START).nextBody(200)).isNotEqualTo(new WarmupTraffic(4, START).nextBody(200));
+    }
+
+    @Test
+    void queries_alternateNeedlesOverEverything_andScansOverWindowsInsideThePushedRange() {
+        WarmupTraffic traffic = new WarmupTraffic(7, START);
+        for (int i = 0; i < 20; i++) {
+            traffic.nextBody(1000);
+        }
+        long end = traffic.endNanos();
+        Set<String> scanKinds = new HashSet<>();
+        for (int n = 0; n < 48; n++) {
+            WarmupTraffic.WarmupQuery q = traffic.query(n);
+            if (n % 2 == 0) {
+                assertThat(q.logql()).matches("\\{job=\"warmup\"\\} \\| trace_id=\"[0-9a-f]{32}\"");
+                assertThat(q.lines()).isEqualTo(1);
+                assertThat(q.fromNanos()).isEqualTo(START);
+                assertThat(q.toNanos()).isEqualTo(end);
+            } else {
+                scanKinds.add(q.logql().replaceAll("\\[\\d+s\\]", "[r]"));
+                assertThat(q.lines()).isEqualTo(-1);
+                assertThat(q.fromNanos()).isBetween(START, end);
+                assertThat(q.toNanos()).isBetween(q.fromNanos() + 1, end);
+                assertThat(q.toNanos() - q.fromNanos()).isLessThanOrEqualTo(WarmupTraffic.SCAN_WINDOW_NANOS);
+            }
+        }
+        assertThat(scanKinds).hasSize(6);
+    }
+}
