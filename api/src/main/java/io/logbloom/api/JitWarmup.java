@@ -46,8 +46,6 @@ final class JitWarmup {
               max_global_streams_per_user: 100000
               reject_old_samples: false
               max_query_series: 100000
-            server:
-              warmup_lines: 0
             """;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
