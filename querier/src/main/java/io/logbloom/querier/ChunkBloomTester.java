@@ -116,6 +116,26 @@ final class ChunkBloomTester {
             return query.mayHold(leaf -> leafMayMatch(leaf, series, bloom, objectTokens, scopeHash));
         }
 
+        /**
+         * The test of the blocks of one object of {@code series}: a predicate on a block's scope hash answering as
+         * {@link #blockMayMatch} with these arguments. What depends on the series alone is decided once here: a
+         * single metadata leaf (a trace_id needle, tested on every block of every series) becomes one scoped hash
+         * and one filter probe per block, or "may match" for every block when a stream label of the series
+         * shadows its key.
+         */
+        LongPredicate blocksOf(Labels series, SeriesBloomView bloom, LongPredicate objectTokens) {
+            String key = query instanceof BloomQuery.MetadataEquals eq ? eq.key()
+                    : query instanceof BloomQuery.MetadataExists exists ? exists.key() : null;
+            if (key == null) {
+                return scopeHash -> blockMayMatch(series, bloom, objectTokens, scopeHash);
+            }
+            if (series.get(key) != null) {
+                return scopeHash -> true;
+            }
+            long token = leafHashes.get(query)[0];
+            return scopeHash -> objectTokens.test(scheme.scopedTokenHash(scopeHash, token));
+        }
+
         private boolean leafMayMatch(BloomQuery leaf, Labels series, SeriesBloomView bloom, LongPredicate tokens,
                 long scopeHash) {
             if (leaf instanceof BloomQuery.MetadataEquals eq) {

@@ -282,14 +282,16 @@ final class StoreReader {
                     kept += inRange.length;
                     continue;
                 }
-                // the object's filter and block table looked up once; per block a scope combination and the probes
-                java.util.function.LongPredicate tokens = view.tokensOf(ref.objectKey());
+                // the object's filter, block table and series-dependent checks looked up once; per block a scope
+                // combination and the probes
+                java.util.function.LongPredicate blockTest = prepared.blocksOf(e.getKey(), view,
+                        view.tokensOf(ref.objectKey()));
                 ColumnarBlockTable table = columnar.table(ref.objectKey());
                 int[] maybe = new int[inRange.length];
                 int n = 0;
                 long skippedBytes = 0;
                 for (int b : inRange) {
-                    if (prepared.blockMayMatch(e.getKey(), view, tokens, table.scopeHash(b))) {
+                    if (blockTest.test(table.scopeHash(b))) {
                         maybe[n++] = b;
                     } else {
                         skippedBytes += table.length(b);
