@@ -28,8 +28,8 @@ import java.util.stream.Stream;
  * through HTTP, on several server jars at once, so a noisy shared box slows all of them alike. Each jar starts on
  * its own copy of {@code --data DIR} (a directory as the load-test scripts leave it: {@code data/},
  * {@code config.yaml}, {@code manifest.json} with the run's needles and time range). First, one server at a time,
- * the cold figures right after start (p50 of the manifest's needles after the first, as the bar's script takes
- * them, then the plain count p50 of 3); then, after {@code --warmup} queries of each kind, {@code --rounds} rounds
+ * the cold figures right after start (p50 of {@code --cold-needles} needles, 15 by default, after a first one
+ * that loads the blooms and is not counted, as {@code ServerBarReport} takes them; then the plain count p50 of 3); then, after {@code --warmup} queries of each kind, {@code --rounds} rounds
  * that alternate the servers, each round {@code --per-round} needles (cycling through the manifest's ids) and as
  * many plain counts, giving the warm p50 latency and the server's CPU milliseconds per query ({@code /proc/PID/stat},
  * every thread of the server: GC and JIT included). Every answer is checked: a needle must return its line, a count
@@ -37,7 +37,9 @@ import java.util.stream.Stream;
  *
  * <p>Run (after {@code mvn -q -DskipTests package}): {@code java -cp bench/target/benchmarks.jar
  * io.logbloom.bench.ServerQueryReport --data /tmp/loaded --server old=/tmp/logbloom-old.jar
- * --server new=api/target/logbloom.jar [--jvm-opts "-Xmx512m ..."] [--warmup 100] [--rounds 6] [--per-round 25]};
+ * --server new=api/target/logbloom.jar [--jvm-opts "-Xmx512m ..."] [--cold-needles 15] [--warmup 100] [--rounds 6]
+ * [--per-round 25] [--server-args new="--warmup-lines 200000"]}; {@code --server-args} are appended to the labelled
+ * server's command line (one jar can run under two labels with different flags);
  * ratios are to the first server.
  *
  * <p>Not thread-safe: one run per process.
@@ -68,6 +70,8 @@ public final class ServerQueryReport {
         Path data = null;
         String jvmOpts = DEFAULT_JVM_OPTS;
         int warmup = 100;
+        int coldNeedles = 15;
+        Map<String, String> serverArgs = new LinkedHashMap<>();
         int rounds = 6;
         int perRound = 25;
         for (int i = 0; i < args.length; i++) {
@@ -79,28 +83,35 @@ public final class ServerQueryReport {
                 case "--data" -> data = Path.of(args[++i]);
                 case "--jvm-opts" -> jvmOpts = args[++i];
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--cold-needles" -> coldNeedles = Integer.parseInt(args[++i]);
+                case "--server-args" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    serverArgs.put(kv[0], kv[1]);
+                }
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--per-round" -> perRound = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --server LABEL=JAR,"
-                        + " --data DIR, --jvm-opts OPTS, --warmup N, --rounds N, --per-round N)");
+                        + " --data DIR, --jvm-opts OPTS, --cold-needles N, --server-args LABEL=ARGS, --warmup N, --rounds N,"
+                        + " --per-round N)");
             }
         }
         if (jars.isEmpty() || data == null) {
             throw new IllegalArgumentException("--server LABEL=JAR (one or more) and --data DIR are required");
         }
-        new ServerQueryReport(data).run(jars, jvmOpts, warmup, rounds, perRound);
+        new ServerQueryReport(data).run(jars, serverArgs, jvmOpts, coldNeedles, warmup, rounds, perRound);
     }
 
-    private void run(Map<String, Path> jars, String jvmOpts, int warmup, int rounds, int perRound) throws Exception {
+    private void run(Map<String, Path> jars, Map<String, String> serverArgs, String jvmOpts, int coldNeedles, int warmup,
+            int rounds, int perRound) throws Exception {
         Map<String, Map<String, Double>> results = new LinkedHashMap<>();
         List<Server> servers = new ArrayList<>();
         try {
             for (Map.Entry<String, Path> jar : jars.entrySet()) {
-                Server server = start(jar.getKey(), jar.getValue(), jvmOpts);
+                Server server = start(jar.getKey(), jar.getValue(), jvmOpts, serverArgs.getOrDefault(jar.getKey(), ""));
                 servers.add(server);
                 Map<String, Double> r = new LinkedHashMap<>();
                 List<Double> needles = new ArrayList<>();
-                for (int i = 0; i < manifest.path("needles").size(); i++) {
+                for (int i = 0; i <= coldNeedles && i < manifest.path("needles").size(); i++) {
                     double ms = needle(server, i);
                     if (i > 0) { // as the bar's script: the first one loads the blooms and is not counted
                         needles.add(ms);
@@ -156,7 +167,7 @@ public final class ServerQueryReport {
         System.out.print(table(results));
     }
 
-    private Server start(String label, Path jar, String jvmOpts) throws Exception {
+    private Server start(String label, Path jar, String jvmOpts, String args) throws Exception {
         Path dir = Files.createTempDirectory("logbloom-query-report");
         copyTree(dataSet.resolve("data"), dir.resolve("data"));
         int port = ServerBarReport.freePort();
@@ -165,6 +176,7 @@ public final class ServerQueryReport {
         command.addAll(Arrays.stream(jvmOpts.trim().split("\\s+")).filter(o -> !o.isEmpty()).toList());
         command.addAll(List.of("-jar", jar.toString(), "--config", dataSet.resolve("config.yaml").toString(),
                 "--port", Integer.toString(port), "--bind", "127.0.0.1", "--data", dir.resolve("data").toString()));
+        command.addAll(Arrays.stream(args.trim().split("\\s+")).filter(o -> !o.isEmpty()).toList());
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("server.log").toFile()).start();
         Server server = new Server(label, process, "http://127.0.0.1:" + port, dir);
