@@ -147,6 +147,9 @@ final class JitWarmup {
             }
         } finally {
             deleteTree(dir);
+            // the private server's buffers and caches are garbage now; without a full collection G1 keeps the heap it
+            // grew to for them committed (about 200 MB resident of 385 MB after 200 000 lines, 180 MB after this)
+            System.gc();
         }
     }
 

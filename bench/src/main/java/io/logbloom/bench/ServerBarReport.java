@@ -48,7 +48,7 @@ import java.util.stream.Stream;
  * {@code java -cp bench/target/benchmarks.jar io.logbloom.bench.ServerBarReport
  * --server old=/tmp/logbloom-old.jar --server new=api/target/logbloom.jar
  * --loadtest-jar loadtest/target/logbloom-loadtest.jar --lines 3000000 [--jvm-opts "-Xmx512m"]
- * [--server-jvm-opts new="-Xmx512m ..."] [--needles 15] [--line-length 85] [--config server.yaml] [--out bar.json]
+ * [--server-jvm-opts new="-Xmx512m ..."] [--server-args new="--warmup-lines 200000"] [--needles 15] [--line-length 85] [--config server.yaml] [--out bar.json]
  * [--server sink=sink]}; {@code --jvm-opts} go to every server, {@code --server-jvm-opts} to the labelled one
  * after them (how the old and the new shipped start commands are compared);
  * {@code --config} replaces the default config (limits raised), e.g. to measure with a feature turned
@@ -102,6 +102,7 @@ public final class ServerBarReport {
         int needles = 15;
         int lineLength = DEFAULT_LINE_LENGTH;
         List<String> jvmOpts = List.of();
+        Map<String, List<String>> serverArgs = new LinkedHashMap<>();
         Path out = null;
         Path configFile = null;
         for (int i = 0; i < args.length; i++) {
@@ -112,6 +113,13 @@ public final class ServerBarReport {
                         throw new IllegalArgumentException("--server takes label=path/to/logbloom.jar, got " + args[i]);
                     }
                     servers.put(kv[0], Path.of(kv[1]));
+                }
+                case "--server-args" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    if (kv.length != 2) {
+                        throw new IllegalArgumentException("--server-args takes label=\"--flag value ...\", got " + args[i]);
+                    }
+                    serverArgs.put(kv[0], options(kv[1]));
                 }
                 case "--server-jvm-opts" -> {
                     String[] kv = args[++i].split("=", 2);
@@ -128,11 +136,14 @@ public final class ServerBarReport {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--config" -> configFile = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --server label=JAR "
-                        + "(repeatable; sink=sink for the harness alone), --server-jvm-opts label=\"...\", --loadtest-jar JAR, --lines N, --needles N, --line-length N, --jvm-opts \"...\", --config YAML, --out FILE)");
+                        + "(repeatable; sink=sink for the harness alone), --server-jvm-opts label=\"...\", --server-args label=\"...\", --loadtest-jar JAR, --lines N, --needles N, --line-length N, --jvm-opts \"...\", --config YAML, --out FILE)");
             }
         }
         if (servers.isEmpty()) {
             servers.put("current", Path.of("api/target/logbloom.jar"));
+        }
+        if (!servers.keySet().containsAll(serverArgs.keySet())) {
+            throw new IllegalArgumentException("--server-args names a label without --server: " + serverArgs.keySet());
         }
         if (!servers.keySet().containsAll(serverJvmOpts.keySet())) {
             throw new IllegalArgumentException("--server-jvm-opts names a label without --server: " + serverJvmOpts.keySet());
@@ -143,12 +154,14 @@ public final class ServerBarReport {
         json.put("lines", lines);
         json.put("jvmOpts", String.join(" ", jvmOpts));
         serverJvmOpts.forEach((label, opts) -> json.put("jvmOpts_" + label, String.join(" ", opts)));
+        serverArgs.forEach((label, a) -> json.put("args_" + label, String.join(" ", a)));
         json.put("lineLength", lineLength);
         for (Map.Entry<String, Path> server : servers.entrySet()) {
             System.err.printf("== %s: %s%n", server.getKey(), server.getValue());
             List<String> opts = new ArrayList<>(jvmOpts);
             opts.addAll(serverJvmOpts.getOrDefault(server.getKey(), List.of()));
-            Map<String, Double> r = report.measure(server.getValue(), loadtestJar, lines, needles, lineLength, opts);
+            Map<String, Double> r = report.measure(server.getValue(), loadtestJar, lines, needles, lineLength, opts,
+                    serverArgs.getOrDefault(server.getKey(), List.of()));
             results.put(server.getKey(), r);
             json.set(server.getKey(), JSON.valueToTree(r));
         }
@@ -180,7 +193,7 @@ public final class ServerBarReport {
     }
 
     private Map<String, Double> measure(Path serverJar, Path loadtestJar, long lines, int needles, int lineLength,
-            List<String> jvmOpts) throws Exception {
+            List<String> jvmOpts, List<String> serverArgs) throws Exception {
         boolean sink = serverJar.toString().equals(SINK);
         Path dir = Files.createTempDirectory("logbloom-bar");
         Path data = dir.resolve("data");
@@ -194,11 +207,18 @@ public final class ServerBarReport {
                 : List.of("-jar", serverJar.toString()));
         command.addAll(List.of("--config", config.toString(), "--port", Integer.toString(port), "--data",
                 data.toString()));
+        command.addAll(serverArgs);
         Path serverLog = dir.resolve("server.log");
         Process server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(serverLog.toFile()).start();
+        long startedAt = System.nanoTime();
         Map<String, Double> r = new LinkedHashMap<>();
         try {
             awaitReady(base, server);
+            if (!sink) {
+                // start-up until /ready answers 200, and the CPU it took (a start-up warm-up shows here)
+                r.put("start_s", (System.nanoTime() - startedAt) / 1e9);
+                r.put("start_server_cpu_s", cpuSeconds(server));
+            }
             Path manifest = dir.resolve("manifest.json");
             Path pushReport = dir.resolve("push.json");
             String runId = "bar-" + Long.toHexString(System.nanoTime());
