@@ -162,16 +162,23 @@ final class StoreReader {
         boolean testing = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
         ctx.remainingMillis(); // past the deadline already: TIMEOUT, as the pool's wait would say
         for (List<ChunkRef> refs : refsBySeries.values()) {
-            for (ChunkRef ref : refs) {
-                if (ref.isColumnar() && !columnar.directoryCached(ref.objectKey())) {
+            if (!inMemory(ctx.tenant(), refs, testing)) { // a call per series: see bloomFilter
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean inMemory(String tenant, List<ChunkRef> refs, boolean testing) {
+        for (ChunkRef ref : refs) {
+            if (ref.isColumnar() && !columnar.directoryCached(ref.objectKey())) {
+                return false;
+            }
+            if (testing) { // a bloom missing or not covering the ref is read again from the store
+                Optional<SeriesBloomView> bloom = blooms.peek(new BloomCache.Key(tenant, ref.fingerprint(),
+                        Math.floorDiv(ref.fromNanos(), PERIOD_NANOS)));
+                if (bloom == null || bloom.isEmpty() || !bloom.get().covers(ref.objectKey())) {
                     return false;
-                }
-                if (testing) { // a bloom missing or not covering the ref is read again from the store
-                    Optional<SeriesBloomView> bloom = blooms.peek(new BloomCache.Key(ctx.tenant(), ref.fingerprint(),
-                            Math.floorDiv(ref.fromNanos(), PERIOD_NANOS)));
-                    if (bloom == null || bloom.isEmpty() || !bloom.get().covers(ref.objectKey())) {
-                        return false;
-                    }
                 }
             }
         }
@@ -231,22 +238,51 @@ final class StoreReader {
             ctx.stats.usedBloomFilters.set(true);
         }
         long start = System.nanoTime();
+        BloomPass pass = new BloomPass(ctx, testing ? tester.prepare(bloomQuery) : null, fromNanos, throughNanos);
         Map<Labels, List<ChunkRef>> survivors = new TreeMap<>();
-        Map<ChunkRef, int[]> blocks = new HashMap<>();
-        Map<BloomCache.Key, Optional<SeriesBloomView>> loaded = new HashMap<>();
-        Set<BloomCache.Key> reloaded = new HashSet<>();
-        long total = 0;
-        long kept = 0;
-        ChunkBloomTester.Prepared prepared = testing ? tester.prepare(bloomQuery) : null;
+        // one call per series, not one loop over every block: this method runs once per query, and a loop inside it
+        // runs interpreted until its back-edge counter triggers a compile, tens of queries later on a big tenant
         for (Map.Entry<Labels, List<ChunkRef>> e : refsBySeries.entrySet()) {
+            survivors.put(e.getKey(), pass.keep(e.getKey(), e.getValue()));
+        }
+        ctx.stats.totalChunksRef.add(pass.total);
+        ctx.stats.postFilterChunks.add(pass.kept);
+        if (testing) {
+            ctx.stats.chunksSkipped.add(pass.total - pass.kept);
+            ctx.stats.bloomFilterTimeNanos.add(System.nanoTime() - start);
+        }
+        return new Survivors(survivors, pass.blocks);
+    }
+
+    /** One query's bloom filtering, series by series: the blooms it loaded, the blocks it kept, its counts. */
+    private final class BloomPass {
+        private final QueryContext ctx;
+        /** The query's tokens hashed, or null when blooms are off or the query cannot skip anything. */
+        private final ChunkBloomTester.Prepared prepared;
+        private final long fromNanos;
+        private final long throughNanos;
+        private final Map<ChunkRef, int[]> blocks = new HashMap<>();
+        private final Map<BloomCache.Key, Optional<SeriesBloomView>> loaded = new HashMap<>();
+        private final Set<BloomCache.Key> reloaded = new HashSet<>();
+        private long total;
+        private long kept;
+
+        BloomPass(QueryContext ctx, ChunkBloomTester.Prepared prepared, long fromNanos, long throughNanos) {
+            this.ctx = ctx;
+            this.prepared = prepared;
+            this.fromNanos = fromNanos;
+            this.throughNanos = throughNanos;
+        }
+
+        /** The refs of {@code series} to read; for columnar refs, the blocks to read go to {@link #blocks}. */
+        List<ChunkRef> keep(Labels series, List<ChunkRef> refs) throws IOException {
             List<ChunkRef> keep = new ArrayList<>();
-            for (ChunkRef ref : e.getValue()) {
-                int[] inRange = ref.isColumnar()
-                        ? columnar.blocksInRange(e.getKey(), ref, fromNanos, throughNanos, ctx.stats)
+            for (ChunkRef ref : refs) {
+                int[] inRange = ref.isColumnar() ? columnar.blocksInRange(series, ref, fromNanos, throughNanos, ctx.stats)
                         : null;
                 int count = inRange == null ? 1 : inRange.length;
                 total += count;
-                if (!testing) {
+                if (prepared == null) {
                     keep.add(ref);
                     kept += count;
                     if (inRange != null) {
@@ -254,20 +290,9 @@ final class StoreReader {
                     }
                     continue;
                 }
-                BloomCache.Key key = new BloomCache.Key(ctx.tenant(), ref.fingerprint(),
-                        Math.floorDiv(ref.fromNanos(), PERIOD_NANOS));
-                Optional<SeriesBloomView> bloom = loaded.get(key);
-                if (bloom == null) {
-                    bloom = loadBloom(key, false);
-                    loaded.put(key, bloom);
-                    ctx.stats.bloomsLoaded.increment();
-                }
-                if ((bloom.isEmpty() || !bloom.get().covers(ref.objectKey())) && reloaded.add(key)) {
-                    bloom = loadBloom(key, true);
-                    loaded.put(key, bloom);
-                }
+                Optional<SeriesBloomView> bloom = bloomOf(ref);
                 if (inRange == null) {
-                    if (prepared.chunkMayMatch(e.getKey(), ref.objectKey(), bloom.orElse(null))) {
+                    if (prepared.chunkMayMatch(series, ref.objectKey(), bloom.orElse(null))) {
                         keep.add(ref);
                         kept++;
                     } else {
@@ -282,37 +307,53 @@ final class StoreReader {
                     kept += inRange.length;
                     continue;
                 }
-                // the object's filter, block table and series-dependent checks looked up once; per block a scope
-                // combination and the probes
-                java.util.function.LongPredicate blockTest = prepared.blocksOf(e.getKey(), view,
-                        view.tokensOf(ref.objectKey()));
-                ColumnarBlockTable table = columnar.table(ref.objectKey());
-                int[] maybe = new int[inRange.length];
-                int n = 0;
-                long skippedBytes = 0;
-                for (int b : inRange) {
-                    if (blockTest.test(table.scopeHash(b))) {
-                        maybe[n++] = b;
-                    } else {
-                        skippedBytes += table.length(b);
-                    }
-                }
-                ctx.stats.bytesSkipped.add(skippedBytes);
-                if (n > 0) {
+                int[] maybe = blocksMayMatch(series, ref, view, inRange);
+                if (maybe.length > 0) {
                     keep.add(ref);
-                    blocks.put(ref, java.util.Arrays.copyOf(maybe, n));
-                    kept += n;
+                    blocks.put(ref, maybe);
+                    kept += maybe.length;
                 }
             }
-            survivors.put(e.getKey(), keep);
+            return keep;
         }
-        ctx.stats.totalChunksRef.add(total);
-        ctx.stats.postFilterChunks.add(kept);
-        if (testing) {
-            ctx.stats.chunksSkipped.add(total - kept);
-            ctx.stats.bloomFilterTimeNanos.add(System.nanoTime() - start);
+
+        /** The bloom of {@code ref}'s series and period, read again once when it does not cover the ref yet. */
+        private Optional<SeriesBloomView> bloomOf(ChunkRef ref) throws IOException {
+            BloomCache.Key key = new BloomCache.Key(ctx.tenant(), ref.fingerprint(),
+                    Math.floorDiv(ref.fromNanos(), PERIOD_NANOS));
+            Optional<SeriesBloomView> bloom = loaded.get(key);
+            if (bloom == null) {
+                bloom = loadBloom(key, false);
+                loaded.put(key, bloom);
+                ctx.stats.bloomsLoaded.increment();
+            }
+            if ((bloom.isEmpty() || !bloom.get().covers(ref.objectKey())) && reloaded.add(key)) {
+                bloom = loadBloom(key, true);
+                loaded.put(key, bloom);
+            }
+            return bloom;
         }
-        return new Survivors(survivors, blocks);
+
+        /** The blocks of {@code inRange} whose block-scoped tokens may match; counts the skipped bytes. */
+        private int[] blocksMayMatch(Labels series, ChunkRef ref, SeriesBloomView view, int[] inRange)
+                throws IOException {
+            // the object's filter, block table and series-dependent checks looked up once; per block a scope
+            // combination and the probes
+            java.util.function.LongPredicate blockTest = prepared.blocksOf(series, view, view.tokensOf(ref.objectKey()));
+            ColumnarBlockTable table = columnar.table(ref.objectKey());
+            int[] maybe = new int[inRange.length];
+            int n = 0;
+            long skippedBytes = 0;
+            for (int b : inRange) {
+                if (blockTest.test(table.scopeHash(b))) {
+                    maybe[n++] = b;
+                } else {
+                    skippedBytes += table.length(b);
+                }
+            }
+            ctx.stats.bytesSkipped.add(skippedBytes);
+            return n == inRange.length ? inRange : java.util.Arrays.copyOf(maybe, n);
+        }
     }
 
     /** The refs to read per series, and for columnar refs the blocks to read. */
