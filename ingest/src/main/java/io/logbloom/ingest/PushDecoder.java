@@ -72,9 +72,9 @@ public final class PushDecoder {
         byte[] raw;
         int length;
         try {
-            if (!Snappy.isValidCompressedBuffer(body)) {
-                throw new PushDecodeException("invalid snappy block in protobuf push body of " + body.length + " bytes");
-            }
+            // no Snappy.isValidCompressedBuffer first: it is a whole decoding pass (7 % of a push's CPU), and
+            // snappy's decompressor checks every copy against the length in the header and fails on a corrupt
+            // block (IOException below), as PushDecoderTest's mutated bodies show
             length = Snappy.uncompressedLength(body);
             if (length < 0 || length > maxDecompressedBytes) {
                 throw new PushDecodeException("decompressed push body too large: " + Integer.toUnsignedString(length)

@@ -125,6 +125,48 @@ final class PushDecoderTest {
     }
 
     @Test
+    void protobuf_mutatedSnappyBodies_decodeOrFailWithAClearError_neverCrash() throws Exception {
+        List<LogEntry> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            entries.add(new LogEntry(1_700_000_000_000_000_000L + i, "level=info msg=\"request " + i + " done\" status=200",
+                    List.of(new Label("trace_id", Long.toHexString(i * 0x9E3779B97F4A7C15L)))));
+        }
+        byte[] valid = PushBodies.protobuf(List.of(new PushStream("{app=\"shop\"}", entries)));
+        assertThat(decoder.decode(valid, "application/x-protobuf")).hasSize(1);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        int rejected = 0;
+        for (int n = 0; n < 3_000; n++) {
+            byte[] body = switch (n % 3) {
+                case 0 -> { // flipped bytes, the length header included
+                    byte[] b = valid.clone();
+                    for (int k = 1 + random.nextInt(4); k > 0; k--) {
+                        b[random.nextInt(b.length)] ^= (byte) (1 + random.nextInt(255));
+                    }
+                    yield b;
+                }
+                case 1 -> java.util.Arrays.copyOf(valid, random.nextInt(valid.length)); // truncated
+                default -> { // a valid header before random bytes: copies reaching before the start or past the end
+                    byte[] b = valid.clone();
+                    for (int i = 4; i < b.length; i++) {
+                        if (random.nextInt(8) == 0) {
+                            b[i] = (byte) random.nextInt(256);
+                        }
+                    }
+                    yield b;
+                }
+            };
+            try {
+                decoder.decode(body, "application/x-protobuf");
+            } catch (PushDecodeException e) {
+                assertThat(e.getMessage()).matches("(?s)(invalid snappy block|invalid protobuf PushRequest|decompressed push"
+                        + " body too large).*");
+                rejected++;
+            }
+        }
+        assertThat(rejected).as("most mutations must be caught").isGreaterThan(2_000);
+    }
+
+    @Test
     void protobuf_snappyOfGarbage_rejected() throws Exception {
         byte[] body = Snappy.compress(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff});
         assertThatThrownBy(() -> decoder.decode(body, "application/x-protobuf"))
