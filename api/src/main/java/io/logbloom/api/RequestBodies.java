@@ -31,9 +31,9 @@ public final class RequestBodies {
         }
         String encoding = contentEncoding == null ? "" : contentEncoding.trim().toLowerCase(Locale.ROOT);
         return switch (encoding) {
-            case "", "identity" -> readBounded(body, "request body");
+            case "", "identity" -> readDeclared(body, declaredLength);
             case "gzip", "x-gzip" -> {
-                byte[] compressed = readBounded(body, "request body");
+                byte[] compressed = readDeclared(body, declaredLength);
                 try (InputStream inflated = new GZIPInputStream(new java.io.ByteArrayInputStream(compressed), 8192)) {
                     yield readBounded(inflated, "gzip-decompressed request body");
                 } catch (java.util.zip.ZipException | java.io.EOFException e) {
@@ -44,6 +44,35 @@ public final class RequestBodies {
             default -> throw new HttpException(415, "unsupported_encoding", "unsupported Content-Encoding '"
                     + contentEncoding + "': expected gzip or none");
         };
+    }
+
+    /**
+     * The body of a request that declared its length ({@code declaredLength} ≥ 0, already checked against the bound)
+     * read into one array of that length, without the copies of a growing buffer; a body that ends early is returned
+     * as far as it came, and bytes past the declared length (which the server does not deliver) are read bounded.
+     */
+    private byte[] readDeclared(InputStream in, long declaredLength) throws IOException {
+        if (declaredLength < 0) {
+            return readBounded(in, "request body");
+        }
+        byte[] body = new byte[(int) declaredLength];
+        int n = in.readNBytes(body, 0, body.length);
+        if (n < body.length) {
+            return java.util.Arrays.copyOf(body, n);
+        }
+        int next = in.read();
+        if (next < 0) {
+            return body;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 8192);
+        out.write(body, 0, body.length);
+        out.write(next);
+        byte[] rest = readBounded(in, "request body");
+        if ((long) body.length + 1 + rest.length > maxBytes) {
+            throw tooLarge("request body");
+        }
+        out.write(rest, 0, rest.length);
+        return out.toByteArray();
     }
 
     private byte[] readBounded(InputStream in, String what) throws IOException {

@@ -22,6 +22,21 @@ final class RequestBodiesTest {
     }
 
     @Test
+    void read_declaredLength_shorterOrLongerStreams_returnWhatCameWithinTheBound() throws IOException {
+        byte[] body = new byte[600];
+        Arrays.fill(body, (byte) 'x');
+        // the stream ends early: what came, for the decoder to reject
+        assertThat(bodies.read(new ByteArrayInputStream(body, 0, 100), null, 600)).hasSize(100);
+        // more than declared (a server would not deliver it): still read, still bounded
+        assertThat(bodies.read(new ByteArrayInputStream(body), null, 400)).isEqualTo(body);
+        assertThatThrownBy(() -> bodies.read(new ByteArrayInputStream(new byte[1500]), null, 400))
+                .isInstanceOfSatisfying(HttpException.class, e -> assertThat(e.status()).isEqualTo(413));
+        byte[] compressed = gzip(body);
+        assertThat(bodies.read(new ByteArrayInputStream(compressed), "gzip", compressed.length)).isEqualTo(body);
+        assertThat(bodies.read(new ByteArrayInputStream(new byte[0]), null, 0)).isEmpty();
+    }
+
+    @Test
     void read_gzip_inflated() throws IOException {
         byte[] body = "a gzipped push body".getBytes(StandardCharsets.UTF_8);
         assertThat(bodies.read(new ByteArrayInputStream(gzip(body)), "gzip", -1)).isEqualTo(body);
