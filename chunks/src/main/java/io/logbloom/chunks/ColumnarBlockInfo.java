@@ -12,10 +12,13 @@ import java.util.List;
  * @param minTimeNanos smallest timestamp
  * @param maxTimeNanos largest timestamp
  * @param rawBytes line plus metadata bytes of the rows, as the writer counted them for cutting
+ * @param distinctTimestamps whether the rows' timestamps strictly increase, so no two rows repeat a (timestamp,
+ *        line) pair and the row count is what a deduplicating read returns (false when unknown: objects of
+ *        version 2)
  * @param columns the block's columns, stored back to back in this order
  */
 public record ColumnarBlockInfo(int stream, int rows, long minTimeNanos, long maxTimeNanos, long rawBytes,
-        List<ColumnarColumnInfo> columns) {
+        boolean distinctTimestamps, List<ColumnarColumnInfo> columns) {
     public ColumnarBlockInfo {
         columns = List.copyOf(columns);
         if (columns.size() < 2 || columns.get(0).kind() != ColumnarColumnInfo.Kind.TIMESTAMPS

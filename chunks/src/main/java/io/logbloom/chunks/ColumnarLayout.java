@@ -12,7 +12,7 @@ import java.util.zip.CRC32C;
  * <pre>
  * object:
  *   0     4   magic "LBCO"
- *   4     1   version (2; v1 is the row chunk "LBCK")
+ *   4     1   version (3; 2 is read too; v1 is the row chunk "LBCK")
  *   5     ... column data: for each block in directory order, its columns back to back
  *             (timestamps, lines, then one per metadata key in key order), no gaps
  *   D     L   directory (below); D = end of the last column
@@ -34,7 +34,8 @@ import java.util.zip.CRC32C;
  *     uvarint rows, uvarint raw bytes
  *   uvarint block count B, then per block:
  *     uvarint stream index, uvarint rows, zvarint min time, uvarint (max - min), uvarint raw bytes,
- *     uvarint column count C, then per column:
+ *     uvarint flags (version 3 on; bit 0: timestamps strictly increase from row to row, so no two rows can
+ *     repeat a (timestamp, line) pair; other bits 0), uvarint column count C, then per column:
  *       uvarint column id (0 timestamps, 1 lines, 2 + k metadata key k), 1 byte encoding id
  *       (bit 7: zstd), uvarint stored length, 4-byte CRC32C of the stored bytes,
  *       uvarint decoded payload size
@@ -52,8 +53,12 @@ import java.util.zip.CRC32C;
  */
 final class ColumnarLayout {
     static final byte[] MAGIC = {'L', 'B', 'C', 'O'};
-    /** Bump when the layout changes. */
-    static final int VERSION = 2;
+    /** Bump when the layout changes; the version written. */
+    static final int VERSION = 3;
+    /** The oldest version still read: 2 has no block flags. */
+    static final int OLDEST_READ_VERSION = 2;
+    /** Block flag: the block's timestamps strictly increase. */
+    static final int FLAG_DISTINCT_TIMESTAMPS = 1;
     static final int HEAD_BYTES = 5;
     static final int FOOTER_BYTES = 25;
     /**
@@ -107,6 +112,7 @@ final class ColumnarLayout {
             out.writeUvarint(block.rows());
             writeTimeRange(out, block.minTimeNanos(), block.maxTimeNanos());
             out.writeUvarint(block.rawBytes());
+            out.writeUvarint(block.distinctTimestamps() ? FLAG_DISTINCT_TIMESTAMPS : 0);
             out.writeUvarint(block.columns().size());
             for (ColumnarColumnInfo column : block.columns()) {
                 out.writeUvarint(switch (column.kind()) {
@@ -146,7 +152,7 @@ final class ColumnarLayout {
     }
 
     /** The footer fields a reader needs. */
-    record Footer(long directoryOffset, int directoryLength, int directoryCrc) {}
+    record Footer(long directoryOffset, int directoryLength, int directoryCrc, int version) {}
 
     /**
      * Parses the footer in {@code tail[tail.length - 25, tail.length)} of an object of {@code objectSize} bytes.
@@ -160,9 +166,9 @@ final class ColumnarLayout {
             }
         }
         int version = tail[f + 16] & 0xFF;
-        if (version != VERSION) {
+        if (version < OLDEST_READ_VERSION || version > VERSION) {
             throw new ChunkFormatException("object " + name + " has unsupported columnar version " + version
-                    + " (this reader knows " + VERSION + ")");
+                    + " (this reader knows " + OLDEST_READ_VERSION + " to " + VERSION + ")");
         }
         int stored = readInt(tail, f + 17);
         int computed = crc32c(tail, f, 17);
@@ -178,7 +184,7 @@ final class ColumnarLayout {
                     + ", +" + directoryLength + ") which does not end at the footer of a " + objectSize
                     + "-byte object");
         }
-        return new Footer(directoryOffset, directoryLength, readInt(tail, f + 12));
+        return new Footer(directoryOffset, directoryLength, readInt(tail, f + 12), version);
     }
 
     /** The message for an object whose first bytes are {@code head} when its footer is not ours. */
@@ -239,6 +245,10 @@ final class ColumnarLayout {
             long min = readZigzag(in);
             long max = min + in.readUvarint();
             long rawBytes = in.readUvarint();
+            long flags = footer.version() >= 3 ? in.readUvarint() : 0;
+            if ((flags & ~FLAG_DISTINCT_TIMESTAMPS) != 0) {
+                throw new ChunkFormatException(where + ": block " + b + " has unknown flags " + Long.toBinaryString(flags));
+            }
             int columnCount = in.readLength(keyCount + 2, "block " + b + " column count");
             List<ColumnarColumnInfo> columns = new ArrayList<>(columnCount);
             for (int c = 0; c < columnCount; c++) {
@@ -265,7 +275,8 @@ final class ColumnarLayout {
             if (columnCount < 2) {
                 throw new ChunkFormatException(where + ": block " + b + " has " + columnCount + " columns, needs 2");
             }
-            blocks.add(new ColumnarBlockInfo(stream, rows, min, max, rawBytes, columns));
+            blocks.add(new ColumnarBlockInfo(stream, rows, min, max, rawBytes,
+                    (flags & FLAG_DISTINCT_TIMESTAMPS) != 0, columns));
         }
         if (in.hasRemaining()) {
             throw new ChunkFormatException(where + ": trailing bytes at offset " + in.position());

@@ -78,7 +78,7 @@ public final class ColumnarObjectReader {
             throw new ChunkFormatException(e.getMessage() + "; " + ColumnarLayout.describeHead(head), e);
         }
         if (tailOffset == 0) {
-            checkHead(tail);
+            checkHead(tail, footer.version());
         }
         if (footer.directoryOffset() >= tailOffset) {
             return ColumnarLayout.readDirectory(source.name(), tail, (int) (footer.directoryOffset() - tailOffset),
@@ -88,14 +88,15 @@ public final class ColumnarObjectReader {
         return ColumnarLayout.readDirectory(source.name(), bytes, 0, footer);
     }
 
-    private void checkHead(byte[] head) throws ChunkFormatException {
-        boolean ours = (head[4] & 0xFF) == ColumnarLayout.VERSION;
+    /** The head must repeat the footer's magic and version. */
+    private void checkHead(byte[] head, int version) throws ChunkFormatException {
+        boolean ours = (head[4] & 0xFF) == version;
         for (int i = 0; i < ColumnarLayout.MAGIC.length; i++) {
             ours &= head[i] == ColumnarLayout.MAGIC[i];
         }
         if (!ours) {
-            throw new ChunkFormatException("object " + source.name() + ": head is not 'LBCO' version "
-                    + ColumnarLayout.VERSION + "; " + ColumnarLayout.describeHead(head));
+            throw new ChunkFormatException("object " + source.name() + ": head is not 'LBCO' version " + version
+                    + " as its footer says; " + ColumnarLayout.describeHead(head));
         }
     }
 

@@ -312,7 +312,16 @@ public final class ColumnarObjectWriter implements AutoCloseable {
             }
         }
         blocks.add(new ColumnarBlockInfo(stream, count, timestampScratch[0], timestampScratch[count - 1], rawBytes,
-                columns));
+                strictlyIncreasing(timestampScratch, count), columns));
+    }
+
+    private static boolean strictlyIncreasing(long[] timestamps, int count) {
+        for (int i = 1; i < count; i++) {
+            if (timestamps[i] <= timestamps[i - 1]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private ColumnarColumnInfo writeColumn(ColumnarColumnInfo.Kind kind, String key, ColumnarColumnEncoder.Encoded encoded)

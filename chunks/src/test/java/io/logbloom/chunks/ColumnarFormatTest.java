@@ -292,11 +292,56 @@ final class ColumnarFormatTest {
     void unknownVersion_rejectedWithClearMessage() throws IOException {
         byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults(),
                 Map.of(Labels.of("a", "b"), ColumnarRows.of(List.of(LogEntry.of(1, "x")))));
-        bytes[bytes.length - 25 + 16] = 3;
+        bytes[bytes.length - 25 + 16] = 4;
         assertThatThrownBy(() -> reader(bytes).directory())
                 .isInstanceOf(ChunkFormatException.class)
-                .hasMessageContaining("unsupported columnar version 3")
-                .hasMessageContaining("knows 2");
+                .hasMessageContaining("unsupported columnar version 4")
+                .hasMessageContaining("knows 2 to 3");
+        bytes[bytes.length - 25 + 16] = 1;
+        assertThatThrownBy(() -> reader(bytes).directory())
+                .isInstanceOf(ChunkFormatException.class)
+                .hasMessageContaining("unsupported columnar version 1");
+    }
+
+    @Test
+    void blockFlag_distinctTimestamps_trueOnlyWhenTimestampsStrictlyIncrease() throws IOException {
+        Map<Labels, ColumnarRows> rows = new java.util.LinkedHashMap<>();
+        rows.put(Labels.of("app", "inc"), ColumnarRows.of(List.of(LogEntry.of(1, "a"), LogEntry.of(2, "b"),
+                LogEntry.of(3, "c"))));
+        rows.put(Labels.of("app", "tie"), ColumnarRows.of(List.of(LogEntry.of(5, "a"), LogEntry.of(5, "b"))));
+        // appended out of order: the writer sorts, and the sorted timestamps strictly increase
+        rows.put(Labels.of("app", "unsorted"), ColumnarRows.of(List.of(LogEntry.of(9, "late"), LogEntry.of(7, "early"))));
+        rows.put(Labels.of("app", "one"), ColumnarRows.of(List.of(LogEntry.of(11, "only"))));
+        byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults(), rows);
+        assertThat(bytes[4]).isEqualTo((byte) 3);
+        ColumnarDirectory directory = reader(bytes).directory();
+        Map<String, Boolean> flags = new java.util.TreeMap<>();
+        for (ColumnarBlockInfo block : directory.blocks()) {
+            flags.put(directory.streams().get(block.stream()).labels().get("app"), block.distinctTimestamps());
+        }
+        assertThat(flags).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("inc", true, "tie", false,
+                "unsorted", true, "one", true)));
+    }
+
+    @Test
+    void version2Object_stillRead_withoutBlockFlags() throws IOException {
+        // written by the version-2 writer (before block flags): one stream with increasing timestamps and a
+        // trace_id column, one with two rows at the same timestamp
+        byte[] bytes;
+        try (java.io.InputStream in = ColumnarFormatTest.class.getResourceAsStream("/columnar/v2-object.bin")) {
+            bytes = in.readAllBytes();
+        }
+        assertThat(bytes[4]).isEqualTo((byte) 2);
+        ColumnarObjectReader reader = reader(bytes);
+        ColumnarDirectory directory = reader.directory();
+        assertThat(directory.blocks()).hasSize(2).allSatisfy(b -> assertThat(b.distinctTimestamps()).isFalse());
+        int inc = directory.indexOf(Labels.of("app", "inc"));
+        int dup = directory.indexOf(Labels.of("app", "dup"));
+        List<LogEntry> incEntries = reader.readBlock(directory.streams().get(inc).firstBlock()).entries();
+        assertThat(incEntries).hasSize(5);
+        assertThat(incEntries.get(4)).isEqualTo(new LogEntry(1_004, "increasing 4", List.of(new Label("trace_id", "t4"))));
+        assertThat(reader.readBlock(directory.streams().get(dup).firstBlock()).entries()).extracting(LogEntry::line)
+                .containsExactly("same time a", "same time b", "later");
     }
 
     @Test

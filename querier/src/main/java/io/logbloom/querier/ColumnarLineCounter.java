@@ -57,8 +57,9 @@ import java.util.concurrent.ExecutorService;
  *
  * <p>Exactness: the row-at-a-time path drops a row repeating the timestamp and line of another row of its
  * series. A repeat needs equal timestamps, so: a scanned block drops repeats among rows of equal timestamp; a
- * block is answered from its row count only when its timestamps are known to be strictly increasing
- * ({@link DistinctTimestampBlocks}); and this counter declines (the engine then reads entries) whenever a
+ * block is answered from its row count only when its timestamps are known to be strictly increasing (the
+ * directory's flag, written since columnar version 3, or {@link DistinctTimestampBlocks} learned by a scan of an
+ * older object); and this counter declines (the engine then reads entries) whenever a
  * repeat could span two of a series' blocks, parts or in-memory runs, i.e. whenever their time ranges touch. It
  * also declines when a row's structured metadata would become a label of the result (a {@code by} naming the
  * key, or no grouping at all), when a series has row chunks of the first engine, and when a block's rows are
@@ -374,11 +375,16 @@ final class ColumnarLineCounter {
         return true;
     }
 
+    /** Whether block {@code block} of object {@code name} is known to hold strictly increasing timestamps. */
+    private boolean distinctTimestamps(String name, int block, ColumnarBlockInfo info) {
+        return info.distinctTimestamps() || distinct.isDistinct(name, block);
+    }
+
     /** A unit answered from its directory entry alone, or null when its rows must be read. */
     private Sums fromDirectory(QueryContext ctx, Unit unit, LineCountQuery query) {
         if (!query.filter().acceptsAll() || query.lineBytes() || query.pipeline() != null || !(unit instanceof Block s)
                 || s.part() != null
-                || !distinct.isDistinct(s.name(), s.block())) {
+                || !distinctTimestamps(s.name(), s.block(), s.info())) {
             return null;
         }
         ColumnarBlockInfo info = s.info();
@@ -512,7 +518,7 @@ final class ColumnarLineCounter {
                 return sums;
             }
             ColumnarBlockInfo info = block.info();
-            if (onTokens && rows == null && tokens == null && stored && distinct.isDistinct(name, index)
+            if (onTokens && rows == null && tokens == null && stored && distinctTimestamps(name, index, info)
                     && info.minTimeNanos() > query.fromNanos() && info.maxTimeNanos() < query.throughNanos()
                     && query.region(info.minTimeNanos()) == query.region(info.maxTimeNanos())) {
                 // every row in range, no repeats, one window region: the count needs no timestamp

@@ -209,6 +209,32 @@ final class ColumnarCountPropertyTest {
         assertThat(fromDirectory).as("blocks answered from their row count").isPositive();
     }
 
+    @Test
+    void firstPlainCount_answersBlocksWithStrictlyIncreasingTimestampsFromTheDirectoryFlag_andRepeatsStillDropped()
+            throws Exception {
+        QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+        List<LogEntry> increasing = new java.util.ArrayList<>();
+        List<LogEntry> repeating = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            increasing.add(LogEntry.of(BASE + (i + 1) * SEC, "line " + i));
+            // every row twice at one timestamp: the row-at-a-time path keeps one of each pair
+            repeating.add(LogEntry.of(BASE + (i / 2 + 1) * SEC, "same " + (i / 2)));
+        }
+        s.flushColumnar(TENANT, Map.of(Labels.of("app", "inc"), increasing, Labels.of("app", "rep"), repeating), 10);
+        try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
+                QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
+            QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+            QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
+            QueryRequest request = new QueryRequest(TENANT, "sum by (app) (count_over_time({app=~\".+\"}[1h]))",
+                    BASE + 3000 * SEC, BASE + 3000 * SEC, 0, 100, false, true, true);
+            Object got = ((QueryOutcome.Metrics) columnar.run(request)).result();
+            // the first query of a fresh querier: no scan has taught it anything, the directory's flags answer
+            assertThat(querier.metrics().columnarBlocksFromDirectory()).as("blocks of 'inc'").isEqualTo(4);
+            assertThat(got).isEqualTo(((QueryOutcome.Metrics) reference.run(request)).result());
+            assertThat(got.toString()).contains("40").contains("20");
+        }
+    }
+
     private static final String[] PARSER_LINES = {"level=%s status=%d bytes=%d latency=%s dur=%dms size=%dKB msg=\"retry later\"",
         "msg=\"a \\\"quoted\\\" \\\\ x\" bytes=%3$d level=%1$s", "ключ=значение bytes=%3$d é=1 lévél=%1$s",
         "bytes=%3$d bytes=7 level=%1$s level=warn", "app=other env=x bytes=%3$d level=%1$s", "bytes= level= status",
