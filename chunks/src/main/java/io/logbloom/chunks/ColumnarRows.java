@@ -45,41 +45,6 @@ public final class ColumnarRows {
     /** An empty buffer. */
     public ColumnarRows() {}
 
-    /**
-     * What a buffer holds, to size a successor: rows, line bytes, metadata pairs and metadata value bytes.
-     *
-     * @param rows       rows appended
-     * @param lineBytes  bytes of all lines
-     * @param metaPairs  metadata (key, value) pairs of all rows
-     * @param metaValues bytes of all metadata values
-     */
-    public record Capacity(int rows, int lineBytes, int metaPairs, int metaValues) {}
-
-    /** What this buffer holds now. */
-    public Capacity capacity() {
-        return new Capacity(size, lineBytesSize, metaPairCount, metaValuesSize);
-    }
-
-    /**
-     * An empty buffer with room for {@code held} plus an eighth, so a stream's next buffer fills without the copies
-     * of doubling arrays.
-     */
-    public static ColumnarRows sizedFor(Capacity held) {
-        ColumnarRows rows = new ColumnarRows();
-        int n = headroom(held.rows(), INITIAL_ROWS);
-        rows.timestamps = new long[n];
-        rows.lineEnds = new int[n];
-        rows.metaEnds = new int[n];
-        rows.metaPairs = new int[headroom(2 * held.metaPairs(), INITIAL_ROWS * 2)];
-        rows.lineBytes = new byte[headroom(held.lineBytes(), 1024)];
-        rows.metaValues = new byte[headroom(held.metaValues(), 256)];
-        return rows;
-    }
-
-    private static int headroom(int used, int minimum) {
-        return (int) Math.min(Integer.MAX_VALUE - 16, Math.max(minimum, used + (long) (used >>> 3)));
-    }
-
     /** A buffer holding {@code entries} in their order. */
     public static ColumnarRows of(List<LogEntry> entries) {
         ColumnarRows rows = new ColumnarRows();

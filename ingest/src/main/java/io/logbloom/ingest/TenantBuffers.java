@@ -38,11 +38,6 @@ public final class TenantBuffers {
     }
 
     private Map<String, Map<Labels, ColumnarRows>> tenants = new HashMap<>();
-    /**
-     * What each stream's buffer held at the last seal: its next buffer starts that large (a push burst fills every
-     * stream's buffer to about the same size each seal interval), instead of doubling its arrays up to it.
-     */
-    private Map<String, Map<Labels, ColumnarRows.Capacity>> lastSealed = Map.of();
     private long rows;
     private long rawBytes;
     private long retainedBytes;
@@ -50,13 +45,8 @@ public final class TenantBuffers {
     /** Appends one row of {@code tenant}'s stream {@code labels}. */
     public synchronized void append(String tenant, Labels labels, long timestampNanos, byte[] utf8Line, int offset,
             int length, List<Label> metadata) {
-        Map<Labels, ColumnarRows> streams = tenants.computeIfAbsent(tenant, t -> new HashMap<>());
-        ColumnarRows stream = streams.get(labels);
-        if (stream == null) {
-            stream = newBuffer(tenant, labels);
-            streams.put(labels, stream);
-            retainedBytes += stream.retainedBytes(); // a sized buffer holds its arrays before its first row
-        }
+        ColumnarRows stream = tenants.computeIfAbsent(tenant, t -> new HashMap<>())
+                .computeIfAbsent(labels, l -> new ColumnarRows());
         long before = stream.retainedBytes();
         long rawBefore = stream.rawBytes();
         stream.append(timestampNanos, utf8Line, offset, length, metadata);
@@ -71,21 +61,9 @@ public final class TenantBuffers {
         append(tenant, labels, entry.timestampNanos(), line, 0, line.length, entry.metadata());
     }
 
-    private ColumnarRows newBuffer(String tenant, Labels labels) {
-        ColumnarRows.Capacity held = lastSealed.getOrDefault(tenant, Map.of()).get(labels);
-        return held == null ? new ColumnarRows() : ColumnarRows.sizedFor(held);
-    }
-
     /** Takes every buffered row and leaves empty buffers. */
     public synchronized Sealed seal() {
         Sealed sealed = new Sealed(tenants, rows, rawBytes);
-        Map<String, Map<Labels, ColumnarRows.Capacity>> held = new HashMap<>();
-        tenants.forEach((tenant, streams) -> {
-            Map<Labels, ColumnarRows.Capacity> sizes = new HashMap<>();
-            streams.forEach((labels, buffer) -> sizes.put(labels, buffer.capacity()));
-            held.put(tenant, sizes);
-        });
-        lastSealed = held;
         tenants = new HashMap<>();
         rows = 0;
         rawBytes = 0;

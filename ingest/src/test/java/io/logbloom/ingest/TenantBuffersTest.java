@@ -32,48 +32,6 @@ final class TenantBuffersTest {
     }
 
     @Test
-    void afterASeal_aStreamsNextBufferStartsAsLargeAsTheLastOne_andItsArraysAreAccounted() {
-        TenantBuffers buffers = new TenantBuffers();
-        Labels busy = Labels.of("a", "busy");
-        for (int i = 0; i < 5_000; i++) {
-            buffers.append("t", busy, new LogEntry(i, "line number " + i + " with some padding words",
-                    List.of(new Label("trace_id", Integer.toHexString(i * 7919)))));
-        }
-        buffers.seal();
-
-        buffers.append("t", busy, new LogEntry(9_000, "one more", List.of(new Label("trace_id", "ff"))));
-        buffers.append("t", Labels.of("a", "new"), LogEntry.of(9_001, "a stream the last seal did not have"));
-        long accounted = buffers.retainedBytes();
-        TenantBuffers.Sealed second = buffers.seal();
-        assertThat(accounted).isEqualTo(sum(second));
-        long sized = second.tenants().get("t").get(busy).retainedBytes();
-        // room for the last interval's 5000 rows (plus an eighth) from the first row on, and counted as held
-        assertThat(sized).isGreaterThan(5_000L * (8 + 4 + 4 + 8 + 20));
-        assertThat(second.tenants().get("t").get(Labels.of("a", "new")).retainedBytes()).isLessThan(4_096);
-        assertThat(second.tenants().get("t").get(busy).size()).isEqualTo(1);
-        assertThat(second.tenants().get("t").get(busy).line(0)).isEqualTo("one more");
-        assertThat(second.tenants().get("t").get(busy).metadata(0)).containsExactly(new Label("trace_id", "ff"));
-    }
-
-    @Test
-    void retainedBytes_isTheSumOfTheBuffersArrays_withSizedBuffersToo() {
-        TenantBuffers buffers = new TenantBuffers();
-        for (int round = 0; round < 3; round++) {
-            for (int i = 0; i < 2_000 * (round + 1); i++) {
-                buffers.append("t", Labels.of("s", Integer.toString(i % 7)), new LogEntry(i, "x".repeat(i % 50),
-                        List.of(new Label("k", "v" + i))));
-            }
-            long accounted = buffers.retainedBytes();
-            assertThat(accounted).isEqualTo(sum(buffers.seal()));
-        }
-    }
-
-    private static long sum(TenantBuffers.Sealed sealed) {
-        return sealed.tenants().values().stream().flatMap(m -> m.values().stream())
-                .mapToLong(io.logbloom.chunks.ColumnarRows::retainedBytes).sum();
-    }
-
-    @Test
     void read_copiesMatchingRowsInRange() {
         TenantBuffers buffers = new TenantBuffers();
         for (int i = 0; i < 10; i++) {
