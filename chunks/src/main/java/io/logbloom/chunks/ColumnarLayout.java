@@ -57,6 +57,8 @@ final class ColumnarLayout {
     static final int VERSION = 3;
     /** The oldest version still read: 2 has no block flags. */
     static final int OLDEST_READ_VERSION = 2;
+    /** The first version whose block entries carry a flags uvarint. */
+    static final int BLOCK_FLAGS_VERSION = 3;
     /** Block flag: the block's timestamps strictly increase. */
     static final int FLAG_DISTINCT_TIMESTAMPS = 1;
     static final int HEAD_BYTES = 5;
@@ -245,7 +247,7 @@ final class ColumnarLayout {
             long min = readZigzag(in);
             long max = min + in.readUvarint();
             long rawBytes = in.readUvarint();
-            long flags = footer.version() >= 3 ? in.readUvarint() : 0;
+            long flags = footer.version() >= BLOCK_FLAGS_VERSION ? in.readUvarint() : 0;
             if ((flags & ~FLAG_DISTINCT_TIMESTAMPS) != 0) {
                 throw new ChunkFormatException(where + ": block " + b + " has unknown flags " + Long.toBinaryString(flags));
             }
