@@ -300,11 +300,23 @@ final class ColumnarLineTokenSections {
     }
 
     /**
-     * The lines of the rows {@code wanted} marks (null for the others), rebuilt without copying the rest: every row's
-     * codes and numbers are still walked, so the same malformed sections {@link #decode} refuses are refused here.
-     * For a reader keeping a few rows of a block (a needle's one), that is much less than the whole column.
+     * The lines of the rows {@code wanted} marks (null for the others), rebuilt without copying the rest. The walk
+     * stops after the last wanted row, and steps over the rows before it reading only their codes (skipping a number's
+     * varint per number code), so a needle's one row costs about half its block's codes, not a rebuild of the column.
+     * Bounds are still checked on every code read (a token id inside the dictionary, codes and numbers not ending
+     * early, a rebuilt line no longer than the column); the end-of-column checks ({@link #decode}'s: every code and
+     * number used, the rebuilt length equal to the total) run only when the walk reaches the last row. A stored
+     * column's checksum is verified before it gets here, so what those checks guard against is a writer's bug.
      */
     String[] lines(boolean[] wanted) throws ChunkFormatException {
+        String[] out = new String[rows];
+        int last = rows - 1;
+        while (last >= 0 && !wanted[last]) {
+            last--;
+        }
+        if (last < 0) {
+            return out;
+        }
         Text t = text();
         Bytes numberSection = numbers();
         Dictionary dict = t.dictionary();
@@ -317,13 +329,17 @@ final class ColumnarLineTokenSections {
         int[] lengths = dict.lengths();
         int count = dict.count();
         int total = layout().total();
-        String[] out = new String[rows];
         java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
         int codeAt = t.codes().from();
         int numberAt = numberSection.from();
         long position = 0;
-        for (int row = 0; row < rows; row++) {
-            boolean keep = wanted[row];
+        for (int row = 0; row <= last; row++) {
+            if (!wanted[row]) {
+                long next = skipRow(codeBytes, codeAt, codesEnd, numberBytes, numberAt, numbersEnd, row, count);
+                codeAt = (int) (next >>> 32);
+                numberAt = (int) next;
+                continue;
+            }
             line.reset();
             while (true) {
                 long next = nextCode(codeBytes, codeAt, codesEnd, row, count);
@@ -335,35 +351,55 @@ final class ColumnarLineTokenSections {
                 if (c == 0) {
                     long value = numberAt(numberBytes, numberAt, numbersEnd);
                     numberAt = skipVarint(numberBytes, numberAt, numbersEnd);
-                    int digits = 1;
-                    while (digits < POW10.length && value >= POW10[digits]) {
-                        digits++;
-                    }
-                    position += digits;
-                    if (keep) {
-                        byte[] text = Long.toString(value).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-                        line.write(text, 0, text.length);
-                    }
+                    byte[] text = Long.toString(value).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                    line.write(text, 0, text.length);
                 } else {
                     int id = c - 2;
-                    position += lengths[id];
-                    if (keep) {
-                        line.write(dictionary, starts[id], lengths[id]);
-                    }
+                    line.write(dictionary, starts[id], lengths[id]);
                 }
-                if (position > total) {
+                if (line.size() > total) {
                     throw overflow(total);
                 }
             }
-            if (keep) {
-                out[row] = line.toString(java.nio.charset.StandardCharsets.UTF_8);
-            }
+            position += line.size();
+            out[row] = line.toString(java.nio.charset.StandardCharsets.UTF_8);
         }
-        if (position != total || codeAt != codesEnd || numberAt != numbersEnd) {
-            throw new ChunkFormatException(where + ": tokens rebuild " + position + " of " + total
-                    + " line bytes or leave codes or numbers unused");
+        if (last == rows - 1 && (codeAt != codesEnd || numberAt != numbersEnd || position > total)) {
+            throw new ChunkFormatException(where + ": tokens leave codes or numbers unused after the last row");
         }
         return out;
+    }
+
+    /**
+     * Steps over row {@code row}'s codes from {@code codes[codeAt]}: its line-end code ends it, each number code skips
+     * one varint of the numbers section from {@code numbers[numberAt]}. Returns the positions after the row, packed as
+     * {@code codeAt << 32 | numberAt}; a code outside the {@code count}-token dictionary or a section ending early is
+     * refused.
+     */
+    private long skipRow(byte[] codes, int codeAt, int codesEnd, byte[] numbers, int numberAt, int numbersEnd, int row,
+            int count) throws ChunkFormatException {
+        while (true) {
+            if (codeAt >= codesEnd) {
+                throw new ChunkFormatException(where + ": codes end before row " + row + " does");
+            }
+            int c = codes[codeAt];
+            if (c == 1) {
+                return (long) (codeAt + 1) << 32 | numberAt;
+            }
+            if (c == 0) {
+                numberAt = skipVarint(numbers, numberAt, numbersEnd);
+                codeAt++;
+            } else if (c > 0) {
+                if (c - 2 >= count) {
+                    throw new ChunkFormatException(where + ": token id " + (c - 2) + " outside the " + count
+                            + "-token dictionary");
+                }
+                codeAt++;
+            } else { // a multi-byte token id: rare, dictionaries are small
+                long next = nextCode(codes, codeAt, codesEnd, row, count);
+                codeAt = (int) next;
+            }
+        }
     }
 
     /**
