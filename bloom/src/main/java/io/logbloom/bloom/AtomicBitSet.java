@@ -10,9 +10,13 @@ import java.lang.invoke.VarHandle;
  * when the bit is already there (the common case once a filter fills), otherwise it
  * compare-and-swaps {@code word | mask} and retries with the witnessed value when another thread
  * changed the word meanwhile, so concurrent sets of different bits in one word are never lost.
- * Reads are opaque: atomic and never torn, with no ordering cost on x86/ARM beyond a plain load;
- * a bit set by a thread is visible to another thread once the two synchronise (as the owner of a
- * filter does when it publishes a flushed chunk). Bits are never cleared. Thread-safe.
+ * A test of a bit ({@link #get}) is a plain array load: a bit set by a thread is visible to another
+ * thread once the two synchronise (as the owner of a filter does when it publishes a flushed chunk),
+ * and a test racing with a set of the same bit may answer either way, which is all a filter promises
+ * (see {@link PartitionedBloomFilter}). Bits are only ever added, so even a word read in halves holds
+ * only bits that were set. A plain load also keeps a test cheap before the JIT compiles it: a
+ * {@code VarHandle} access runs through several method-handle frames in the interpreter, and a needle
+ * query's first runs test thousands of bits. Bits are never cleared. Thread-safe.
  */
 final class AtomicBitSet {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -31,8 +35,7 @@ final class AtomicBitSet {
 
     /** Returns whether bit {@code index} is set. */
     boolean get(long index) {
-        long word = (long) WORDS.getOpaque(words, (int) (index >>> 6));
-        return (word & (1L << index)) != 0;
+        return (words[(int) (index >>> 6)] & (1L << index)) != 0;
     }
 
     /** Sets bit {@code index}; returns whether it was clear before (this call changed it). */
