@@ -19,9 +19,24 @@ final class BloomCache {
     /** Weight of a cached "no bloom" answer. */
     private static final int EMPTY_WEIGHT = 64;
 
+    /**
+     * A bloom's identity. Equality and hash are written out: a record's generated ones go through method-handle
+     * frames, which the interpreter runs slowly, and a query looks up a key per series and object before the JIT
+     * has compiled its path.
+     */
     record Key(String tenant, long fingerprint, long period) {
         Key {
             Objects.requireNonNull(tenant, "tenant is null");
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && fingerprint == k.fingerprint && period == k.period && tenant.equals(k.tenant);
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * tenant.hashCode() + Long.hashCode(fingerprint)) * 31 + Long.hashCode(period);
         }
     }
 

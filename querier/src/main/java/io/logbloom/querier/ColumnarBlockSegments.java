@@ -59,14 +59,22 @@ final class ColumnarBlockSegments {
     /** As {@link #blocksInRange(Labels, ChunkRef, long, long)}, counting the blocks left out in {@code stats}. */
     int[] blocksInRange(Labels series, ChunkRef ref, long fromNanos, long throughNanos, QueryStatsCollector stats)
             throws IOException {
-        ColumnarDirectory directory = directories.get(ref.objectKey());
-        ColumnarBlockTable table = directories.table(ref.objectKey());
-        int stream = directories.streamIndex(ref.objectKey(), series);
+        return blocksInRange(series, ref, directories.entry(ref.objectKey()), fromNanos, throughNanos, stats);
+    }
+
+    /**
+     * As {@link #blocksInRange(Labels, ChunkRef, long, long, QueryStatsCollector)}, given the ref's object from
+     * {@link #object} (a caller visiting an object once per series looks it up once).
+     */
+    int[] blocksInRange(Labels series, ChunkRef ref, ColumnarDirectoryCache.Entry object, long fromNanos,
+            long throughNanos, QueryStatsCollector stats) throws ChunkFormatException {
+        ColumnarBlockTable table = object.table();
+        int stream = object.indexOf(series);
         if (stream < 0) {
             throw new ChunkFormatException("object " + ref.objectKey() + " holds no stream " + series
                     + " although the index says it does");
         }
-        ColumnarStreamInfo info = directory.streams().get(stream);
+        ColumnarStreamInfo info = object.directory().streams().get(stream);
         int[] out = new int[info.blockCount()];
         int n = 0;
         for (int b = info.firstBlock(); b < info.firstBlock() + info.blockCount(); b++) {
@@ -77,7 +85,12 @@ final class ColumnarBlockSegments {
                 stats.bytesSkippedByTime.add(table.length(b));
             }
         }
-        return java.util.Arrays.copyOf(out, n);
+        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+    }
+
+    /** The (cached) directory of the columnar object {@code objectKey} with its block table. */
+    ColumnarDirectoryCache.Entry object(String objectKey) throws IOException {
+        return directories.entry(objectKey);
     }
 
     /** An exact test of the rows of a decoded block (see {@link RowBloomTest}): per row, whether it may match. */
@@ -144,8 +157,8 @@ final class ColumnarBlockSegments {
         return directories.table(objectKey);
     }
 
-    /** Whether the directory of {@code objectKey} is in memory (no store read to get it). */
-    boolean directoryCached(String objectKey) {
+    /** The directory of {@code objectKey} with its block table when it is in memory (no store read), else null. */
+    ColumnarDirectoryCache.Entry cachedObject(String objectKey) {
         return directories.cached(objectKey);
     }
 

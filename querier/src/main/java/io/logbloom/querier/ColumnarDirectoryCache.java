@@ -28,7 +28,7 @@ final class ColumnarDirectoryCache {
      * {@link ColumnarDirectory#STREAM_ORDER} sorts streams): a query over 100 series finds each in every object by a
      * binary search over longs, comparing label lists only when two streams of the object share a fingerprint.
      */
-    private record Entry(ColumnarDirectory directory, ColumnarBlockTable table, long[] fingerprints) {
+    record Entry(ColumnarDirectory directory, ColumnarBlockTable table, long[] fingerprints) {
         static Entry of(String key, ColumnarDirectory directory, ToLongFunction<String> scopeHash) {
             long[] fingerprints = new long[directory.streams().size()];
             for (int i = 0; i < fingerprints.length; i++) {
@@ -85,9 +85,9 @@ final class ColumnarDirectoryCache {
         return entry(objectKey).directory();
     }
 
-    /** Whether the directory of {@code objectKey} is cached. */
-    boolean cached(String objectKey) {
-        return cache.getIfPresent(objectKey) != null;
+    /** The cached entry of {@code objectKey}, or null when it is not cached. */
+    Entry cached(String objectKey) {
+        return cache.getIfPresent(objectKey);
     }
 
     /** The index of the stream {@code labels} in {@code objectKey}'s directory, or -1 when it holds none. */
@@ -100,7 +100,8 @@ final class ColumnarDirectoryCache {
         return entry(objectKey).table();
     }
 
-    private Entry entry(String objectKey) throws IOException {
+    /** The cached directory of {@code objectKey} with its block table, read from the store on a miss. */
+    Entry entry(String objectKey) throws IOException {
         try {
             return cache.get(objectKey, key -> {
                 try {

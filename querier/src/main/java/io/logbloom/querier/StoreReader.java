@@ -17,6 +17,8 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -145,10 +147,11 @@ final class StoreReader {
 
         // with every bloom and directory it needs in memory the filter runs here: a hand-off to the pool would cost
         // more than the probes on a busy box; otherwise it may wait on the store, on the pool until the deadline
-        Survivors filtered = inMemory(ctx, refsBySeries, bloomQuery)
-                ? bloomFilter(ctx, refsBySeries, bloomQuery, fromNanos, throughNanos)
-                : ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries, bloomQuery, fromNanos,
-                        throughNanos)));
+        boolean testing = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
+        BloomPass pass = new BloomPass(ctx, testing ? tester.prepare(bloomQuery) : null, fromNanos, throughNanos);
+        Survivors filtered = inMemory(ctx, refsBySeries, pass)
+                ? bloomFilter(ctx, refsBySeries, pass)
+                : ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries, pass)));
         Map<Labels, List<ChunkRef>> survivors = filtered.refs();
         checkBytesLimit(survivors);
         return new Plan(survivors, filtered.blocks(), memoryBySeries, partsBySeries);
@@ -156,30 +159,14 @@ final class StoreReader {
 
     /**
      * Whether {@link #bloomFilter} finds every series bloom (covering the refs) and columnar directory it reads in
-     * the caches, so it reads nothing from the store.
+     * the caches, so it reads nothing from the store; what it finds is kept in {@code pass}, which then looks none of
+     * it up again.
      */
-    private boolean inMemory(QueryContext ctx, Map<Labels, List<ChunkRef>> refsBySeries, BloomQuery bloomQuery) {
-        boolean testing = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
+    private boolean inMemory(QueryContext ctx, Map<Labels, List<ChunkRef>> refsBySeries, BloomPass pass) {
         ctx.remainingMillis(); // past the deadline already: TIMEOUT, as the pool's wait would say
         for (List<ChunkRef> refs : refsBySeries.values()) {
-            if (!inMemory(ctx.tenant(), refs, testing)) { // a call per series: see bloomFilter
+            if (!pass.cached(refs)) { // a call per series: see bloomFilter
                 return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean inMemory(String tenant, List<ChunkRef> refs, boolean testing) {
-        for (ChunkRef ref : refs) {
-            if (ref.isColumnar() && !columnar.directoryCached(ref.objectKey())) {
-                return false;
-            }
-            if (testing) { // a bloom missing or not covering the ref is read again from the store
-                Optional<SeriesBloomView> bloom = blooms.peek(new BloomCache.Key(tenant, ref.fingerprint(),
-                        Math.floorDiv(ref.fromNanos(), PERIOD_NANOS)));
-                if (bloom == null || bloom.isEmpty() || !bloom.get().covers(ref.objectKey())) {
-                    return false;
-                }
             }
         }
         return true;
@@ -231,15 +218,15 @@ final class StoreReader {
      * columnar ref keeps the blocks whose block-scoped tokens may match. Stats count every block of
      * a columnar object as one chunk, so fetched = total − skipped holds in both modes.
      */
-    private Survivors bloomFilter(QueryContext ctx, Map<Labels, List<ChunkRef>> refsBySeries, BloomQuery bloomQuery,
-            long fromNanos, long throughNanos) throws IOException {
-        boolean testing = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
+    private Survivors bloomFilter(QueryContext ctx, Map<Labels, List<ChunkRef>> refsBySeries, BloomPass pass)
+            throws IOException {
+        boolean testing = pass.prepared != null;
         if (testing) {
             ctx.stats.usedBloomFilters.set(true);
         }
         long start = System.nanoTime();
-        BloomPass pass = new BloomPass(ctx, testing ? tester.prepare(bloomQuery) : null, fromNanos, throughNanos);
-        Map<Labels, List<ChunkRef>> survivors = new TreeMap<>();
+        // in the order of refsBySeries (sorted by labels), with no second sort
+        Map<Labels, List<ChunkRef>> survivors = new LinkedHashMap<>(refsBySeries.size() * 2);
         // one call per series, not one loop over every block: this method runs once per query, and a loop inside it
         // runs interpreted until its back-edge counter triggers a compile, tens of queries later on a big tenant
         for (Map.Entry<Labels, List<ChunkRef>> e : refsBySeries.entrySet()) {
@@ -261,8 +248,11 @@ final class StoreReader {
         private final ChunkBloomTester.Prepared prepared;
         private final long fromNanos;
         private final long throughNanos;
-        private final Map<ChunkRef, int[]> blocks = new HashMap<>();
+        /** By identity: the refs are the plan's own instances (a record's hash would cost more than the lookup). */
+        private final Map<ChunkRef, int[]> blocks = new IdentityHashMap<>();
         private final Map<BloomCache.Key, Optional<SeriesBloomView>> loaded = new HashMap<>();
+        /** The columnar objects met so far, each looked up in the directory cache once per query. */
+        private final Map<String, ColumnarDirectoryCache.Entry> objects = new HashMap<>();
         private final Set<BloomCache.Key> reloaded = new HashSet<>();
         private long total;
         private long kept;
@@ -274,11 +264,45 @@ final class StoreReader {
             this.throughNanos = throughNanos;
         }
 
+        /**
+         * Whether every columnar directory and (when testing) series bloom covering {@code refs} is in the caches;
+         * those found are kept for {@link #keep}.
+         */
+        boolean cached(List<ChunkRef> refs) {
+            for (ChunkRef ref : refs) {
+                if (ref.isColumnar() && !objects.containsKey(ref.objectKey())) {
+                    ColumnarDirectoryCache.Entry object = columnar.cachedObject(ref.objectKey());
+                    if (object == null) {
+                        return false;
+                    }
+                    objects.put(ref.objectKey(), object);
+                }
+                if (prepared != null) { // a bloom missing or not covering the ref is read again from the store
+                    BloomCache.Key key = bloomKey(ref);
+                    Optional<SeriesBloomView> bloom = loaded.get(key);
+                    if (bloom == null) {
+                        bloom = blooms.peek(key);
+                        if (bloom == null || bloom.isEmpty()) {
+                            return false;
+                        }
+                        loaded.put(key, bloom);
+                        ctx.stats.bloomsLoaded.increment();
+                    }
+                    if (!bloom.get().covers(ref.objectKey())) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+
         /** The refs of {@code series} to read; for columnar refs, the blocks to read go to {@link #blocks}. */
         List<ChunkRef> keep(Labels series, List<ChunkRef> refs) throws IOException {
             List<ChunkRef> keep = new ArrayList<>();
             for (ChunkRef ref : refs) {
-                int[] inRange = ref.isColumnar() ? columnar.blocksInRange(series, ref, fromNanos, throughNanos, ctx.stats)
+                ColumnarDirectoryCache.Entry object = ref.isColumnar() ? object(ref.objectKey()) : null;
+                int[] inRange = object != null
+                        ? columnar.blocksInRange(series, ref, object, fromNanos, throughNanos, ctx.stats)
                         : null;
                 int count = inRange == null ? 1 : inRange.length;
                 total += count;
@@ -307,7 +331,7 @@ final class StoreReader {
                     kept += inRange.length;
                     continue;
                 }
-                int[] maybe = blocksMayMatch(series, ref, view, inRange);
+                int[] maybe = blocksMayMatch(series, ref, object.table(), view, inRange);
                 if (maybe.length > 0) {
                     keep.add(ref);
                     blocks.put(ref, maybe);
@@ -319,8 +343,7 @@ final class StoreReader {
 
         /** The bloom of {@code ref}'s series and period, read again once when it does not cover the ref yet. */
         private Optional<SeriesBloomView> bloomOf(ChunkRef ref) throws IOException {
-            BloomCache.Key key = new BloomCache.Key(ctx.tenant(), ref.fingerprint(),
-                    Math.floorDiv(ref.fromNanos(), PERIOD_NANOS));
+            BloomCache.Key key = bloomKey(ref);
             Optional<SeriesBloomView> bloom = loaded.get(key);
             if (bloom == null) {
                 bloom = loadBloom(key, false);
@@ -334,13 +357,26 @@ final class StoreReader {
             return bloom;
         }
 
+        private BloomCache.Key bloomKey(ChunkRef ref) {
+            return new BloomCache.Key(ctx.tenant(), ref.fingerprint(), Math.floorDiv(ref.fromNanos(), PERIOD_NANOS));
+        }
+
+        /** The columnar object {@code objectKey}, from the directory cache the first time in this query. */
+        private ColumnarDirectoryCache.Entry object(String objectKey) throws IOException {
+            ColumnarDirectoryCache.Entry object = objects.get(objectKey);
+            if (object == null) {
+                object = columnar.object(objectKey);
+                objects.put(objectKey, object);
+            }
+            return object;
+        }
+
         /** The blocks of {@code inRange} whose block-scoped tokens may match; counts the skipped bytes. */
-        private int[] blocksMayMatch(Labels series, ChunkRef ref, SeriesBloomView view, int[] inRange)
-                throws IOException {
-            // the object's filter, block table and series-dependent checks looked up once; per block a scope
-            // combination and the probes
+        private int[] blocksMayMatch(Labels series, ChunkRef ref, ColumnarBlockTable table, SeriesBloomView view,
+                int[] inRange) {
+            // the object's filter and series-dependent checks looked up once; per block a scope combination and the
+            // probes
             java.util.function.LongPredicate blockTest = prepared.blocksOf(series, view, view.tokensOf(ref.objectKey()));
-            ColumnarBlockTable table = columnar.table(ref.objectKey());
             int[] maybe = new int[inRange.length];
             int n = 0;
             long skippedBytes = 0;
