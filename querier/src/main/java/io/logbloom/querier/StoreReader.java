@@ -118,15 +118,22 @@ final class StoreReader {
         }
         ctx.stats.indexTimeNanos.add(System.nanoTime() - indexStart);
 
-        Map<Labels, List<ChunkRef>> refsBySeries = new TreeMap<>();
+        // the index answers in label order: kept as it comes (a check per series, not a tree's log n comparisons of
+        // label lists), sorted only when it is not or when unflushed streams add series
+        Map<Labels, List<ChunkRef>> bySeries = new LinkedHashMap<>(indexed.size() * 2);
+        boolean sorted = true;
+        Labels previous = null;
         for (SeriesChunks series : indexed) {
-            List<ChunkRef> refs = refsBySeries.computeIfAbsent(series.labels(), k -> new ArrayList<>());
+            sorted &= previous == null || previous.compareTo(series.labels()) < 0;
+            previous = series.labels();
+            List<ChunkRef> refs = bySeries.computeIfAbsent(series.labels(), k -> new ArrayList<>());
             for (ChunkRef ref : series.chunks()) {
                 if (ref.overlaps(fromNanos, throughNanos)) {
                     refs.add(ref);
                 }
             }
         }
+        int indexedSeries = bySeries.size();
         Map<Labels, List<LogEntry>> memoryBySeries = new HashMap<>();
         Map<Labels, List<ColumnarFileStream>> partsBySeries = new HashMap<>();
         for (UnflushedSource.Stream stream : memory) {
@@ -137,13 +144,16 @@ final class StoreReader {
                     both.addAll(y);
                     return both;
                 });
-                refsBySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>());
+                bySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>());
             }
             if (!stream.parts().isEmpty()) {
                 partsBySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>()).addAll(stream.parts());
-                refsBySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>());
+                bySeries.computeIfAbsent(stream.labels(), k -> new ArrayList<>());
             }
         }
+
+        Map<Labels, List<ChunkRef>> refsBySeries = !sorted || bySeries.size() > indexedSeries
+                ? new TreeMap<>(bySeries) : bySeries;
 
         // with every bloom and directory it needs in memory the filter runs here: a hand-off to the pool would cost
         // more than the probes on a busy box; otherwise it may wait on the store, on the pool until the deadline

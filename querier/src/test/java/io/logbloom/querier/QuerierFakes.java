@@ -176,6 +176,8 @@ final class QuerierFakes {
         final int ngram;
         final boolean words;
         final AtomicInteger bloomLoads = new AtomicInteger();
+        /** When set, {@link #chunks} answers in reverse label order (a real index answers in label order). */
+        boolean reversedIndex;
 
         Storage(int ngram) {
             this(ngram, false);
@@ -280,6 +282,9 @@ final class QuerierFakes {
                     out.add(new SeriesChunks(labels, in));
                 }
             });
+            if (reversedIndex) {
+                java.util.Collections.reverse(out);
+            }
             return out;
         }
 

@@ -17,6 +17,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 final class QuerierTest {
     private static final String TENANT = "t1";
@@ -86,6 +88,31 @@ final class QuerierTest {
                     BloomQuery.matchAll()));
             assertThat(bwd).extracting(l -> l.split(" ")[1] + l.split(" ")[2])
                     .containsExactly("5e", "4d", "3c", "2b");
+        }
+    }
+
+    /**
+     * Series come out in label order whether the index answers in that order or not, and with series only in
+     * memory among them (the plan keeps the index's order when it is sorted and nothing is added).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void select_seriesInLabelOrder_whateverTheIndexOrder(boolean reversedIndex) throws Exception {
+        QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+        List<Labels> flushed = List.of(Labels.of("app", "a"), Labels.of("app", "c"), Labels.of("app", "e"));
+        for (Labels labels : flushed) {
+            s.flush(TENANT, labels, List.of(entry(1, "x")));
+        }
+        s.reversedIndex = reversedIndex;
+        try (Querier q = querier(s); QueryContext ctx = q.newContext(TENANT, true)) {
+            assertThat(q.select(ctx, List.of(), 0, 100 * SEC, true, BloomQuery.matchAll()))
+                    .extracting(SeriesEntries::labels).containsExactlyElementsOf(flushed);
+        }
+        s.memory.put(Labels.of("app", "b"), List.of(entry(2, "y")));
+        s.memory.put(Labels.of("app", "f"), List.of(entry(2, "y")));
+        try (Querier q = querier(s); QueryContext ctx = q.newContext(TENANT, true)) {
+            assertThat(q.select(ctx, List.of(), 0, 100 * SEC, true, BloomQuery.matchAll()))
+                    .extracting(s2 -> s2.labels().get("app")).containsExactly("a", "b", "c", "e", "f");
         }
     }
 
