@@ -261,6 +261,8 @@ final class StoreReader {
         /** By identity: the refs are the plan's own instances (a record's hash would cost more than the lookup). */
         private final Map<ChunkRef, int[]> blocks = new IdentityHashMap<>();
         private final Map<BloomCache.Key, Optional<SeriesBloomView>> loaded = new HashMap<>();
+        /** Refs the in-memory check found covered by their series bloom, with that bloom (asked once per ref). */
+        private final Map<ChunkRef, SeriesBloomView> covering = new IdentityHashMap<>();
         /** The columnar objects met so far, each looked up in the directory cache once per query. */
         private final Map<String, ColumnarDirectoryCache.Entry> objects = new HashMap<>();
         private final Set<BloomCache.Key> reloaded = new HashSet<>();
@@ -301,6 +303,7 @@ final class StoreReader {
                     if (!bloom.get().covers(ref.objectKey())) {
                         return false;
                     }
+                    covering.put(ref, bloom.get());
                 }
             }
             return true;
@@ -324,9 +327,15 @@ final class StoreReader {
                     }
                     continue;
                 }
-                Optional<SeriesBloomView> bloom = bloomOf(ref);
+                SeriesBloomView view = covering.get(ref);
+                if (view == null) {
+                    view = bloomOf(ref).orElse(null);
+                    if (view != null && !view.covers(ref.objectKey())) {
+                        view = null;
+                    }
+                }
                 if (inRange == null) {
-                    if (prepared.chunkMayMatch(series, ref.objectKey(), bloom.orElse(null))) {
+                    if (prepared.chunkMayMatch(series, ref.objectKey(), view)) {
                         keep.add(ref);
                         kept++;
                     } else {
@@ -334,8 +343,7 @@ final class StoreReader {
                     }
                     continue;
                 }
-                SeriesBloomView view = bloom.orElse(null);
-                if (view == null || !view.covers(ref.objectKey())) {
+                if (view == null) {
                     keep.add(ref);
                     blocks.put(ref, inRange);
                     kept += inRange.length;
