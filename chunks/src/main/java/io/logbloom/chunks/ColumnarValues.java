@@ -128,17 +128,32 @@ public final class ColumnarValues {
         if (wanted == null) {
             return null;
         }
-        boolean[] match = new boolean[ends.length];
-        boolean any = false;
-        for (int i = 0; i < ends.length; i++) {
-            int start = i == 0 ? 0 : ends[i - 1];
-            if (ends[i] - start == wanted.length
-                    && java.util.Arrays.equals(data, start, ends[i], wanted, 0, wanted.length)) {
-                match[i] = true;
-                any = true;
+        if (wanted.length == 0) {
+            boolean[] match = new boolean[ends.length];
+            boolean any = false;
+            for (int i = 0; i < ends.length; i++) {
+                match[i] = ends[i] == (i == 0 ? 0 : ends[i - 1]);
+                any |= match[i];
             }
+            return any ? match : null;
         }
-        return any ? match : null;
+        boolean[] match = null;
+        byte first = wanted[0];
+        int start = 0;
+        for (int i = 0; i < ends.length; i++) {
+            int end = ends[i];
+            // the first byte and the length rule out almost every value before a call: a block's rows are compared
+            // on a needle's first queries, when this loop still runs in the interpreter
+            if (end - start == wanted.length && data[start] == first
+                    && java.util.Arrays.equals(data, start, end, wanted, 0, wanted.length)) {
+                if (match == null) {
+                    match = new boolean[ends.length];
+                }
+                match[i] = true;
+            }
+            start = end;
+        }
+        return match;
     }
 
     /**
