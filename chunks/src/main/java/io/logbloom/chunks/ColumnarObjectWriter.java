@@ -285,25 +285,14 @@ public final class ColumnarObjectWriter implements AutoCloseable {
 
     private void writeBlock(int stream, ColumnarRows rows, int[] order, int from, int to, long rawBytes,
             int[] keyOrder) throws IOException {
+        // the row loops live in methods of their own: a loop in this method would be compiled on stack replacement,
+        // once per loop, each time with every encoder inlined (the costliest compiles of a fresh server's first push)
         int count = to - from;
-        if (timestampScratch.length < count) {
-            timestampScratch = new long[Math.max(count, timestampScratch.length * 2)];
-        }
-        for (int i = from; i < to; i++) {
-            timestampScratch[i - from] = rows.timestampNanos(order[i]);
-        }
+        copyTimestamps(rows, order, from, to);
         List<ColumnarColumnInfo> columns = new ArrayList<>(2 + keyOrder.length);
         columns.add(writeColumn(ColumnarColumnInfo.Kind.TIMESTAMPS, "", encoder.timestamps(timestampScratch, count)));
         columns.add(writeColumn(ColumnarColumnInfo.Kind.LINES, "", encoder.lines(rows, order, from, to)));
-        for (int k = 0; k < keyOrder.length; k++) {
-            keyColumns[keyOrder[k]].count = 0;
-        }
-        for (int i = from; i < to; i++) {
-            int row = order[i];
-            for (int p = rows.metaPairStart(row); p < rows.metaPairEnd(row); p++) {
-                keyColumns[rows.metaPairKey(p)].add(i - from, rows.metaValueStart(p), rows.metaValueEnd(p));
-            }
-        }
+        collectKeyColumns(rows, order, from, to, keyOrder);
         for (int keyId : keyOrder) {
             KeyColumn column = keyColumns[keyId];
             if (column.count > 0) {
@@ -313,6 +302,31 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         }
         blocks.add(new ColumnarBlockInfo(stream, count, timestampScratch[0], timestampScratch[count - 1], rawBytes,
                 strictlyIncreasing(timestampScratch, count), columns));
+    }
+
+    /** The timestamps of rows {@code order[from, to)} into {@link #timestampScratch}, from index 0. */
+    private void copyTimestamps(ColumnarRows rows, int[] order, int from, int to) {
+        int count = to - from;
+        if (timestampScratch.length < count) {
+            timestampScratch = new long[Math.max(count, timestampScratch.length * 2)];
+        }
+        long[] out = timestampScratch;
+        for (int i = from; i < to; i++) {
+            out[i - from] = rows.timestampNanos(order[i]);
+        }
+    }
+
+    /** Each metadata key's present rows and value ranges among rows {@code order[from, to)}, into its KeyColumn. */
+    private void collectKeyColumns(ColumnarRows rows, int[] order, int from, int to, int[] keyOrder) {
+        for (int k = 0; k < keyOrder.length; k++) {
+            keyColumns[keyOrder[k]].count = 0;
+        }
+        for (int i = from; i < to; i++) {
+            int row = order[i];
+            for (int p = rows.metaPairStart(row); p < rows.metaPairEnd(row); p++) {
+                keyColumns[rows.metaPairKey(p)].add(i - from, rows.metaValueStart(p), rows.metaValueEnd(p));
+            }
+        }
     }
 
     private static boolean strictlyIncreasing(long[] timestamps, int count) {
