@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +57,12 @@ public final class SeriesBloomWriter {
     private final SeriesBloomStore bloomStore;
     private final long maxMemoryBytes;
     private final Map<BloomKey, SeriesBloom> blooms = new ConcurrentHashMap<>();
+    /**
+     * Bit-storage bytes of {@code blooms}, kept up to date by {@link #put} and {@link #remove} (a bloom in the map is
+     * never changed, only replaced): every push's admission reads it, and summing the blooms each time cost 4 % of
+     * the push threads' CPU with 100 series.
+     */
+    private final AtomicLong memoryBytes = new AtomicLong();
     private final Set<BloomKey> unpersisted = new HashSet<>();
     private final Map<BloomKey, Long> touchedAt = new HashMap<>();
 
@@ -116,7 +123,7 @@ public final class SeriesBloomWriter {
                     for (long hash : distinct) {
                         filter.add(hash);
                     }
-                    blooms.put(key, bloom.withObject(objectKey, filter));
+                    put(key, bloom.withObject(objectKey, filter));
                 }
             }
             unpersisted.add(key);
@@ -140,7 +147,7 @@ public final class SeriesBloomWriter {
         BloomKey key = new BloomKey(tenant, fingerprint, period);
         SeriesBloom bloom = bloomFor(key);
         if (bloom.coveredChunkKeys().stream().anyMatch(objectKeys::contains)) {
-            blooms.put(key, bloom.withoutObjects(objectKeys));
+            put(key, bloom.withoutObjects(objectKeys));
             unpersisted.add(key);
             touchedAt.put(key, System.nanoTime());
         }
@@ -202,8 +209,21 @@ public final class SeriesBloomWriter {
         if (bloom == null) {
             bloom = SeriesBloom.empty(t.ngramEnabled(), t.ngramLength(), t.ngramSkip(), t.wordTokensEnabled());
         }
-        blooms.put(key, bloom);
+        put(key, bloom);
         return bloom;
+    }
+
+    private void put(BloomKey key, SeriesBloom bloom) {
+        SeriesBloom old = blooms.put(key, bloom);
+        memoryBytes.addAndGet(bloom.sizeBytes() - (old == null ? 0 : old.sizeBytes()));
+    }
+
+    private SeriesBloom remove(BloomKey key) {
+        SeriesBloom old = blooms.remove(key);
+        if (old != null) {
+            memoryBytes.addAndGet(-old.sizeBytes());
+        }
+        return old;
     }
 
     /**
@@ -213,7 +233,11 @@ public final class SeriesBloomWriter {
      */
     public void evict(long nowNanos) {
         long keepFrom = SeriesBloom.periodNumber(nowNanos) - 1;
-        blooms.keySet().removeIf(k -> k.period < keepFrom && !unpersisted.contains(k));
+        for (BloomKey k : List.copyOf(blooms.keySet())) {
+            if (k.period < keepFrom && !unpersisted.contains(k)) {
+                remove(k);
+            }
+        }
         long total = memoryBytes();
         if (total > maxMemoryBytes) {
             List<BloomKey> oldestFirst = new ArrayList<>(blooms.keySet());
@@ -223,8 +247,7 @@ public final class SeriesBloomWriter {
                     break;
                 }
                 if (!unpersisted.contains(k)) {
-                    SeriesBloom removed = blooms.remove(k);
-                    total -= removed.sizeBytes();
+                    total -= remove(k).sizeBytes();
                 }
             }
         }
@@ -233,11 +256,7 @@ public final class SeriesBloomWriter {
 
     /** Bytes of bit storage of the blooms in memory. */
     long memoryBytes() {
-        long total = 0;
-        for (SeriesBloom b : blooms.values()) {
-            total += b.sizeBytes();
-        }
-        return total;
+        return memoryBytes.get();
     }
 
     /** Bloom totals as Valkey's INFO BF: memory bytes, series blooms, sub-filters, items, capacity. */

@@ -99,4 +99,23 @@ final class SeriesBloomWriterTest {
         writer.persist();
         assertThat(stored().coveredChunkKeys()).containsExactly("t/objects/b.lbo");
     }
+
+    /** The memory total admission reads is kept up to date through writes, replacements, forgets and evictions. */
+    @Test
+    void memoryBytes_followsTheBloomsHeld() throws IOException {
+        assertThat(writer.memoryBytes()).isZero();
+        writeObject("t/objects/a.lbo", 100);
+        assertThat(writer.memoryBytes()).isEqualTo(stored().sizeBytes()).isPositive();
+        writeObject("t/objects/b.lbo", 3_000);
+        long both = stored().sizeBytes();
+        assertThat(writer.memoryBytes()).isEqualTo(both);
+        writer.forget("t", SERIES.fingerprint(), SeriesBloom.periodNumber(T0), Set.of("t/objects/b.lbo"));
+        assertThat(writer.memoryBytes()).isLessThan(both);
+        writer.persist();
+        assertThat(writer.memoryBytes()).isEqualTo(stored().sizeBytes());
+        writer.evict(T0); // the period is current: kept
+        assertThat(writer.memoryBytes()).isEqualTo(stored().sizeBytes());
+        writer.evict(T0 + 3 * 86_400_000_000_000L); // two periods later, persisted: evicted
+        assertThat(writer.memoryBytes()).isZero();
+    }
 }
