@@ -266,8 +266,10 @@ public final class LogbloomServer implements AutoCloseable {
                 ingester = new Ingester(ConfigMapping.ingestConfig(config), store, clock, registry);
                 replayed = true;
             } catch (IOException e) {
+                // a file-system exception's message is only the path: its type says what went wrong with it
+                String reason = e instanceof java.nio.file.FileSystemException ? e.toString() : e.getMessage();
                 throw new UncheckedIOException("cannot start the ingester (WAL " + config.walDirectory() + "): "
-                        + e.getMessage(), e);
+                        + reason, e);
             } finally {
                 if (!replayed) {
                     app.stop();

@@ -71,6 +71,22 @@ final class MainTest {
                 .isEqualTo(2);
     }
 
+    /**
+     * A WAL directory that cannot be made (its parts directory a dangling link): the error names the directory and
+     * the file-system exception, whose own message is just the path.
+     */
+    @Test
+    void walPartsDirectoryUnusable_startFailsNamingTheProblem() throws Exception {
+        LogbloomConfig config = LogbloomConfig.defaults().withOverrides(0, "127.0.0.1", dir);
+        java.nio.file.Files.createDirectories(config.walDirectory());
+        java.nio.file.Files.createSymbolicLink(config.walDirectory().resolve("parts"), dir.resolve("nowhere"));
+        try (LogbloomServer server = new LogbloomServer(config, Clock.systemUTC())) {
+            assertThatThrownBy(server::start).isInstanceOf(java.io.UncheckedIOException.class)
+                    .hasMessageContaining("cannot start the ingester (WAL " + config.walDirectory() + ")")
+                    .hasMessageContaining("FileAlreadyExistsException");
+        }
+    }
+
     @Test
     void serverBeforeStart_ingester503_closeIdempotent() {
         LogbloomServer server = new LogbloomServer(LogbloomConfig.defaults().withOverrides(0, null, dir),
