@@ -68,9 +68,10 @@ public final class ServerBarReport {
     /** USER_HZ of Linux on every common architecture; {@code /proc/PID/stat} counts CPU time in these ticks. */
     private static final int CLOCK_TICKS_PER_SECOND = 100;
     /**
-     * Idle time before the second RSS reading of each pair: the server's G1 periodic cycle (HeapTuning:
-     * after 15 s without a GC, checked every 15 s, so up to 30 s) gives free heap back within it; the first
-     * reading shows the high-water mark.
+     * Idle time before the second RSS reading of each pair: a server run with G1 gives free heap back within it
+     * (its periodic cycle, turned on by HeapTuning: after 15 s without a GC, checked every 15 s, so up to 30 s);
+     * the parallel collector of README's start options gives nothing back when idle. The first reading shows the
+     * high-water mark.
      */
     private static final Duration IDLE_SETTLE = Duration.ofSeconds(35);
     /** Repetitions of each count query; the median is reported. */

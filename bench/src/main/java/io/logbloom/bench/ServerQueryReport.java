@@ -47,7 +47,7 @@ import java.util.stream.Stream;
 public final class ServerQueryReport {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** README's start options, the shipped configuration the issues' targets are measured on. */
-    private static final String DEFAULT_JVM_OPTS = "-Xmx512m -XX:+UseG1GC -XX:GCTimeRatio=4 -XX:MaxMetaspaceSize=128m "
+    private static final String DEFAULT_JVM_OPTS = "-Xmx512m -XX:+UseParallelGC -XX:GCTimeRatio=4 -XX:MaxMetaspaceSize=128m "
             + "-XX:ReservedCodeCacheSize=64m -Djdk.nio.maxCachedBufferSize=262144";
     /** Waiting longer than this for a starting server means it failed to start. */
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
