@@ -4,11 +4,11 @@ import io.logbloom.chunks.ChunkRef;
 import io.logbloom.chunks.Labels;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -28,25 +28,55 @@ final class IndexUnion {
             return parts.get(0).chunks(tenant, matchers, fromNanos, throughNanos);
         }
         Set<String> superseded = superseded(parts);
-        TreeMap<Labels, TreeSet<ChunkRef>> merged = new TreeMap<>();
+        // grouped by hash (a series' hash is its fingerprint), in order of first appearance; each part answers in label
+        // order and the parts mostly hold the same series, so the one sort below finds the keys nearly sorted: about
+        // one comparison of label lists per series instead of a tree's log n per series and part
+        Map<Labels, List<ChunkRef>> merged = new HashMap<>();
+        List<Labels> order = new ArrayList<>();
         for (IndexReader part : parts) {
             for (SeriesChunks s : part.chunks(tenant, matchers, fromNanos, throughNanos)) {
-                TreeSet<ChunkRef> refs = null;
+                List<ChunkRef> refs = null;
                 for (ChunkRef ref : s.chunks()) {
                     if (superseded.isEmpty() || !superseded.contains(ref.objectKey())) {
                         if (refs == null) {
-                            refs = merged.computeIfAbsent(s.labels(), l -> new TreeSet<>(SeriesPostings.REF_ORDER));
+                            refs = merged.get(s.labels());
+                            if (refs == null) {
+                                refs = new ArrayList<>();
+                                merged.put(s.labels(), refs);
+                                order.add(s.labels());
+                            }
                         }
                         refs.add(ref);
                     }
                 }
             }
         }
-        List<SeriesChunks> out = new ArrayList<>(merged.size());
-        for (Map.Entry<Labels, TreeSet<ChunkRef>> e : merged.entrySet()) {
-            out.add(new SeriesChunks(e.getKey(), new ArrayList<>(e.getValue())));
+        order.sort(null);
+        List<SeriesChunks> out = new ArrayList<>(order.size());
+        for (Labels labels : order) {
+            out.add(new SeriesChunks(labels, sortedDistinct(merged.get(labels))));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * {@code refs} sorted by {@link SeriesPostings#REF_ORDER} with the later of two equal refs dropped (the first
+     * kept, as a sorted set keeps the first it was given); a sort and no set, since a series has few refs.
+     */
+    static List<ChunkRef> sortedDistinct(List<ChunkRef> refs) {
+        if (refs.size() < 2) {
+            return refs;
+        }
+        refs.sort(SeriesPostings.REF_ORDER); // stable: equal refs keep their order
+        List<ChunkRef> out = new ArrayList<>(refs.size());
+        ChunkRef previous = null;
+        for (ChunkRef ref : refs) {
+            if (previous == null || SeriesPostings.REF_ORDER.compare(previous, ref) != 0) {
+                out.add(ref);
+                previous = ref;
+            }
+        }
+        return out;
     }
 
     /** The object keys the index files among {@code parts} supersede. */

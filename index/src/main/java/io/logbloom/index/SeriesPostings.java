@@ -258,7 +258,12 @@ final class SeriesPostings {
      */
     private int[] inLabelOrder(BitSet ids) {
         if (labelOrder == null) {
-            return ids.stream().toArray();
+            int[] out = new int[ids.cardinality()];
+            int n = 0;
+            for (int id = ids.nextSetBit(0); id >= 0; id = ids.nextSetBit(id + 1)) {
+                out[n++] = id; // a loop, not a stream: a needle's first queries run this interpreted
+            }
+            return out;
         }
         int count = ids.cardinality();
         int[] out = new int[count];
