@@ -136,6 +136,25 @@ final class ChunkBloomTester {
             return scopeHash -> objectTokens.test(scheme.scopedTokenHash(scopeHash, token));
         }
 
+        /**
+         * For a query of a single metadata leaf (a trace_id needle) that no stream label of {@code series} shadows:
+         * turns the block scope hashes {@code hashes[0, n)} into the leaf's scoped token hashes in place, for
+         * {@link SeriesBloomView#retainMightContain}, and returns true. Returns false (changing nothing) for any other
+         * query or series, which {@link #blocksOf} answers.
+         */
+        boolean singleLeafHashes(Labels series, long[] hashes, int n) {
+            String key = query instanceof BloomQuery.MetadataEquals eq ? eq.key()
+                    : query instanceof BloomQuery.MetadataExists exists ? exists.key() : null;
+            if (key == null || series.get(key) != null) {
+                return false;
+            }
+            long token = leafHashes.get(query)[0];
+            for (int i = 0; i < n; i++) {
+                hashes[i] = scheme.scopedTokenHash(hashes[i], token);
+            }
+            return true;
+        }
+
         private boolean leafMayMatch(BloomQuery leaf, Labels series, SeriesBloomView bloom, LongPredicate tokens,
                 long scopeHash) {
             if (leaf instanceof BloomQuery.MetadataEquals eq) {

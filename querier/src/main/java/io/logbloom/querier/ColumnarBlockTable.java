@@ -57,6 +57,13 @@ final class ColumnarBlockTable {
         return lengths[block];
     }
 
+    /** The scope hashes of blocks {@code blocks[0, n)} into {@code out} (as {@link #scopeHash}, one call for all). */
+    void scopeHashes(int[] blocks, int n, long[] out) {
+        for (int i = 0; i < n; i++) {
+            out[i] = scopeHashes[blocks[i]];
+        }
+    }
+
     /** The hash of block {@code block}'s bloom-token scope ({@link ColumnarDirectory#blockScope}). */
     long scopeHash(int block) {
         return scopeHashes[block];

@@ -21,6 +21,24 @@ public interface SeriesBloomView {
         return hash -> mightContain(objectKey, hash);
     }
 
+    /**
+     * Keeps, in place and in order, the first {@code n} entries of {@code ids} whose {@code hashes} entry (same
+     * index) might have been added for the object stored under {@code objectKey}; returns how many are kept. One call
+     * for all the blocks of an object, so a needle's probes are a loop over the object's filter, not a call chain
+     * per block.
+     */
+    default int retainMightContain(String objectKey, long[] hashes, int[] ids, int n) {
+        java.util.function.LongPredicate tokens = tokensOf(objectKey);
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            if (tokens.test(hashes[i])) {
+                hashes[kept] = hashes[i];
+                ids[kept++] = ids[i];
+            }
+        }
+        return kept;
+    }
+
     /** Whether line n-grams were indexed. */
     boolean ngramEnabled();
 

@@ -392,6 +392,25 @@ final class StoreReader {
         /** The blocks of {@code inRange} whose block-scoped tokens may match; counts the skipped bytes. */
         private int[] blocksMayMatch(Labels series, ChunkRef ref, ColumnarBlockTable table, SeriesBloomView view,
                 int[] inRange) {
+            long[] hashes = new long[inRange.length];
+            table.scopeHashes(inRange, inRange.length, hashes);
+            if (prepared.singleLeafHashes(series, hashes, inRange.length)) {
+                // a needle: every block's scoped token probed in one loop over the object's filter
+                int[] maybe = inRange.clone();
+                int n = view.retainMightContain(ref.objectKey(), hashes, maybe, maybe.length);
+                if (n == inRange.length) {
+                    return inRange;
+                }
+                long skippedBytes = 0;
+                for (int b : inRange) {
+                    skippedBytes += table.length(b);
+                }
+                for (int i = 0; i < n; i++) {
+                    skippedBytes -= table.length(maybe[i]);
+                }
+                ctx.stats.bytesSkipped.add(skippedBytes);
+                return java.util.Arrays.copyOf(maybe, n);
+            }
             // the object's filter and series-dependent checks looked up once; per block a scope combination and the
             // probes
             java.util.function.LongPredicate blockTest = prepared.blocksOf(series, view, view.tokensOf(ref.objectKey()));

@@ -44,6 +44,22 @@ public final class StoredSeriesBlooms implements SeriesBloomSource {
         }
 
         @Override
+        public int retainMightContain(String objectKey, long[] hashes, int[] ids, int n) {
+            ScalableBloomFilter filter = bloom.filters().get(objectKey);
+            if (filter == null) {
+                return n;
+            }
+            int kept = 0;
+            for (int i = 0; i < n; i++) {
+                if (filter.mightContain(hashes[i])) {
+                    hashes[kept] = hashes[i];
+                    ids[kept++] = ids[i];
+                }
+            }
+            return kept;
+        }
+
+        @Override
         public boolean ngramEnabled() {
             return bloom.ngramEnabled();
         }

@@ -50,11 +50,33 @@ final class ChunkBloomTesterTest {
             ChunkBloomTester.Prepared prepared = tester.prepare(query);
             for (Labels s : series) {
                 LongPredicate blocks = prepared.blocksOf(s, bloom, tokens);
+                long[] batch = new long[200];
+                int[] ids = new int[200];
+                boolean[] expected = new boolean[200];
                 for (int i = 0; i < 200; i++) {
                     long scope = i < scopes.length ? scopes[i] : random.nextLong();
                     boolean general = prepared.blockMayMatch(s, bloom, tokens, scope);
                     assertThat(blocks.test(scope)).as("%s on %s, scope %d", query, s, i).isEqualTo(general);
                     skipped += general ? 0 : 1;
+                    batch[i] = scope;
+                    ids[i] = i;
+                    expected[i] = general;
+                }
+                // the batched needle path: where it applies, it keeps exactly the blocks the general test keeps
+                boolean single = prepared.singleLeafHashes(s, batch, batch.length);
+                boolean needleShape = (query instanceof BloomQuery.MetadataEquals eq && s.get(eq.key()) == null)
+                        || (query instanceof BloomQuery.MetadataExists ex && s.get(ex.key()) == null);
+                assertThat(single).as("%s on %s applies", query, s).isEqualTo(needleShape);
+                if (single) {
+                    int n = bloom.retainMightContain(OBJECT, batch, ids, batch.length);
+                    List<Integer> kept = new java.util.ArrayList<>();
+                    for (int i = 0; i < 200; i++) {
+                        if (expected[i]) {
+                            kept.add(i);
+                        }
+                    }
+                    assertThat(java.util.Arrays.stream(ids, 0, n).boxed().toList()).as("%s on %s", query, s)
+                            .isEqualTo(kept);
                 }
             }
         }
