@@ -74,10 +74,14 @@ final class ChunkBloomTester {
         private final BloomQuery query;
         /** Per metadata leaf its token hash, per line leaf its proven words' hashes; keyed by leaf identity. */
         private final Map<BloomQuery, long[]> leafHashes = new IdentityHashMap<>();
+        /** The key of a query that is a single metadata leaf (a trace_id needle), else null. */
+        private final String singleLeafKey;
 
         private Prepared(BloomQuery query) {
             this.query = Objects.requireNonNull(query, "query is null");
             hashLeaves(query);
+            singleLeafKey = query instanceof BloomQuery.MetadataEquals eq ? eq.key()
+                    : query instanceof BloomQuery.MetadataExists exists ? exists.key() : null;
         }
 
         private void hashLeaves(BloomQuery node) {
@@ -118,41 +122,32 @@ final class ChunkBloomTester {
 
         /**
          * The test of the blocks of one object of {@code series}: a predicate on a block's scope hash answering as
-         * {@link #blockMayMatch} with these arguments. What depends on the series alone is decided once here: a
-         * single metadata leaf (a trace_id needle, tested on every block of every series) becomes one scoped hash
-         * and one filter probe per block, or "may match" for every block when a stream label of the series
-         * shadows its key.
+         * {@link #blockMayMatch} with these arguments, or "may match" for every block when the query is a single
+         * metadata leaf whose key a stream label of the series shadows. A single leaf the series does not shadow is
+         * probed in a batch instead ({@link #probesOneToken}).
          */
         LongPredicate blocksOf(Labels series, SeriesBloomView bloom, LongPredicate objectTokens) {
-            String key = query instanceof BloomQuery.MetadataEquals eq ? eq.key()
-                    : query instanceof BloomQuery.MetadataExists exists ? exists.key() : null;
-            if (key == null) {
-                return scopeHash -> blockMayMatch(series, bloom, objectTokens, scopeHash);
-            }
-            if (series.get(key) != null) {
+            if (singleLeafKey != null && series.get(singleLeafKey) != null) {
                 return scopeHash -> true;
             }
-            long token = leafHashes.get(query)[0];
-            return scopeHash -> objectTokens.test(scheme.scopedTokenHash(scopeHash, token));
+            return scopeHash -> blockMayMatch(series, bloom, objectTokens, scopeHash);
         }
 
         /**
-         * For a query of a single metadata leaf (a trace_id needle) that no stream label of {@code series} shadows:
-         * turns the block scope hashes {@code hashes[0, n)} into the leaf's scoped token hashes in place, for
-         * {@link SeriesBloomView#retainMightContain}, and returns true. Returns false (changing nothing) for any other
-         * query or series, which {@link #blocksOf} answers.
+         * Whether a block of {@code series} may match exactly when the object's filter may hold one scoped token: the
+         * query is a single metadata leaf (a trace_id needle) and no stream label of the series shadows its key. Its
+         * blocks are then probed in one batch: {@link #scopedTokens}, then {@link SeriesBloomView#retainMightContain}.
          */
-        boolean singleLeafHashes(Labels series, long[] hashes, int n) {
-            String key = query instanceof BloomQuery.MetadataEquals eq ? eq.key()
-                    : query instanceof BloomQuery.MetadataExists exists ? exists.key() : null;
-            if (key == null || series.get(key) != null) {
-                return false;
-            }
+        boolean probesOneToken(Labels series) {
+            return singleLeafKey != null && series.get(singleLeafKey) == null;
+        }
+
+        /** Turns block scope hashes {@code hashes[0, n)} into the single leaf's scoped token hashes, in place. */
+        void scopedTokens(long[] hashes, int n) {
             long token = leafHashes.get(query)[0];
             for (int i = 0; i < n; i++) {
                 hashes[i] = scheme.scopedTokenHash(hashes[i], token);
             }
-            return true;
         }
 
         private boolean leafMayMatch(BloomQuery leaf, Labels series, SeriesBloomView bloom, LongPredicate tokens,

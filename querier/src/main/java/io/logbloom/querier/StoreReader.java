@@ -392,10 +392,11 @@ final class StoreReader {
         /** The blocks of {@code inRange} whose block-scoped tokens may match; counts the skipped bytes. */
         private int[] blocksMayMatch(Labels series, ChunkRef ref, ColumnarBlockTable table, SeriesBloomView view,
                 int[] inRange) {
-            long[] hashes = new long[inRange.length];
-            table.scopeHashes(inRange, inRange.length, hashes);
-            if (prepared.singleLeafHashes(series, hashes, inRange.length)) {
+            if (prepared.probesOneToken(series)) {
                 // a needle: every block's scoped token probed in one loop over the object's filter
+                long[] hashes = new long[inRange.length];
+                table.scopeHashes(inRange, inRange.length, hashes);
+                prepared.scopedTokens(hashes, hashes.length);
                 int[] maybe = inRange.clone();
                 int n = view.retainMightContain(ref.objectKey(), hashes, maybe, maybe.length);
                 if (n == inRange.length) {
@@ -411,8 +412,7 @@ final class StoreReader {
                 ctx.stats.bytesSkipped.add(skippedBytes);
                 return java.util.Arrays.copyOf(maybe, n);
             }
-            // the object's filter and series-dependent checks looked up once; per block a scope combination and the
-            // probes
+            // the object's filter and series-dependent checks looked up once
             java.util.function.LongPredicate blockTest = prepared.blocksOf(series, view, view.tokensOf(ref.objectKey()));
             int[] maybe = new int[inRange.length];
             int n = 0;

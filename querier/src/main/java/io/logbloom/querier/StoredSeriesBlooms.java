@@ -43,6 +43,7 @@ public final class StoredSeriesBlooms implements SeriesBloomSource {
             return filter == null ? hash -> true : filter::mightContain;
         }
 
+        /** As the default, but probing the object's filter directly: no predicate call per block (-Xint needle −4 %). */
         @Override
         public int retainMightContain(String objectKey, long[] hashes, int[] ids, int n) {
             ScalableBloomFilter filter = bloom.filters().get(objectKey);
