@@ -90,11 +90,6 @@ final class ColumnarDirectoryCache {
         return cache.getIfPresent(objectKey);
     }
 
-    /** The index of the stream {@code labels} in {@code objectKey}'s directory, or -1 when it holds none. */
-    int streamIndex(String objectKey, Labels labels) throws IOException {
-        return entry(objectKey).indexOf(labels);
-    }
-
     /** The block table of {@code objectKey}, read from the store on a miss. */
     ColumnarBlockTable table(String objectKey) throws IOException {
         return entry(objectKey).table();
