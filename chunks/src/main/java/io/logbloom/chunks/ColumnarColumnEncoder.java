@@ -20,7 +20,8 @@ import java.util.Map;
  * values too diverse for a dictionary are only packed (plain or zstd'd), as zstd over their text
  * stores at best the 4 bits a digit packing does.
  * With {@link ColumnarConfig.Effort#FAST} lines are only plain (zstd'd when that helps) and metadata
- * only constant or raw: one compression per column, no tokenizing or value hashing.
+ * only constant or raw: one compression per column, no tokenizing or value hashing; with
+ * {@link ColumnarConfig.Effort#UNCOMPRESSED} the same encodings, never compressed.
  *
  * <p>Not thread-safe: holds scratch buffers and a native zstd context; one per writer. The
  * {@link Encoded} results point into scratch buffers and are valid until the next call.
@@ -62,6 +63,7 @@ final class ColumnarColumnEncoder implements AutoCloseable {
 
     private final ZstdCompressCtx zstd;
     private final boolean fast;
+    private final boolean compress;
     private final ByteSink first = new ByteSink(64 * 1024);
     private final ByteSink second = new ByteSink(64 * 1024);
     private final ByteSink third = new ByteSink(64 * 1024);
@@ -70,7 +72,8 @@ final class ColumnarColumnEncoder implements AutoCloseable {
     private byte[] bestCompressed = new byte[64 * 1024];
 
     ColumnarColumnEncoder(int zstdLevel, ColumnarConfig.Effort effort) {
-        fast = effort == ColumnarConfig.Effort.FAST;
+        fast = effort != ColumnarConfig.Effort.SMALLEST;
+        compress = effort != ColumnarConfig.Effort.UNCOMPRESSED;
         zstd = new ZstdCompressCtx();
         zstd.setLevel(zstdLevel);
     }
@@ -278,7 +281,7 @@ final class ColumnarColumnEncoder implements AutoCloseable {
         ByteSink[] payloads = {a, b, c};
         for (int i = 0; i < 3; i++) {
             ByteSink payload = payloads[i];
-            if (payload == null || payload.size() < MIN_ZSTD_BYTES) {
+            if (!compress || payload == null || payload.size() < MIN_ZSTD_BYTES) {
                 continue;
             }
             int n = compress(payload);

@@ -24,7 +24,13 @@ public record ColumnarConfig(int maxRowsPerBlock, int maxRawBytesPerBlock, int z
          * seconds and are read once by the merger (which then writes {@link #SMALLEST}); every reader
          * reads both, as the encodings are the same.
          */
-        FAST
+        FAST,
+        /**
+         * As {@link #FAST}, and no column compressed: for ingest parts, whose lines the seal thread would
+         * otherwise compress at the push rate only for the merger to decompress them seconds later (zstd
+         * level 1 was about 70 % of the seal thread's CPU). Parts take about four times the disk space.
+         */
+        UNCOMPRESSED
     }
 
     /**

@@ -93,6 +93,35 @@ final class ColumnarFormatTest {
                 .isEqualTo(ColumnarEncoding.LINES_TOKENIZED);
     }
 
+    @ParameterizedTest
+    @ValueSource(longs = {21, 22, 23})
+    void roundTrip_uncompressedEffort(long seed) throws IOException {
+        Random random = new Random(seed);
+        assertRoundTrip(ColumnarTestData.streams(random, 1 + random.nextInt(40), 400),
+                SMALL_BLOCKS.withEffort(ColumnarConfig.Effort.UNCOMPRESSED));
+    }
+
+    @Test
+    void uncompressedEffort_fastEncodingsAndNoColumnCompressed() throws IOException {
+        List<LogEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            entries.add(new LogEntry(1_000_000L * i, "level=info status=200 took=" + (i % 7) + "ms",
+                    List.of(new Label("constant", "same"), new Label("dictionary", "value-" + i % 3))));
+        }
+        byte[] bytes = ColumnarObjectWriter.write(ColumnarConfig.defaults().withEffort(ColumnarConfig.Effort.UNCOMPRESSED),
+                Map.of(Labels.of("a", "b"), ColumnarRows.of(entries)));
+        ColumnarObjectReader reader = reader(bytes);
+        for (ColumnarBlockInfo block : reader.directory().blocks()) {
+            assertThat(block.lines().encoding()).isEqualTo(ColumnarEncoding.LINES);
+            assertThat(block.metadata("constant").encoding()).isEqualTo(ColumnarEncoding.METADATA_CONSTANT);
+            assertThat(block.metadata("dictionary").encoding()).isEqualTo(ColumnarEncoding.METADATA_RAW);
+            assertThat(block.columns()).allSatisfy(column -> assertThat(column.zstd()).as(column.kind() + " " + column.key())
+                    .isFalse());
+        }
+        assertThat(reader.entries(0, Long.MIN_VALUE, Long.MAX_VALUE))
+                .containsExactlyElementsOf(ColumnarTestData.expected(entries));
+    }
+
     @Test
     void roundTrip_defaultConfig_manyStreams() throws IOException {
         assertRoundTrip(ColumnarTestData.streams(new Random(99), 150, 300), ColumnarConfig.defaults());

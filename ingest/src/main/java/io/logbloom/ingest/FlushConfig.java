@@ -22,9 +22,11 @@ public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Durati
     /**
      * A tenant's sealed parts are merged into one object once they hold this many bytes (or their
      * oldest is {@code max_chunk_age} old, or on flush): big objects compress better and keep the
-     * object and index-ref counts low; the merge holds one object's bytes in heap.
+     * object and index-ref counts low; the merge holds one object's bytes in heap. Parts are stored
+     * uncompressed, so this is about the raw bytes of the rows: 128 MB of load-test rows make a stored
+     * object of about 30 MB.
      */
-    public static final long DEFAULT_MERGE_MIN_BYTES = 32L << 20;
+    public static final long DEFAULT_MERGE_MIN_BYTES = 128L << 20;
 
     /** A config with the default seal interval and merge size. */
     public FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod,

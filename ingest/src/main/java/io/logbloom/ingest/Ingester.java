@@ -71,11 +71,11 @@ public final class Ingester implements AutoCloseable {
     static final int MERGED_ZSTD_LEVEL = 9;
     /**
      * Parts are written by the one seal thread at the push rate, live seconds and are read once by the
-     * merger: zstd's fastest level with {@link ColumnarConfig.Effort#FAST} encodings (no tokenizing, no
-     * hex or dictionary attempts) keeps sealing well ahead of the pushes; the merge encodes the rows
-     * once, smallest.
+     * merger: {@link ColumnarConfig.Effort#UNCOMPRESSED} (no tokenizing, no hex or dictionary attempts, no
+     * compression) keeps sealing well ahead of the pushes and leaves the CPU to them; the merge encodes the
+     * rows once, smallest.
      */
-    static final int PART_ZSTD_LEVEL = 1;
+    static final ColumnarConfig.Effort PART_EFFORT = ColumnarConfig.Effort.UNCOMPRESSED;
 
     private final IngestConfig config;
     private final Clock clock;
@@ -145,7 +145,7 @@ public final class Ingester implements AutoCloseable {
                 Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 8));
         ColumnarConfig objectFormat = ColumnarConfig.defaults()
                 .withMaxRawBytesPerBlock(config.chunk().blockSizeBytes());
-        ColumnarConfig partFormat = objectFormat.withZstdLevel(PART_ZSTD_LEVEL).withEffort(ColumnarConfig.Effort.FAST);
+        ColumnarConfig partFormat = objectFormat.withEffort(PART_EFFORT);
         Path partsDir = config.wal().directory().resolve("parts");
         this.parts = new LocalParts(partsDir, partFormat);
         this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted, config.index(),
