@@ -7,14 +7,17 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Stateless push validation with Loki's rules, order and messages ({@code pkg/validation/validate.go},
  * {@code pkg/distributor/validator.go}): labels are checked for count, then per sorted label name
  * length, value length and duplicates; entries for the accepted timestamp window (too old, too new),
- * then line size in UTF-8 bytes. Timestamps in messages
+ * repeated structured-metadata names (which Loki does not check; a row here holds one value per name), then line
+ * size in UTF-8 bytes. Timestamps in messages
  * use RFC 3339 like Loki. Thread-safe (immutable).
  */
 final class PushValidator {
@@ -93,12 +96,43 @@ final class PushValidator {
             return new Rejection(RejectReason.TOO_FAR_IN_FUTURE,
                     String.format("entry for stream '%s' has timestamp too new: %s", stream, format(ts)));
         }
+        String repeated = repeatedMetadataName(entry.metadata());
+        if (repeated != null) {
+            return new Rejection(RejectReason.INVALID_LABELS, "entry for stream '" + stream
+                    + "' has duplicate structured metadata name: '" + repeated + "'");
+        }
         if (limits.maxLineSizeBytes() > 0) {
             int length = lineUtf8Bytes;
             if (length > limits.maxLineSizeBytes()) {
                 return new Rejection(RejectReason.LINE_TOO_LONG, String.format(
                         "Max entry size '%d' bytes exceeded for stream '%s' while adding an entry with length '%d' bytes",
                         limits.maxLineSizeBytes(), stream, length));
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The first structured-metadata name that appears twice in {@code metadata}, or null. A protobuf push can
+     * repeat a name within one entry (a JSON object cannot); a row holds one value per name.
+     */
+    static String repeatedMetadataName(List<Label> metadata) {
+        int n = metadata.size();
+        if (n <= 16) { // entries carry a few names: compare pairwise
+            for (int i = 1; i < n; i++) {
+                String name = metadata.get(i).name();
+                for (int j = 0; j < i; j++) {
+                    if (metadata.get(j).name().equals(name)) {
+                        return name;
+                    }
+                }
+            }
+            return null;
+        }
+        Set<String> seen = new HashSet<>();
+        for (Label l : metadata) {
+            if (!seen.add(l.name())) {
+                return l.name();
             }
         }
         return null;

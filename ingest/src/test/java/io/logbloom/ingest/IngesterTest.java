@@ -245,6 +245,27 @@ final class IngesterTest {
     }
 
     @Test
+    void repeatedMetadataName_rejectsThatEntryOnly_othersStoredAndReplayed() throws Exception {
+        IngestConfig config = IngesterFixture.config(dir);
+        Ingester first = fx.open(config, store);
+        PushResult result = first.push("t", List.of(new PushStream("{app=\"a\"}", List.of(
+                new LogEntry(fx.ts(1), "kept", List.of(new Label("k", "1"), new Label("j", "2"))),
+                new LogEntry(fx.ts(2), "repeated", List.of(new Label("k", "1"), new Label("j", "2"), new Label("k", "3"))),
+                new LogEntry(fx.ts(3), "kept too", List.of(new Label("k", "4")))))));
+        assertThat(result.acceptedEntries()).isEqualTo(2);
+        assertThat(result.rejectedEntries()).isEqualTo(1);
+        assertThat(result.errors()).containsExactly(
+                "entry for stream '{app=\"a\"}' has duplicate structured metadata name: 'k'");
+        assertThat(IngesterFixture.unflushedRows(first, "t")).extracting(LogEntry::line).containsExactly("kept", "kept too");
+        first.halt();
+        try (Ingester second = fx.open(config, store)) {
+            assertThat(IngesterFixture.unflushedRows(second, "t")).containsExactly(
+                    new LogEntry(fx.ts(1), "kept", List.of(new Label("k", "1"), new Label("j", "2"))),
+                    new LogEntry(fx.ts(3), "kept too", List.of(new Label("k", "4"))));
+        }
+    }
+
+    @Test
     void crashBeforeFlush_replayRestoresEveryAcknowledgedEntry_thenWalCheckpointed() throws Exception {
         IngestConfig config = IngesterFixture.config(dir);
         Ingester first = fx.open(config, store);

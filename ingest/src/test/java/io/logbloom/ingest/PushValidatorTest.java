@@ -45,4 +45,22 @@ final class PushValidatorTest {
         assertThat(twoNames.validateLabels("s", List.of(new Label("a", "1"), new Label("b", "2"), new Label("c", "3"),
                 new Label("service_name", "x"))).message()).isEqualTo("entry for stream 's' has 3 label names; limit 2");
     }
+
+    @Test
+    void repeatedMetadataName_foundAtAnyDistance_pairwiseAndThroughASet() {
+        for (int n : new int[] {2, 3, 16, 17, 40}) {
+            for (int at = 1; at < n; at++) {
+                List<Label> metadata = new java.util.ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    metadata.add(new Label(i == at ? "k0" : "k" + i, "v"));
+                }
+                assertThat(PushValidator.repeatedMetadataName(metadata)).as("n=%d at=%d", n, at).isEqualTo("k0");
+                metadata.set(at, new Label("other", "v"));
+                assertThat(PushValidator.repeatedMetadataName(metadata)).as("n=%d", n).isNull();
+            }
+        }
+        assertThat(PushValidator.repeatedMetadataName(List.of())).isNull();
+        assertThat(validator.validateEntry("{a=\"b\"}", new LogEntry(NOW, "x", List.of(new Label("k", "1"),
+                new Label("k", "1"))), NOW).reason()).isEqualTo(RejectReason.INVALID_LABELS);
+    }
 }
