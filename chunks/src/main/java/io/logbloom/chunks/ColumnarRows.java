@@ -20,6 +20,7 @@ import java.util.Map;
  */
 public final class ColumnarRows {
     private static final int INITIAL_ROWS = 16;
+    private static final int RECENT_KEY_POSITIONS = 4;
 
     private int size;
     private long[] timestamps = new long[INITIAL_ROWS];
@@ -34,9 +35,13 @@ public final class ColumnarRows {
     private byte[] metaValues = new byte[256];
     private int metaValuesSize;
     private final List<String> keyNames = new ArrayList<>();
-    /** The key {@link #keyId} answered last (by identity) and its id. */
-    private String lastKeyName;
-    private int lastKeyId;
+    /**
+     * Per metadata position of a row (the first {@link #RECENT_KEY_POSITIONS}), the key name {@link #keyId}
+     * answered last there (by identity) and its id: rows repeat their keys in the same order, and a push
+     * decoder hands over one instance per name.
+     */
+    private final String[] recentKeyNames = new String[RECENT_KEY_POSITIONS];
+    private final int[] recentKeyIds = new int[RECENT_KEY_POSITIONS];
     private final List<byte[]> keyNamesUtf8 = new ArrayList<>();
     private final Map<String, Integer> keyIds = new HashMap<>();
     private boolean sortedByTime = true;
@@ -63,8 +68,9 @@ public final class ColumnarRows {
         int pairsStart = metaPairCount;
         int valuesStart = metaValuesSize;
         long rowRaw = length;
-        for (Label label : metadata) {
-            int keyId = keyId(label.name());
+        for (int m = 0, n = metadata.size(); m < n; m++) {
+            Label label = metadata.get(m);
+            int keyId = keyId(m, label.name());
             for (int p = pairsStart; p < metaPairCount; p++) {
                 if (metaPairs[2 * p] == keyId) {
                     metaPairCount = pairsStart;
@@ -125,13 +131,17 @@ public final class ColumnarRows {
         return Arrays.copyOf(array, (int) wanted);
     }
 
-    private int keyId(String name) {
-        if (name == lastKeyName) {
-            return lastKeyId; // rows repeat their keys, and a push decoder hands over one instance per name
+    /** The id of key {@code name}, at metadata position {@code position} of its row. */
+    private int keyId(int position, String name) {
+        if (position >= RECENT_KEY_POSITIONS) {
+            return lookUpKey(name);
+        }
+        if (name == recentKeyNames[position]) {
+            return recentKeyIds[position];
         }
         int id = lookUpKey(name);
-        lastKeyName = name;
-        lastKeyId = id;
+        recentKeyNames[position] = name;
+        recentKeyIds[position] = id;
         return id;
     }
 
@@ -155,7 +165,7 @@ public final class ColumnarRows {
         keyNames.clear();
         keyNamesUtf8.clear();
         keyIds.clear();
-        lastKeyName = null;
+        Arrays.fill(recentKeyNames, null);
         sortedByTime = true;
         rawBytes = 0;
     }

@@ -26,6 +26,32 @@ final class ColumnarRowsTest {
     }
 
     @Test
+    void append_keysInAnyOrderAndInstance_readBackAsAppended_alsoAfterClear() {
+        java.util.Random random = new java.util.Random(7);
+        String[] pool = {"trace_id", "detected_level", "user", "span_id", "a", "b", "c"};
+        ColumnarRows rows = new ColumnarRows();
+        for (int round = 0; round < 100; round++) { // many clears: a key cache kept across one would show
+            List<List<Label>> expected = new java.util.ArrayList<>();
+            int count = 1 + random.nextInt(20);
+            for (int r = 0; r < count; r++) {
+                List<String> names = new java.util.ArrayList<>(List.of(pool));
+                java.util.Collections.shuffle(names, random);
+                List<Label> metadata = new java.util.ArrayList<>();
+                for (String name : names.subList(0, random.nextInt(pool.length + 1))) {
+                    // equal names as distinct instances now and then, the same instance otherwise
+                    metadata.add(new Label(random.nextInt(4) == 0 ? new String(name) : name, "v" + random.nextInt(3)));
+                }
+                rows.append(r, "line", metadata);
+                expected.add(metadata);
+            }
+            for (int r = 0; r < expected.size(); r++) {
+                assertThat(rows.metadata(r)).as("row %d", r).containsExactlyElementsOf(expected.get(r));
+            }
+            rows.clear();
+        }
+    }
+
+    @Test
     void append_duplicateKey_rejectedAndRowNotAdded() {
         ColumnarRows rows = new ColumnarRows();
         assertThatThrownBy(() -> rows.append(1, "x", List.of(new Label("k", "1"), new Label("k", "2"))))
