@@ -201,13 +201,16 @@ final class StreamWriter {
     /** Appends one stream's stored entries to the buffers and remembers them; caller holds {@link #lock}. */
     private List<LogEntry> append(String tenant, StreamState stream, List<PushCandidate.Prepared> toStore,
             WalCodec.Buffer encoded, long now) {
-        List<LogEntry> entries = new ArrayList<>(toStore.size());
         byte[] bytes = encoded.array();
+        buffers.append(tenant, stream.labels, rows -> {
+            for (PushCandidate.Prepared p : toStore) {
+                // the line's UTF-8 bytes are already in the WAL encoding: copy them, do not encode again
+                rows.append(p.entry.timestampNanos(), bytes, WalCodec.entryLineOffset(p.walStart),
+                        WalCodec.entryLineLength(bytes, p.walStart), p.entry.metadata());
+            }
+        });
+        List<LogEntry> entries = new ArrayList<>(toStore.size());
         for (PushCandidate.Prepared p : toStore) {
-            // the line's UTF-8 bytes are already in the WAL encoding: copy them, do not encode again
-            buffers.append(tenant, stream.labels, p.entry.timestampNanos(), bytes,
-                    WalCodec.entryLineOffset(p.walStart), WalCodec.entryLineLength(bytes, p.walStart),
-                    p.entry.metadata());
             remember(tenant, stream, p.timestampNanos(), p.lineHash, now);
             entries.add(p.entry);
         }

@@ -42,17 +42,37 @@ public final class TenantBuffers {
     private long rawBytes;
     private long retainedBytes;
 
-    /** Appends one row of {@code tenant}'s stream {@code labels}. */
-    public synchronized void append(String tenant, Labels labels, long timestampNanos, byte[] utf8Line, int offset,
-            int length, List<Label> metadata) {
+    /** Appends rows of one stream: what {@link #append(String, Labels, RowWriter)} hands {@code writer}. */
+    @FunctionalInterface
+    public interface RowWriter {
+        /** Appends rows to {@code rows}. */
+        void appendTo(ColumnarRows rows);
+    }
+
+    /**
+     * Appends rows of {@code tenant}'s stream {@code labels}: {@code writer} appends them to the stream's
+     * buffer under this object's lock, so a push takes the lock and finds the buffer once per stream, not
+     * once per row.
+     */
+    public synchronized void append(String tenant, Labels labels, RowWriter writer) {
         ColumnarRows stream = tenants.computeIfAbsent(tenant, t -> new HashMap<>())
                 .computeIfAbsent(labels, l -> new ColumnarRows());
         long before = stream.retainedBytes();
         long rawBefore = stream.rawBytes();
-        stream.append(timestampNanos, utf8Line, offset, length, metadata);
-        retainedBytes += stream.retainedBytes() - before;
-        rawBytes += stream.rawBytes() - rawBefore;
-        rows++;
+        int sizeBefore = stream.size();
+        try {
+            writer.appendTo(stream);
+        } finally { // rows appended before a failure stay: count them
+            rows += stream.size() - sizeBefore;
+            retainedBytes += stream.retainedBytes() - before;
+            rawBytes += stream.rawBytes() - rawBefore;
+        }
+    }
+
+    /** Appends one row of {@code tenant}'s stream {@code labels}. */
+    public void append(String tenant, Labels labels, long timestampNanos, byte[] utf8Line, int offset,
+            int length, List<Label> metadata) {
+        append(tenant, labels, rows -> rows.append(timestampNanos, utf8Line, offset, length, metadata));
     }
 
     /** Appends {@code entry} to {@code tenant}'s stream {@code labels}. */

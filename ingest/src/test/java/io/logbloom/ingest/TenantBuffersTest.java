@@ -32,6 +32,30 @@ final class TenantBuffersTest {
     }
 
     @Test
+    void appendBatch_countsTheRowsItAdded_evenWhenItFailsPartway() {
+        TenantBuffers buffers = new TenantBuffers();
+        buffers.append("t", Labels.of("a", "1"), rows -> {
+            rows.append(1, "ab", List.of(new Label("k", "v")));
+            rows.append(2, "cde", List.of());
+        });
+        assertThat(buffers.rows()).isEqualTo(2);
+        assertThat(buffers.rawBytes()).isEqualTo(2 + 1 + 1 + 3);
+        long retained = buffers.retainedBytes();
+        assertThat(retained).isPositive();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> buffers.append("t", Labels.of("a", "1"), rows -> {
+            rows.append(3, "f", List.of());
+            rows.append(4, "g", List.of(new Label("k", "1"), new Label("k", "2")));
+        })).isInstanceOf(IllegalArgumentException.class);
+        assertThat(buffers.rows()).isEqualTo(3);
+        assertThat(buffers.rawBytes()).isEqualTo(2 + 1 + 1 + 3 + 1);
+        assertThat(buffers.read("t", List.of(LabelMatcher.equal("a", "1")), 0, 10).get(Labels.of("a", "1")))
+                .extracting(LogEntry::line).containsExactly("ab", "cde", "f");
+        TenantBuffers.Sealed sealed = buffers.seal();
+        assertThat(sealed.rows()).isEqualTo(3);
+        assertThat(sealed.tenants().get("t").get(Labels.of("a", "1")).size()).isEqualTo(3);
+    }
+
+    @Test
     void read_copiesMatchingRowsInRange() {
         TenantBuffers buffers = new TenantBuffers();
         for (int i = 0; i < 10; i++) {
