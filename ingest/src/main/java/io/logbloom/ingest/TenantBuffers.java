@@ -1,7 +1,6 @@
 package io.logbloom.ingest;
 
 import io.logbloom.chunks.ColumnarRows;
-import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.index.LabelMatcher;
@@ -69,16 +68,9 @@ public final class TenantBuffers {
         }
     }
 
-    /** Appends one row of {@code tenant}'s stream {@code labels}. */
-    public void append(String tenant, Labels labels, long timestampNanos, byte[] utf8Line, int offset,
-            int length, List<Label> metadata) {
-        append(tenant, labels, rows -> rows.append(timestampNanos, utf8Line, offset, length, metadata));
-    }
-
     /** Appends {@code entry} to {@code tenant}'s stream {@code labels}. */
     public void append(String tenant, Labels labels, LogEntry entry) {
-        byte[] line = entry.line().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        append(tenant, labels, entry.timestampNanos(), line, 0, line.length, entry.metadata());
+        append(tenant, labels, rows -> rows.append(entry));
     }
 
     /** Takes every buffered row and leaves empty buffers. */
