@@ -78,17 +78,15 @@ public final class ColumnarRows {
                     throw new IllegalArgumentException("duplicate structured metadata key '" + label.name() + "'");
                 }
             }
-            byte[] value = label.value().getBytes(StandardCharsets.UTF_8);
-            metaValues = grow(metaValues, metaValuesSize + value.length);
-            System.arraycopy(value, 0, metaValues, metaValuesSize, value.length);
-            metaValuesSize += value.length;
+            int valueLength = putValue(label.value());
+            metaValuesSize += valueLength;
             if (2 * metaPairCount + 2 > metaPairs.length) {
                 metaPairs = Arrays.copyOf(metaPairs, Math.max(2 * metaPairCount + 2, metaPairs.length * 2));
             }
             metaPairs[2 * metaPairCount] = keyId;
             metaPairs[2 * metaPairCount + 1] = metaValuesSize;
             metaPairCount++;
-            rowRaw += keyNamesUtf8.get(keyId).length + value.length;
+            rowRaw += keyNamesUtf8.get(keyId).length + valueLength;
         }
         if (size == timestamps.length) {
             int capacity = size * 2;
@@ -118,6 +116,26 @@ public final class ColumnarRows {
     /** Appends one entry. */
     public void append(LogEntry entry) {
         append(entry.timestampNanos(), entry.line(), entry.metadata());
+    }
+
+    /**
+     * Writes {@code value}'s UTF-8 bytes at the end of {@link #metaValues} (not counted in its size yet) and
+     * returns their number: ASCII, as ids and levels are, is copied char by char without a temporary array.
+     */
+    private int putValue(String value) {
+        int n = value.length();
+        metaValues = grow(metaValues, metaValuesSize + n);
+        for (int i = 0; i < n; i++) {
+            char c = value.charAt(i);
+            if (c >= 0x80) {
+                byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+                metaValues = grow(metaValues, metaValuesSize + utf8.length);
+                System.arraycopy(utf8, 0, metaValues, metaValuesSize, utf8.length);
+                return utf8.length;
+            }
+            metaValues[metaValuesSize + i] = (byte) c;
+        }
+        return n;
     }
 
     private static byte[] grow(byte[] array, int needed) {

@@ -52,6 +52,30 @@ final class ColumnarRowsTest {
     }
 
     @Test
+    void append_metadataValuesInAnyScript_readBackExactly_andCountedInUtf8Bytes() {
+        // ASCII is copied char by char; a value turning non-ASCII part way is encoded again from its start
+        String[] values = {"4bf92f3577b34da6a3ce929d0e0e4736", "", "héllo", "abc\u00ff", "ascii then 日本語",
+                "\uD83D\uDE00 emoji", "tail\u0080", "x", "\uD800 lone surrogate"};
+        ColumnarRows rows = new ColumnarRows();
+        long expectedRaw = 0;
+        for (int r = 0; r < values.length; r++) {
+            String value = values[r];
+            String other = values[(r + 1) % values.length];
+            rows.append(r, "l", List.of(new Label("trace_id", value), new Label("k", other)));
+            expectedRaw += 1 + "trace_id".length() + value.getBytes(StandardCharsets.UTF_8).length + 1
+                    + other.getBytes(StandardCharsets.UTF_8).length;
+        }
+        for (int r = 0; r < values.length; r++) {
+            String decoded = new String(values[r].getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+            String otherDecoded = new String(values[(r + 1) % values.length].getBytes(StandardCharsets.UTF_8),
+                    StandardCharsets.UTF_8);
+            assertThat(rows.metadata(r)).as("row %d", r)
+                    .containsExactly(new Label("trace_id", decoded), new Label("k", otherDecoded));
+        }
+        assertThat(rows.rawBytes()).isEqualTo(expectedRaw);
+    }
+
+    @Test
     void append_duplicateKey_rejectedAndRowNotAdded() {
         ColumnarRows rows = new ColumnarRows();
         assertThatThrownBy(() -> rows.append(1, "x", List.of(new Label("k", "1"), new Label("k", "2"))))

@@ -108,6 +108,16 @@ final class WalCodec {
             return size;
         }
 
+        /** Empties the buffer, keeping its array for the next record. */
+        void clear() {
+            size = 0;
+        }
+
+        /** The capacity of the array held. */
+        int capacity() {
+            return bytes.length;
+        }
+
         byte[] array() {
             return bytes;
         }
