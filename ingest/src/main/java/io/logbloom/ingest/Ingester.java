@@ -84,6 +84,7 @@ public final class Ingester implements AutoCloseable {
     private final PushAdmission admittedAdmission;
     private final TenantBuffers buffers = new TenantBuffers();
     private final StreamWriter writer;
+    private final EncodeBuffers encodeBuffers = new EncodeBuffers();
     private final LocalParts parts;
     private final PartSealer sealer;
     private final PartMerger merger;
@@ -324,14 +325,16 @@ public final class Ingester implements AutoCloseable {
         }
         // Outside the lock: sort, hash, drop duplicates within the push and WAL-encode each entry once.
         // Sized for the common case (WAL bytes = raw bytes plus 12 per entry and 8 per metadata pair) so it never grows.
-        WalCodec.Buffer encoded = new WalCodec.Buffer((int) Math.min(Integer.MAX_VALUE - 16,
+        WalCodec.Buffer encoded = encodeBuffers.take((int) Math.min(Integer.MAX_VALUE - 16,
                 admitted.validBytes() + admitted.validLines() * 32L + 64));
-        for (PushCandidate c : admitted.candidates()) {
-            c.prepare(encoded);
-        }
         StreamWriter.Stored stored;
         try {
+            for (PushCandidate c : admitted.candidates()) {
+                c.prepare(encoded);
+            }
+            // the WAL record and the buffers copy what they keep of it: nothing reads the buffer after this
             stored = writer.accept(tenant, admitted.candidates(), encoded, admission, errors, wal, now);
+            encodeBuffers.give(encoded);
             if (stored.walPosition() != null && config.wal().fsync() == WalConfig.FsyncPolicy.PER_REQUEST) {
                 wal.syncTo(stored.walPosition().sequence());
             }
