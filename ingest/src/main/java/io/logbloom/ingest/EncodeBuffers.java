@@ -3,8 +3,9 @@ package io.logbloom.ingest;
 import java.util.concurrent.ArrayBlockingQueue;
 
 /**
- * The buffers pushes WAL-encode their entries into ({@link PushCandidate#prepare}), handed from push to push:
- * a fresh array of a whole push's size per push was a large share of what a push allocated, and the
+ * The buffers pushes WAL-encode their entries ({@link PushCandidate#prepare}) and build their WAL records
+ * ({@link StreamWriter}) in, handed from push to push: a fresh array of a whole push's size for each of
+ * those per push was a large share of what a push allocated, and the
  * collector copied those still alive at each young collection. At most {@link #MAX_KEPT} buffers of at
  * most {@link #MAX_KEPT_BYTES} each are kept (a few MB of heap at most); bigger ones are left to the
  * collector.

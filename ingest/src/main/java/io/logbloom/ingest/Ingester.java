@@ -134,7 +134,7 @@ public final class Ingester implements AutoCloseable {
         this.maxMemoryBytes = config.budget().maxMemoryBytes();
         // remembered identities may take an eighth of the budget: sealing cannot relieve them
         this.writer = new StreamWriter(buffers, new RecentEntries((int) Math.max(1024,
-                Math.min(RecentEntries.MAX_KEYS, maxMemoryBytes / 8 / StreamWriter.KEY_BYTES))));
+                Math.min(RecentEntries.MAX_KEYS, maxMemoryBytes / 8 / StreamWriter.KEY_BYTES))), encodeBuffers);
         this.persisted = new PersistedIndex(store, config.index(), new IndexFileCache(store, config.index()));
         this.visibleIndex = new VisibleIndex(persisted);
         String writerId = "ingester-"

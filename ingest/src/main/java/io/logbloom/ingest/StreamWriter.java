@@ -37,14 +37,8 @@ final class StreamWriter {
     private volatile long memoryBytes;
     /** Counts appends; guarded by {@link #lock}. */
     private long appends;
-    /**
-     * The WAL record being written, reused from push to push (guarded by {@link #lock}): the WAL copies it out
-     * before the lock is released, and a fresh array of a whole push's size per push was a tenth of the heap
-     * a push allocated. One that grew past {@link #MAX_KEPT_RECORD_BYTES} is dropped after use.
-     */
-    private WalCodec.Buffer recordBuffer;
-    /** A reused record buffer larger than this is not kept after its push. */
-    static final int MAX_KEPT_RECORD_BYTES = 4 << 20;
+    /** Where WAL records are built: the WAL copies a record out before the lock is released, so it goes back at once. */
+    private final EncodeBuffers recordBuffers;
     private volatile boolean closed;
 
     /** What one push stored: entries per stream (for tailing), counts, and the WAL position of its record (null if none). */
@@ -72,9 +66,10 @@ final class StreamWriter {
         }
     }
 
-    StreamWriter(TenantBuffers buffers, RecentEntries recent) {
+    StreamWriter(TenantBuffers buffers, RecentEntries recent, EncodeBuffers recordBuffers) {
         this.buffers = Objects.requireNonNull(buffers, "buffers is null");
         this.recent = Objects.requireNonNull(recent, "recent is null");
+        this.recordBuffers = Objects.requireNonNull(recordBuffers, "recordBuffers is null");
     }
 
     /** The lock pushes hold while they write the WAL and the buffers; a seal holds it to swap them. */
@@ -105,9 +100,9 @@ final class StreamWriter {
                 admit(tenant, streams, c, admission, errors, now, admitted, toAppend);
             }
             if (!toAppend.isEmpty()) {
-                WalCodec.Buffer record = record(tenant, toAppend, encoded, takeRecordBuffer());
+                WalCodec.Buffer record = record(tenant, toAppend, encoded, recordBuffers);
                 written = wal.writePayload(record.array(), record.size());
-                keepRecordBuffer(record);
+                recordBuffers.give(record);
                 for (Map.Entry<StreamState, List<PushCandidate.Prepared>> e : toAppend.entrySet()) {
                     accepted.put(e.getKey().labels, append(tenant, e.getKey(), e.getValue(), encoded, now));
                 }
@@ -173,28 +168,17 @@ final class StreamWriter {
         toAppend.put(stream, toStore);
     }
 
-    /** The reused record buffer, emptied (a new one the first time or after a big one was dropped); caller holds {@link #lock}. */
-    private WalCodec.Buffer takeRecordBuffer() {
-        WalCodec.Buffer buffer = recordBuffer;
-        recordBuffer = null; // a record that fails half-written leaves nothing behind for the next push
-        if (buffer == null) {
-            return new WalCodec.Buffer(64 << 10);
-        }
-        buffer.clear();
-        return buffer;
-    }
-
-    /** Keeps {@code record}'s buffer for the next push unless it grew too big; caller holds {@link #lock}. */
-    private void keepRecordBuffer(WalCodec.Buffer record) {
-        recordBuffer = record.capacity() <= MAX_KEPT_RECORD_BYTES ? record : null;
-    }
-
     /**
-     * The WAL record of one push, written into the empty {@code record}: tenant, then per stream its labels and
-     * its entries' bytes, copied from {@code encoded} in runs of adjacent entries.
+     * The WAL record of one push, in a buffer taken from {@code recordBuffers}: tenant, then per stream its labels
+     * and its entries' bytes, copied from {@code encoded} in runs of adjacent entries.
      */
     private static WalCodec.Buffer record(String tenant, Map<StreamState, List<PushCandidate.Prepared>> toAppend,
-            WalCodec.Buffer encoded, WalCodec.Buffer record) {
+            WalCodec.Buffer encoded, EncodeBuffers recordBuffers) {
+        int labelBytes = 0;
+        for (StreamState stream : toAppend.keySet()) {
+            labelBytes += 3 * stream.labelsString.length() + 8; // UTF-8 bound and the two lengths
+        }
+        WalCodec.Buffer record = recordBuffers.take(encoded.size() + labelBytes + 16 + 3 * tenant.length());
         record.writeByte(WalCodec.TYPE_ENTRIES);
         record.writeString(tenant);
         record.writeInt(toAppend.size());
