@@ -209,6 +209,14 @@ public final class ColumnarRows {
                 + 4L * metaPairs.length + metaValues.length + 64L * keyNames.size() + 96;
     }
 
+    /**
+     * Heap bytes the rows themselves take in this buffer's arrays (the used part of each; less than
+     * {@link #retainedBytes()}, which counts capacity): what the rows would hold in arrays of exact size.
+     */
+    public long usedBytes() {
+        return 16L * size + lineBytesSize + 8L * metaPairCount + metaValuesSize;
+    }
+
     /** The timestamp of row {@code row}. */
     public long timestampNanos(int row) {
         return timestamps[checkRow(row)];

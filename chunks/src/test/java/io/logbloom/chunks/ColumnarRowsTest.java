@@ -102,4 +102,23 @@ final class ColumnarRowsTest {
         assertThat(rows.retainedBytes()).isEqualTo(full - 64);
         assertThatThrownBy(() -> rows.line(0)).isInstanceOf(IndexOutOfBoundsException.class);
     }
+
+    @Test
+    void usedBytes_countsWhatTheRowsTake_notCapacity_andClearZeroesIt() {
+        ColumnarRows rows = new ColumnarRows();
+        assertThat(rows.usedBytes()).isZero();
+        rows.append(1, "abc", List.of(new Label("k", "vv"), new Label("é", "ü")));
+        rows.append(2, "de", List.of());
+        // 16 per row (timestamp, line end, metadata end), line bytes, 8 per metadata pair, value bytes (UTF-8)
+        assertThat(rows.usedBytes()).isEqualTo(2 * 16 + 5 + 2 * 8 + 2 + 2);
+        for (int i = 0; i < 1000; i++) {
+            rows.append(3 + i, "x", List.of());
+        }
+        assertThat(rows.usedBytes()).isEqualTo(1002 * 16 + 5 + 1000 + 2 * 8 + 2 + 2);
+        long retained = rows.retainedBytes();
+        assertThat(retained).isGreaterThan(rows.usedBytes());
+        rows.clear();
+        assertThat(rows.usedBytes()).isZero();
+        assertThat(rows.retainedBytes()).isEqualTo(retained - 2 * 64);
+    }
 }

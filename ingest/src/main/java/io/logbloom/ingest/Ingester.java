@@ -65,8 +65,10 @@ public final class Ingester implements AutoCloseable {
     static final int FLUSH_ALL_ATTEMPTS = 5;
     /** Merged parts stay on disk this long for queries that listed them just before the merge. */
     static final java.time.Duration RETIRE_GRACE = java.time.Duration.ofMinutes(2);
-    /** Buffers are sealed early once they hold this share of the memory budget. */
+    /** Buffers are sealed early once their rows take this share of the memory budget. */
     private static final int SEAL_SHARE_OF_BUDGET = 8;
+    /** Sealed buffers are kept as spares for the next seals up to this share of the budget: two seals' worth. */
+    private static final int SPARE_SHARE_OF_BUDGET = 4;
     /** Merged objects compress harder than parts: written once, read often. */
     static final int MERGED_ZSTD_LEVEL = 9;
     /**
@@ -82,7 +84,7 @@ public final class Ingester implements AutoCloseable {
     private final PushAdmission admission;
     /** Admission of pushes a distributor already admitted (the Kafka consume path): validation only, no limits. */
     private final PushAdmission admittedAdmission;
-    private final TenantBuffers buffers = new TenantBuffers();
+    private final TenantBuffers buffers;
     private final StreamWriter writer;
     private final EncodeBuffers encodeBuffers = new EncodeBuffers();
     private final LocalParts parts;
@@ -132,6 +134,8 @@ public final class Ingester implements AutoCloseable {
         this.admission = new PushAdmission(config.limits(), config.flush().maxChunkAge(), clock);
         this.admittedAdmission = PushAdmission.partitionOwner(config.limits(), config.flush().maxChunkAge(), clock);
         this.maxMemoryBytes = config.budget().maxMemoryBytes();
+        this.sealBytes = Math.max(1 << 20, maxMemoryBytes / SEAL_SHARE_OF_BUDGET);
+        this.buffers = new TenantBuffers(maxMemoryBytes / SPARE_SHARE_OF_BUDGET);
         // remembered identities may take an eighth of the budget: sealing cannot relieve them
         this.writer = new StreamWriter(buffers, new RecentEntries((int) Math.max(1024,
                 Math.min(RecentEntries.MAX_KEYS, maxMemoryBytes / 8 / StreamWriter.KEY_BYTES))), encodeBuffers);
@@ -141,7 +145,6 @@ public final class Ingester implements AutoCloseable {
                 + Long.toHexString(EntryKey.LINE_HASH.hashLong(System.nanoTime() ^ System.identityHashCode(this)));
         IndexWriter indexWriter = new IndexWriter(store, config.index(), clock, writerId);
         this.bloomStore = new SeriesBloomStore(store);
-        this.sealBytes = Math.max(1 << 20, maxMemoryBytes / SEAL_SHARE_OF_BUDGET);
         this.bloomWriter = new SeriesBloomWriter(new BloomTokenizer(config.tokenizer()), config.bloom(), bloomStore,
                 Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 8));
         ColumnarConfig objectFormat = ColumnarConfig.defaults()
@@ -284,6 +287,10 @@ public final class Ingester implements AutoCloseable {
             throw new IngesterFailedException(failure.get(), null);
         }
         long held = memoryBytes();
+        if (held > maxMemoryBytes && buffers.spareBytes() > 0) {
+            buffers.dropSpares(); // idle arrays go before any push is refused
+            held = memoryBytes();
+        }
         if (held > maxMemoryBytes) {
             metrics.memoryLimited();
             scheduleSeal();
@@ -305,7 +312,7 @@ public final class Ingester implements AutoCloseable {
         }
         try {
             PushResult result = store(tenant, pushStreams, gate);
-            if (buffers.retainedBytes() > sealBytes) {
+            if (buffers.usedBytes() > sealBytes) {
                 burstSeenNanos = nowNanos();
                 scheduleSeal();
             }
@@ -363,10 +370,11 @@ public final class Ingester implements AutoCloseable {
 
     /**
      * Estimated heap bytes held for unflushed data, as {@code ingester.max_memory} counts them: the
-     * write buffers, seals not yet written, remembered entry identities and in-memory blooms.
+     * write buffers and their spares, seals not yet written, remembered entry identities and in-memory blooms.
      */
     public long memoryBytes() {
-        return buffers.retainedBytes() + sealer.pendingBytes() + writer.memoryBytes() + bloomWriter.memoryBytes();
+        return buffers.retainedBytes() + buffers.spareBytes() + sealer.pendingBytes() + writer.memoryBytes()
+                + bloomWriter.memoryBytes();
     }
 
     /**
@@ -377,6 +385,11 @@ public final class Ingester implements AutoCloseable {
      */
     public long unmergedBytes() {
         return sealer.unmergedBytes();
+    }
+
+    /** Heap bytes the write buffers' spares hold (part of {@link #memoryBytes()}). */
+    long bufferSpareBytes() {
+        return buffers.spareBytes();
     }
 
     /** Bytes of the sealed parts on local disk not yet merged into the object store (the disk share of {@link #unmergedBytes}). */

@@ -33,6 +33,10 @@ import java.util.concurrent.locks.Lock;
  * are only ever released behind fully written seals; the error is returned to the caller, which
  * decides when persistent failure is fatal.
  *
+ * <p>Once a tenant's part is written and visible, its rows' buffers go back to the buffers as spares
+ * ({@link TenantBuffers#recycle}): a reader only ever copies pending rows under the lock that moves
+ * them into the part, so after that step nothing else holds them.
+ *
  * <p>Thread-safe: seals are serialized on this object; {@link #read} may run concurrently.
  */
 final class PartSealer {
@@ -113,12 +117,14 @@ final class PartSealer {
                 oldest = pending.get(0);
             }
             for (String tenant : List.copyOf(oldest.tenants.keySet())) {
-                LocalParts.Part part = parts.write(tenant, oldest.walSegment, oldest.tenants.get(tenant));
+                Map<Labels, ColumnarRows> streams = oldest.tenants.get(tenant);
+                LocalParts.Part part = parts.write(tenant, oldest.walSegment, streams);
                 written++;
                 synchronized (pending) { // readers see the rows either pending or in the part, never both
                     parts.add(part);
                     oldest.tenants.remove(tenant);
                 }
+                buffers.recycle(tenant, streams); // no reader can reach these rows any more
                 crashHook.reached(CrashPoint.SEAL_PART_WRITTEN);
             }
             crashHook.reached(CrashPoint.SEAL_PARTS_WRITTEN);

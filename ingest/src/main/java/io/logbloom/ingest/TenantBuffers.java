@@ -16,8 +16,16 @@ import java.util.Objects;
  * over at once and starts empty ones, so the sealer writes what a WAL segment range holds while
  * pushes go on into the new buffers.
  *
- * <p>Memory is accounted as the heap the row arrays hold ({@link #retainedBytes()}); the owner
- * seals when it passes a bound, which keeps unflushed data in heap to about one seal's worth.
+ * <p>Memory is accounted as the heap the row arrays hold ({@link #retainedBytes()}, capacity) and as
+ * the heap the rows take in them ({@link #usedBytes()}); the owner seals when the latter passes a
+ * bound, which keeps unflushed data in heap to about one seal's worth.
+ *
+ * <p><b>Recycling.</b> Once a seal's rows are written, the sealer hands their buffers back
+ * ({@link #recycle}); emptied, they become spares that the same stream takes again after the next
+ * seal, so a steady push fills arrays of the size it needs instead of growing new ones by doubling
+ * after every seal (a third of what a push allocated). Spares are bounded ({@code maxSpareBytes}),
+ * dropped when no push took them for a whole seal interval, and dropped on demand
+ * ({@link #dropSpares()}) when memory is short; {@link #spareBytes()} is what they hold.
  *
  * <p>Thread-safe: every method synchronizes on this object. Readers copy the rows they need under
  * that lock; rows are small (one seal interval), so the copy is short.
@@ -36,10 +44,30 @@ public final class TenantBuffers {
         }
     }
 
+    private final long maxSpareBytes;
     private Map<String, Map<Labels, ColumnarRows>> tenants = new HashMap<>();
     private long rows;
     private long rawBytes;
     private long retainedBytes;
+    private long usedBytes;
+    /** Emptied buffers handed back since the last seal, per tenant and stream. */
+    private Map<String, Map<Labels, ColumnarRows>> spares = new HashMap<>();
+    /** Spares handed back before the last seal: dropped at the next one if no push took them. */
+    private Map<String, Map<Labels, ColumnarRows>> agedSpares = new HashMap<>();
+    private long spareBytes;
+
+    /** Buffers that keep no spares: every stream's buffer after a seal starts empty and small. */
+    public TenantBuffers() {
+        this(0);
+    }
+
+    /** Buffers that keep spares of at most {@code maxSpareBytes} heap bytes in all. */
+    public TenantBuffers(long maxSpareBytes) {
+        if (maxSpareBytes < 0) {
+            throw new IllegalArgumentException("maxSpareBytes must not be negative: " + maxSpareBytes);
+        }
+        this.maxSpareBytes = maxSpareBytes;
+    }
 
     /** Appends rows of one stream: what {@link #append(String, Labels, RowWriter)} hands {@code writer}. */
     @FunctionalInterface
@@ -54,9 +82,15 @@ public final class TenantBuffers {
      * once per row.
      */
     public synchronized void append(String tenant, Labels labels, RowWriter writer) {
-        ColumnarRows stream = tenants.computeIfAbsent(tenant, t -> new HashMap<>())
-                .computeIfAbsent(labels, l -> new ColumnarRows());
+        Map<Labels, ColumnarRows> streams = tenants.computeIfAbsent(tenant, t -> new HashMap<>());
+        ColumnarRows stream = streams.get(labels);
+        if (stream == null) {
+            stream = takeSpare(tenant, labels);
+            streams.put(labels, stream);
+            retainedBytes += stream.retainedBytes();
+        }
         long before = stream.retainedBytes();
+        long usedBefore = stream.usedBytes();
         long rawBefore = stream.rawBytes();
         int sizeBefore = stream.size();
         try {
@@ -64,8 +98,57 @@ public final class TenantBuffers {
         } finally { // rows appended before a failure stay: count them
             rows += stream.size() - sizeBefore;
             retainedBytes += stream.retainedBytes() - before;
+            usedBytes += stream.usedBytes() - usedBefore;
             rawBytes += stream.rawBytes() - rawBefore;
         }
+    }
+
+    private ColumnarRows takeSpare(String tenant, Labels labels) {
+        ColumnarRows spare = removeSpare(spares, tenant, labels);
+        if (spare == null) {
+            spare = removeSpare(agedSpares, tenant, labels);
+        }
+        if (spare == null) {
+            return new ColumnarRows();
+        }
+        spareBytes -= spare.retainedBytes();
+        return spare;
+    }
+
+    private static ColumnarRows removeSpare(Map<String, Map<Labels, ColumnarRows>> spares, String tenant,
+            Labels labels) {
+        Map<Labels, ColumnarRows> streams = spares.get(tenant);
+        return streams == null ? null : streams.remove(labels);
+    }
+
+    /**
+     * Takes back the buffers of {@code tenant}'s streams that a seal took, once nothing reads them any
+     * more (their rows are in a part): they are emptied and kept as spares for the same streams while
+     * they fit in {@code maxSpareBytes}. The caller must not use them after this.
+     */
+    public synchronized void recycle(String tenant, Map<Labels, ColumnarRows> sealedStreams) {
+        for (Map.Entry<Labels, ColumnarRows> e : sealedStreams.entrySet()) {
+            ColumnarRows buffer = e.getValue();
+            buffer.clear();
+            long bytes = buffer.retainedBytes();
+            if (spareBytes + bytes > maxSpareBytes) {
+                continue;
+            }
+            ColumnarRows replaced = spares.computeIfAbsent(tenant, t -> new HashMap<>()).put(e.getKey(), buffer);
+            spareBytes += bytes - (replaced == null ? 0 : replaced.retainedBytes());
+        }
+    }
+
+    /** Drops every spare (memory is short): the next seal's buffers start small again. */
+    public synchronized void dropSpares() {
+        spares = new HashMap<>();
+        agedSpares = new HashMap<>();
+        spareBytes = 0;
+    }
+
+    /** Heap bytes the spares hold. */
+    public synchronized long spareBytes() {
+        return spareBytes;
     }
 
     /** Appends {@code entry} to {@code tenant}'s stream {@code labels}. */
@@ -80,6 +163,14 @@ public final class TenantBuffers {
         rows = 0;
         rawBytes = 0;
         retainedBytes = 0;
+        usedBytes = 0;
+        for (Map<Labels, ColumnarRows> streams : agedSpares.values()) { // no push took them for a whole interval
+            for (ColumnarRows spare : streams.values()) {
+                spareBytes -= spare.retainedBytes();
+            }
+        }
+        agedSpares = spares;
+        spares = new HashMap<>();
         return sealed;
     }
 
@@ -93,9 +184,14 @@ public final class TenantBuffers {
         return rawBytes;
     }
 
-    /** Heap bytes the buffered rows hold. */
+    /** Heap bytes the buffers in use hold (their arrays' capacity; spares are apart, {@link #spareBytes()}). */
     public synchronized long retainedBytes() {
         return retainedBytes;
+    }
+
+    /** Heap bytes the buffered rows take in their arrays ({@link ColumnarRows#usedBytes()}): what seals are sized by. */
+    public synchronized long usedBytes() {
+        return usedBytes;
     }
 
     /**

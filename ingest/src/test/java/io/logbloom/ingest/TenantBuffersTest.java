@@ -2,6 +2,7 @@ package io.logbloom.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.logbloom.chunks.ColumnarRows;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
@@ -66,5 +67,89 @@ final class TenantBuffersTest {
                 .extractingByKey(Labels.of("app", "even")).asList()
                 .extracting(e -> ((LogEntry) e).line()).containsExactly("l2", "l4", "l6");
         assertThat(buffers.read("other", List.of(), 0, 100)).isEmpty();
+    }
+
+    @Test
+    void usedBytes_followsTheRowsTaken_andSealResetsIt() {
+        TenantBuffers buffers = new TenantBuffers();
+        buffers.append("t", Labels.of("a", "1"), new LogEntry(5, "abc", List.of(new Label("k", "vv"))));
+        buffers.append("t", Labels.of("a", "2"), LogEntry.of(6, "x"));
+        assertThat(buffers.usedBytes()).isEqualTo((16 + 3 + 8 + 2) + (16 + 1));
+        assertThat(buffers.retainedBytes()).isGreaterThan(buffers.usedBytes());
+        buffers.seal();
+        assertThat(buffers.usedBytes()).isZero();
+    }
+
+    @Test
+    void recycledBuffer_isTakenAgainBySameStreamAfterTheNextSeal_emptied_andCountedWhereItIs() {
+        TenantBuffers buffers = new TenantBuffers(1 << 20);
+        Labels a = Labels.of("a", "1");
+        for (int i = 0; i < 1000; i++) {
+            buffers.append("t", a, LogEntry.of(i, "line " + i));
+        }
+        TenantBuffers.Sealed first = buffers.seal();
+        ColumnarRows sealedRows = first.tenants().get("t").get(a);
+        long capacity = sealedRows.retainedBytes();
+
+        buffers.recycle("t", first.tenants().get("t"));
+
+        assertThat(sealedRows.size()).isZero();
+        assertThat(buffers.spareBytes()).isEqualTo(sealedRows.retainedBytes()).isPositive();
+        assertThat(buffers.retainedBytes()).isZero();
+        buffers.append("u", a, LogEntry.of(1, "other tenant")); // not the spare: it is t's
+        buffers.append("t", Labels.of("a", "2"), LogEntry.of(1, "other stream"));
+        assertThat(buffers.spareBytes()).isEqualTo(sealedRows.retainedBytes());
+
+        buffers.append("t", a, LogEntry.of(2000, "after"));
+
+        assertThat(buffers.spareBytes()).isZero();
+        assertThat(buffers.retainedBytes()).isGreaterThanOrEqualTo(capacity - 64); // clear() forgets key names
+        TenantBuffers.Sealed second = buffers.seal();
+        assertThat(second.tenants().get("t").get(a)).isSameAs(sealedRows);
+        assertThat(second.tenants().get("t").get(a).size()).isEqualTo(1);
+        assertThat(second.tenants().get("t").get(a).entry(0)).isEqualTo(LogEntry.of(2000, "after"));
+        assertThat(second.tenants().get("u").get(a)).isNotSameAs(sealedRows);
+    }
+
+    @Test
+    void spare_survivesOneSeal_butIsDroppedAtTheSecondWhenNoPushTookIt() {
+        TenantBuffers buffers = new TenantBuffers(1 << 20);
+        Labels a = Labels.of("a", "1");
+        buffers.append("t", a, LogEntry.of(1, "x"));
+        TenantBuffers.Sealed sealed = buffers.seal();
+        buffers.recycle("t", sealed.tenants().get("t"));
+        long spare = buffers.spareBytes();
+
+        buffers.seal(); // the spare ages: a stream that pushed before the recycle takes it after this seal
+
+        assertThat(buffers.spareBytes()).isEqualTo(spare);
+        buffers.seal();
+        assertThat(buffers.spareBytes()).isZero();
+        buffers.append("t", a, LogEntry.of(2, "y"));
+        assertThat(buffers.seal().tenants().get("t").get(a)).isNotSameAs(sealed.tenants().get("t").get(a));
+    }
+
+    @Test
+    void spares_stayWithinTheirBound_andDropSparesReleasesThem() {
+        TenantBuffers none = new TenantBuffers();
+        none.append("t", Labels.of("a", "1"), LogEntry.of(1, "x"));
+        none.recycle("t", none.seal().tenants().get("t"));
+        assertThat(none.spareBytes()).isZero();
+
+        TenantBuffers buffers = new TenantBuffers(5_000);
+        for (int s = 0; s < 10; s++) {
+            buffers.append("t", Labels.of("s", Integer.toString(s)), LogEntry.of(1, "x"));
+        }
+        buffers.recycle("t", buffers.seal().tenants().get("t"));
+        long one = new ColumnarRows().retainedBytes();
+        assertThat(buffers.spareBytes()).isPositive().isLessThanOrEqualTo(5_000).isGreaterThan(5_000 - one);
+
+        buffers.dropSpares();
+
+        assertThat(buffers.spareBytes()).isZero();
+        buffers.append("t", Labels.of("s", "0"), LogEntry.of(2, "y"));
+        assertThat(buffers.spareBytes()).isZero();
+        assertThat(buffers.retainedBytes()).isEqualTo(buffers.seal().tenants().get("t").get(Labels.of("s", "0"))
+                .retainedBytes());
     }
 }
