@@ -37,8 +37,9 @@ public final class ColumnarRows {
     private final List<String> keyNames = new ArrayList<>();
     /**
      * Per metadata position of a row (the first {@link #RECENT_KEY_POSITIONS}), the key name {@link #keyId}
-     * answered last there (by identity) and its id: rows repeat their keys in the same order, and a push
-     * decoder hands over one instance per name.
+     * answered last there and its id: rows repeat their keys in the same order, and a push decoder hands
+     * over one instance per name, so the next row compares by identity and a row of the next push by
+     * content, without hashing.
      */
     private final String[] recentKeyNames = new String[RECENT_KEY_POSITIONS];
     private final int[] recentKeyIds = new int[RECENT_KEY_POSITIONS];
@@ -154,7 +155,12 @@ public final class ColumnarRows {
         if (position >= RECENT_KEY_POSITIONS) {
             return lookUpKey(name);
         }
-        if (name == recentKeyNames[position]) {
+        String recent = recentKeyNames[position];
+        if (name == recent) {
+            return recentKeyIds[position];
+        }
+        if (recent != null && recent.equals(name)) { // the same name from the next push: its own instance
+            recentKeyNames[position] = name;
             return recentKeyIds[position];
         }
         int id = lookUpKey(name);
