@@ -1,7 +1,6 @@
 package io.logbloom.api;
 
 import io.javalin.Javalin;
-import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.compactor.Compactor;
 import io.logbloom.compactor.CompactorLease;
@@ -13,6 +12,7 @@ import io.logbloom.index.IndexCompactor;
 import io.logbloom.index.IndexConfig;
 import io.logbloom.index.IndexWriter;
 import io.logbloom.ingest.IngestConfig;
+import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.SeriesBloomStore;
 import io.logbloom.ingest.SeriesBloomWriter;
 import io.logbloom.querier.QuerySourceFilter;
@@ -69,14 +69,15 @@ final class Operations implements AutoCloseable {
         byte[] id = new byte[6];
         new SecureRandom().nextBytes(id);
         String instance = "compactor-" + HexFormat.of().formatHex(id);
-        // objects rewritten for delete requests use the ingester's default block bounds
-        // and their tokens go to the series blooms as the ingester's (same tokenizer and bloom sizing)
+        // objects rewritten for delete requests and merged small objects are written as the ingester writes its
+        // objects (block size, zstd level), and their tokens go to the series blooms as the ingester's (same
+        // tokenizer and bloom sizing)
         IngestConfig ingest = ConfigMapping.ingestConfig(config);
         SeriesBloomWriter blooms = new SeriesBloomWriter(new BloomTokenizer(ingest.tokenizer()), ingest.bloom(),
                 new SeriesBloomStore(store), COMPACTOR_BLOOM_MEMORY_BYTES);
         this.compactor = new Compactor(ops.compactor(), store, indexConfig,
                 new IndexCompactor(store, new IndexWriter(store, indexConfig, clock, instance)), retention, deletes,
-                ColumnarConfig.defaults(), blooms, new CompactorLease(store, clock, instance, LEASE_TTL), new CompactorMetrics(registry), clock);
+                Ingester.storedObjectFormat(ingest), blooms, new CompactorLease(store, clock, instance, LEASE_TTL), new CompactorMetrics(registry), clock);
         this.routes = new DeleteRoutes(new TenantResolver(config.authEnabled()), deletes, ops.retention(),
                 ops.compactor().deleteRequestCancelPeriod(), clock);
     }

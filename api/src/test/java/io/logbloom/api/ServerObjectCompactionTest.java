@@ -104,4 +104,56 @@ final class ServerObjectCompactionTest {
             assertThat(s.get("/metrics").body()).contains("logbloom_compactor_merged_objects_total " + objectsBefore);
         }
     }
+
+    @Test
+    void compactedObject_isWrittenInTheIngestersFormat_blocksCutAtTheConfiguredBlockSize() throws Exception {
+        LogbloomConfig config = LogbloomConfig.parse("""
+                ingester:
+                  chunk_block_size: 1KB
+                compactor:
+                  retention_delete_delay: 0s
+                  compaction_interval: 24h
+                """, Map.of()).withOverrides(0, "127.0.0.1", dir.resolve("data"));
+        Clock clock = Clock.systemUTC();
+        LogbloomServer server = new LogbloomServer(config, clock, ConfigMapping.objectStore(config.storage()));
+        server.start();
+        try (TestServer s = TestServer.attach(server)) {
+            long t0 = clock.millis() * 1_000_000L - 120 * SEC;
+            int cycles = 4;
+            for (int i = 0; i < cycles; i++) {
+                StringBuilder values = new StringBuilder();
+                for (int j = 0; j < 50; j++) { // 50 lines of ~100 bytes: about five 1 KB blocks per cycle
+                    values.append(j == 0 ? "" : ",").append("[\"").append(t0 + i * 10 * SEC + j).append("\",\"")
+                            .append("GET /page/").append(i).append('/').append(j).append(" status=200 ")
+                            .append("x".repeat(70)).append("\"]");
+                }
+                assertThat(s.pushJson("{\"streams\":[{\"stream\":{\"app\":\"web\"},\"values\":[" + values
+                        + "]}]}").statusCode()).isEqualTo(204);
+                assertThat(s.flush().statusCode()).isEqualTo(204);
+            }
+            var store = server.objectStore();
+            List<String> written = store.list("fake/objects/");
+            assertThat(written).hasSize(cycles);
+            int blocksWritten = 0;
+            for (String key : written) {
+                blocksWritten += blocks(store, key).size();
+            }
+
+            Compactor.PassResult pass = server.operations().compactor().runOnce();
+
+            assertThat(pass.mergedObjectsWritten()).isEqualTo(1);
+            List<String> merged = store.list("fake/objects/");
+            assertThat(merged).hasSize(1);
+            List<io.logbloom.chunks.ColumnarBlockInfo> blocks = blocks(store, merged.get(0));
+            assertThat(blocks).allSatisfy(b -> assertThat(b.rawBytes()).isLessThanOrEqualTo(1024));
+            assertThat(blocks.size()).isGreaterThanOrEqualTo(blocksWritten - cycles);
+            assertThat(blocks.stream().mapToInt(io.logbloom.chunks.ColumnarBlockInfo::rows).sum()).isEqualTo(50 * cycles);
+        }
+    }
+
+    private static List<io.logbloom.chunks.ColumnarBlockInfo> blocks(io.logbloom.chunks.ObjectStore store, String key)
+            throws Exception {
+        return new io.logbloom.chunks.ColumnarObjectReader(io.logbloom.chunks.RangeSource.ofBytes(key, store.get(key)))
+                .directory().blocks();
+    }
 }

@@ -147,13 +147,12 @@ public final class Ingester implements AutoCloseable {
         this.bloomStore = new SeriesBloomStore(store);
         this.bloomWriter = new SeriesBloomWriter(new BloomTokenizer(config.tokenizer()), config.bloom(), bloomStore,
                 Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 8));
-        ColumnarConfig objectFormat = ColumnarConfig.defaults()
-                .withMaxRawBytesPerBlock(config.chunk().blockSizeBytes());
-        ColumnarConfig partFormat = objectFormat.withEffort(PART_EFFORT);
+        ColumnarConfig objectFormat = storedObjectFormat(config);
+        ColumnarConfig partFormat = objectFormat.withZstdLevel(ColumnarConfig.DEFAULT_ZSTD_LEVEL).withEffort(PART_EFFORT);
         Path partsDir = config.wal().directory().resolve("parts");
         this.parts = new LocalParts(partsDir, partFormat);
         this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted, config.index(),
-                objectFormat.withZstdLevel(MERGED_ZSTD_LEVEL), this::releasedThroughSegment,
+                objectFormat, this::releasedThroughSegment,
                 visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE, crashHook);
         merger.recover();
         long now = nowNanos();
@@ -385,6 +384,16 @@ public final class Ingester implements AutoCloseable {
      */
     public long unmergedBytes() {
         return sealer.unmergedBytes();
+    }
+
+    /**
+     * The format of the objects the ingester merges into the store under {@code config}: blocks cut at
+     * {@code chunk_block_size} raw bytes, {@link #MERGED_ZSTD_LEVEL}. Whatever rewrites stored objects (the
+     * compactor) writes them in this format too, so a rewrite does not change their size or block layout.
+     */
+    public static ColumnarConfig storedObjectFormat(IngestConfig config) {
+        return ColumnarConfig.defaults().withMaxRawBytesPerBlock(config.chunk().blockSizeBytes())
+                .withZstdLevel(MERGED_ZSTD_LEVEL);
     }
 
     /** Heap bytes the write buffers' spares hold (part of {@link #memoryBytes()}). */
