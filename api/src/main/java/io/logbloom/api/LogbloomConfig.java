@@ -498,7 +498,7 @@ public record LogbloomConfig(
         static final long AUTO_MAX_MEMORY = 0;
 
         static Ingester from(ConfigNode n) {
-            Ingester i = new Ingester(n.bytes("chunk_block_size", 256L << 10),
+            Ingester i = new Ingester(n.bytes("chunk_block_size", io.logbloom.chunks.ColumnarConfig.DEFAULT_MAX_RAW_BYTES_PER_BLOCK),
                     n.bytes("chunk_target_size", 1536L << 10),
                     n.string("chunk_encoding", "zstd").toLowerCase(Locale.ROOT),
                     n.duration("chunk_idle_period", Duration.ofMinutes(30)),

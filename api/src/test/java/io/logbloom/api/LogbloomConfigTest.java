@@ -25,7 +25,7 @@ final class LogbloomConfigTest {
         assertThat(c.storage().s3()).isEqualTo(new LogbloomConfig.S3("", "", "us-east-1", "", "", true));
         assertThat(c.wal()).isEqualTo(new LogbloomConfig.Wal(null, LogbloomConfig.FsyncPolicy.PER_REQUEST, Duration.ofSeconds(1), 64L << 20));
         assertThat(c.walDirectory()).isEqualTo(Path.of("./data/wal"));
-        assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(256 << 10, 1536 << 10, "zstd",
+        assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(1 << 20, 1536 << 10, "zstd",
                 Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofSeconds(10), 0, Duration.ofMinutes(5)));
         assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(4, 6, 256 << 10, 15, 1024, 2048, true,
                 Duration.ofDays(7), Duration.ofMinutes(10), 5000, 0, 0, true, 5000, 500, Duration.ofMinutes(1), 0,

@@ -42,6 +42,11 @@ public record ChunkConfig(int blockSizeBytes, int targetSizeBytes, ChunkEncoding
         return new ChunkConfig(DEFAULT_BLOCK_SIZE_BYTES, DEFAULT_TARGET_SIZE_BYTES, ChunkEncoding.ZSTD);
     }
 
+    /** A copy with another block size. */
+    public ChunkConfig withBlockSize(int newBlockSizeBytes) {
+        return new ChunkConfig(newBlockSizeBytes, targetSizeBytes, encoding);
+    }
+
     /** A copy with another encoding. */
     public ChunkConfig withEncoding(ChunkEncoding newEncoding) {
         return new ChunkConfig(blockSizeBytes, targetSizeBytes, newEncoding);

@@ -2,6 +2,7 @@ package io.logbloom.ingest;
 
 import io.logbloom.bloom.BloomConfig;
 import io.logbloom.chunks.ChunkConfig;
+import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.index.IndexConfig;
 import io.logbloom.tokens.BloomTokenizerConfig;
 import java.nio.file.Path;
@@ -51,11 +52,15 @@ public record IngestConfig(LimitsConfig limits, WalConfig wal, FlushConfig flush
      */
     public static final double DEFAULT_BLOOM_ERROR_RATE = 0.001;
 
-    /** Loki's defaults everywhere, series blooms at {@link #DEFAULT_BLOOM_ERROR_RATE}, WAL in {@code walDir}. */
+    /**
+     * Loki's defaults everywhere but two: series blooms at {@link #DEFAULT_BLOOM_ERROR_RATE} and columnar blocks
+     * cut at {@link ColumnarConfig#DEFAULT_MAX_RAW_BYTES_PER_BLOCK}; WAL in {@code walDir}.
+     */
     public static IngestConfig defaults(Path walDir) {
         BloomConfig b = BloomConfig.defaults();
         return new IngestConfig(LimitsConfig.defaults(), WalConfig.defaults(walDir), FlushConfig.defaults(),
-                ChunkConfig.defaults(), BloomTokenizerConfig.defaults(), new BloomConfig(b.initialCapacity(),
+                ChunkConfig.defaults().withBlockSize(ColumnarConfig.DEFAULT_MAX_RAW_BYTES_PER_BLOCK),
+                BloomTokenizerConfig.defaults(), new BloomConfig(b.initialCapacity(),
                         DEFAULT_BLOOM_ERROR_RATE, b.expansion(), b.tightening(), b.maxSizeBytes(), b.nonScaling()),
                 IndexConfig.defaults());
     }
