@@ -41,4 +41,13 @@ final class EncodeBuffers {
     int kept() {
         return free.size();
     }
+
+    /** Heap bytes the kept buffers hold (their capacity); taken buffers are their pushes' own memory. */
+    long keptBytes() {
+        long total = 0;
+        for (WalCodec.Buffer buffer : free) { // weakly consistent: an estimate while pushes take and give
+            total += buffer.capacity();
+        }
+        return total;
+    }
 }

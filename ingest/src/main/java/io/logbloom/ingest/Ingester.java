@@ -369,11 +369,12 @@ public final class Ingester implements AutoCloseable {
 
     /**
      * Estimated heap bytes held for unflushed data, as {@code ingester.max_memory} counts them: the
-     * write buffers and their spares, seals not yet written, remembered entry identities and in-memory blooms.
+     * write buffers and their spares, seals not yet written, remembered entry identities, in-memory blooms
+     * and the encoding buffers kept between pushes.
      */
     public long memoryBytes() {
         return buffers.retainedBytes() + buffers.spareBytes() + sealer.pendingBytes() + writer.memoryBytes()
-                + bloomWriter.memoryBytes();
+                + bloomWriter.memoryBytes() + encodeBuffers.keptBytes();
     }
 
     /**
@@ -399,6 +400,11 @@ public final class Ingester implements AutoCloseable {
     /** Heap bytes the write buffers' spares hold (part of {@link #memoryBytes()}). */
     long bufferSpareBytes() {
         return buffers.spareBytes();
+    }
+
+    /** Heap bytes of the encoding buffers kept between pushes (part of {@link #memoryBytes()}). */
+    long encodeBufferBytes() {
+        return encodeBuffers.keptBytes();
     }
 
     /** Bytes of the sealed parts on local disk not yet merged into the object store (the disk share of {@link #unmergedBytes}). */

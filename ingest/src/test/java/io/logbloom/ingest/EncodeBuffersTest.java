@@ -38,4 +38,18 @@ final class EncodeBuffersTest {
         }
         assertThat(buffers.kept()).isEqualTo(EncodeBuffers.MAX_KEPT);
     }
+
+    @Test
+    void keptBytes_sumsTheKeptBuffersCapacity_notTheTakenOnes() {
+        EncodeBuffers buffers = new EncodeBuffers();
+        assertThat(buffers.keptBytes()).isZero();
+        WalCodec.Buffer a = buffers.take(1000);
+        WalCodec.Buffer b = buffers.take(3000);
+        assertThat(buffers.keptBytes()).isZero();
+        buffers.give(a);
+        buffers.give(b);
+        assertThat(buffers.keptBytes()).isEqualTo(a.capacity() + b.capacity()).isGreaterThanOrEqualTo(4000);
+        buffers.take(10);
+        assertThat(buffers.keptBytes()).isEqualTo(b.capacity());
+    }
 }

@@ -73,11 +73,13 @@ final class IngesterBudgetTest {
 
             ingester.seal();
 
-            // what remains: the remembered identities (for retried pushes), the stream states and the emptied
-            // buffers kept as spares for the next seals
+            // what remains: the remembered identities (for retried pushes), the stream states, the emptied
+            // buffers kept as spares for the next seals and the encoding buffers kept for the next pushes
             long spares = ingester.bufferSpareBytes();
             assertThat(spares).isPositive().isLessThan(afterOne * 2);
-            assertThat(ingester.memoryBytes() - spares).isBetween(2000 * StreamWriter.KEY_BYTES,
+            long encoding = ingester.encodeBufferBytes();
+            assertThat(encoding).isPositive().isLessThanOrEqualTo(EncodeBuffers.MAX_KEPT * (long) EncodeBuffers.MAX_KEPT_BYTES);
+            assertThat(ingester.memoryBytes() - spares - encoding).isBetween(2000 * StreamWriter.KEY_BYTES,
                     2000 * StreamWriter.KEY_BYTES + 2 * StreamWriter.STREAM_BYTES);
             assertThat(IngesterFixture.unflushedRows(ingester, "t")).hasSize(2000);
         }
