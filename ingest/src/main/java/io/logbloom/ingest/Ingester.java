@@ -65,7 +65,7 @@ public final class Ingester implements AutoCloseable {
     static final int FLUSH_ALL_ATTEMPTS = 5;
     /** Merged parts stay on disk this long for queries that listed them just before the merge. */
     static final java.time.Duration RETIRE_GRACE = java.time.Duration.ofMinutes(2);
-    /** Buffers are sealed early once their rows take this share of the memory budget. */
+    /** Buffers are sealed early once their rows, or the arrays they grew, take this share of the memory budget. */
     private static final int SEAL_SHARE_OF_BUDGET = 8;
     /** Sealed buffers are kept as spares for the next seals up to this share of the budget: two seals' worth. */
     private static final int SPARE_SHARE_OF_BUDGET = 4;
@@ -311,7 +311,7 @@ public final class Ingester implements AutoCloseable {
         }
         try {
             PushResult result = store(tenant, pushStreams, gate);
-            if (buffers.usedBytes() > sealBytes) {
+            if (buffers.sealPressureBytes() > sealBytes) {
                 burstSeenNanos = nowNanos();
                 scheduleSeal();
             }

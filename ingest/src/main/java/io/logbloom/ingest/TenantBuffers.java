@@ -17,8 +17,9 @@ import java.util.Objects;
  * pushes go on into the new buffers.
  *
  * <p>Memory is accounted as the heap the row arrays hold ({@link #retainedBytes()}, capacity) and as
- * the heap the rows take in them ({@link #usedBytes()}); the owner seals when the latter passes a
- * bound, which keeps unflushed data in heap to about one seal's worth.
+ * the heap the rows take in them ({@link #usedBytes()}); the owner seals when {@link #sealPressureBytes()}
+ * (the rows, or the arrays grown since the last seal if more) passes a bound, which keeps unflushed data in
+ * heap to about one seal's worth.
  *
  * <p><b>Recycling.</b> Once a seal's rows are written, the sealer hands their buffers back
  * ({@link #recycle}); emptied, they become spares that the same stream takes again after the next
@@ -50,6 +51,8 @@ public final class TenantBuffers {
     private long rawBytes;
     private long retainedBytes;
     private long usedBytes;
+    /** Capacity the spares taken into use since the last seal brought with them. */
+    private long takenSpareBytes;
     /** Emptied buffers handed back since the last seal, per tenant and stream. */
     private Map<String, Map<Labels, ColumnarRows>> spares = new HashMap<>();
     /** Spares handed back before the last seal: dropped at the next one if no push took them. */
@@ -112,6 +115,7 @@ public final class TenantBuffers {
             return new ColumnarRows();
         }
         spareBytes -= spare.retainedBytes();
+        takenSpareBytes += spare.retainedBytes();
         return spare;
     }
 
@@ -164,6 +168,7 @@ public final class TenantBuffers {
         rawBytes = 0;
         retainedBytes = 0;
         usedBytes = 0;
+        takenSpareBytes = 0;
         for (Map<Labels, ColumnarRows> streams : agedSpares.values()) { // no push took them for a whole interval
             for (ColumnarRows spare : streams.values()) {
                 spareBytes -= spare.retainedBytes();
@@ -189,9 +194,19 @@ public final class TenantBuffers {
         return retainedBytes;
     }
 
-    /** Heap bytes the buffered rows take in their arrays ({@link ColumnarRows#usedBytes()}): what seals are sized by. */
+    /** Heap bytes the buffered rows take in their arrays ({@link ColumnarRows#usedBytes()}). */
     public synchronized long usedBytes() {
         return usedBytes;
+    }
+
+    /**
+     * What seals are sized by: the bytes the buffered rows take, or, if more, the heap the buffers' arrays grew
+     * since the last seal (their capacity less what the spares they took already held). Fresh buffers are thus
+     * bounded by their capacity as before spares existed, while a spare's capacity, allocated by an earlier
+     * seal, does not count again and cannot trigger a seal as soon as it is taken.
+     */
+    public synchronized long sealPressureBytes() {
+        return Math.max(usedBytes, retainedBytes - takenSpareBytes);
     }
 
     /**

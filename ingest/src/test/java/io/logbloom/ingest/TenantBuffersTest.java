@@ -152,4 +152,30 @@ final class TenantBuffersTest {
         assertThat(buffers.retainedBytes()).isEqualTo(buffers.seal().tenants().get("t").get(Labels.of("s", "0"))
                 .retainedBytes());
     }
+
+    @Test
+    void sealPressure_countsFreshArraysAsTheyGrow_butNotTheCapacityASpareBrought() {
+        TenantBuffers buffers = new TenantBuffers(1 << 20);
+        Labels a = Labels.of("a", "1");
+        buffers.append("t", a, LogEntry.of(1, "x"));
+        // a fresh buffer: its arrays are new heap, counted whole
+        assertThat(buffers.sealPressureBytes()).isEqualTo(buffers.retainedBytes()).isGreaterThan(buffers.usedBytes());
+        for (int i = 0; i < 2000; i++) {
+            buffers.append("t", a, LogEntry.of(i, "line " + i));
+        }
+        TenantBuffers.Sealed sealed = buffers.seal();
+        buffers.recycle("t", sealed.tenants().get("t"));
+        buffers.seal();
+
+        buffers.append("t", a, LogEntry.of(1, "x")); // takes the spare: its capacity was allocated before
+
+        assertThat(buffers.retainedBytes()).isGreaterThan(10_000);
+        assertThat(buffers.sealPressureBytes()).isEqualTo(buffers.usedBytes()).isLessThan(100);
+        for (int i = 0; i < 4000; i++) { // past the spare's capacity: what it grows counts
+            buffers.append("t", a, LogEntry.of(i, "a longer line than before, number " + i));
+        }
+        assertThat(buffers.sealPressureBytes()).isGreaterThan(buffers.usedBytes());
+        buffers.seal();
+        assertThat(buffers.sealPressureBytes()).isZero();
+    }
 }
