@@ -51,14 +51,8 @@ final class ServerObjectCompactionTest {
 
     @Test
     void severalFlushCycles_compacted_sameAnswers_fewerObjectsAndRefs_needleSkipsBlocksOfMergedObject() throws Exception {
-        LogbloomConfig config = LogbloomConfig.parse("""
-                compactor:
-                  retention_delete_delay: 0s
-                  compaction_interval: 24h
-                """, Map.of()).withOverrides(0, "127.0.0.1", dir.resolve("data"));
         Clock clock = Clock.systemUTC();
-        LogbloomServer server = new LogbloomServer(config, clock, ConfigMapping.objectStore(config.storage()));
-        server.start();
+        LogbloomServer server = start("", clock);
         try (TestServer s = TestServer.attach(server)) {
             long t0 = clock.millis() * 1_000_000L - 120 * SEC;
             int cycles = 6;
@@ -107,16 +101,11 @@ final class ServerObjectCompactionTest {
 
     @Test
     void compactedObject_isWrittenInTheIngestersFormat_blocksCutAtTheConfiguredBlockSize() throws Exception {
-        LogbloomConfig config = LogbloomConfig.parse("""
+        Clock clock = Clock.systemUTC();
+        LogbloomServer server = start("""
                 ingester:
                   chunk_block_size: 1KB
-                compactor:
-                  retention_delete_delay: 0s
-                  compaction_interval: 24h
-                """, Map.of()).withOverrides(0, "127.0.0.1", dir.resolve("data"));
-        Clock clock = Clock.systemUTC();
-        LogbloomServer server = new LogbloomServer(config, clock, ConfigMapping.objectStore(config.storage()));
-        server.start();
+                """, clock);
         try (TestServer s = TestServer.attach(server)) {
             long t0 = clock.millis() * 1_000_000L - 120 * SEC;
             int cycles = 4;
@@ -149,6 +138,18 @@ final class ServerObjectCompactionTest {
             assertThat(blocks.size()).isGreaterThanOrEqualTo(blocksWritten - cycles);
             assertThat(blocks.stream().mapToInt(io.logbloom.chunks.ColumnarBlockInfo::rows).sum()).isEqualTo(50 * cycles);
         }
+    }
+
+    /** A started server with {@code yaml} and a compactor that deletes what it replaces at once and runs only when asked. */
+    private LogbloomServer start(String yaml, Clock clock) throws Exception {
+        LogbloomConfig config = LogbloomConfig.parse(yaml + """
+                compactor:
+                  retention_delete_delay: 0s
+                  compaction_interval: 24h
+                """, Map.of()).withOverrides(0, "127.0.0.1", dir.resolve("data"));
+        LogbloomServer server = new LogbloomServer(config, clock, ConfigMapping.objectStore(config.storage()));
+        server.start();
+        return server;
     }
 
     private static List<io.logbloom.chunks.ColumnarBlockInfo> blocks(io.logbloom.chunks.ObjectStore store, String key)
