@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.ingest.OtlpConfig;
 import io.logbloom.ingest.PushEnrichmentConfig;
 import io.logbloom.kafka.ClusterConfig;
@@ -498,7 +499,7 @@ public record LogbloomConfig(
         static final long AUTO_MAX_MEMORY = 0;
 
         static Ingester from(ConfigNode n) {
-            Ingester i = new Ingester(n.bytes("chunk_block_size", io.logbloom.chunks.ColumnarConfig.DEFAULT_MAX_RAW_BYTES_PER_BLOCK),
+            Ingester i = new Ingester(n.bytes("chunk_block_size", ColumnarConfig.DEFAULT_MAX_RAW_BYTES_PER_BLOCK),
                     n.bytes("chunk_target_size", 1536L << 10),
                     n.string("chunk_encoding", "zstd").toLowerCase(Locale.ROOT),
                     n.duration("chunk_idle_period", Duration.ofMinutes(30)),
