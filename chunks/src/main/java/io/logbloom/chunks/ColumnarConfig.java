@@ -20,9 +20,8 @@ public record ColumnarConfig(int maxRowsPerBlock, int maxRawBytesPerBlock, int z
         SMALLEST,
         /**
          * Lines and metadata stored plain or zstd'd only (constant metadata still collapses): no
-         * tokenizing, dictionary or hex attempt, a fraction of the CPU. For ingest parts, which live
-         * seconds and are read once by the merger (which then writes {@link #SMALLEST}); every reader
-         * reads both, as the encodings are the same.
+         * tokenizing, dictionary or hex attempt, a fraction of the CPU. Ingest parts were written this way
+         * before {@link #UNCOMPRESSED}; every reader reads all three, as the encodings are the same.
          */
         FAST,
         /**
@@ -44,7 +43,7 @@ public record ColumnarConfig(int maxRowsPerBlock, int maxRawBytesPerBlock, int z
     public static final int DEFAULT_MAX_RAW_BYTES_PER_BLOCK = 1024 * 1024;
     /** Bounds the timestamp and metadata arrays one block decodes into; ~5,000 rows of 200 bytes fill 1 MiB first. */
     public static final int DEFAULT_MAX_ROWS_PER_BLOCK = 16 * 1024;
-    /** zstd's own default level; the ingester seals parts at level 1 with {@link Effort#FAST} and merges at 9. */
+    /** zstd's own default level; the ingester writes parts uncompressed and merges at level 9. */
     public static final int DEFAULT_ZSTD_LEVEL = 3;
     /** A block is decoded whole into arrays; 64 MiB bounds what one block costs a reader. */
     public static final int MAX_RAW_BYTES_PER_BLOCK = 64 * 1024 * 1024;

@@ -148,7 +148,7 @@ public final class Ingester implements AutoCloseable {
         this.bloomWriter = new SeriesBloomWriter(new BloomTokenizer(config.tokenizer()), config.bloom(), bloomStore,
                 Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 8));
         ColumnarConfig objectFormat = storedObjectFormat(config);
-        ColumnarConfig partFormat = objectFormat.withZstdLevel(ColumnarConfig.DEFAULT_ZSTD_LEVEL).withEffort(PART_EFFORT);
+        ColumnarConfig partFormat = objectFormat.withEffort(PART_EFFORT);
         Path partsDir = config.wal().directory().resolve("parts");
         this.parts = new LocalParts(partsDir, partFormat);
         this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted, config.index(),
