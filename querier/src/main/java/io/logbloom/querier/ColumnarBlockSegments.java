@@ -290,28 +290,40 @@ final class ColumnarBlockSegments {
             boolean[] kept = rows == null ? null : rows.mayMatch(decoded).clone(); // rows out of range cleared below
             // a block inside the range needs no timestamp test: its timestamps are decoded only for rows kept
             boolean inside = info.minTimeNanos() >= fromNanos && info.maxTimeNanos() < throughNanos;
+            int rowCount = decoded.rows();
             int keptInRange = 0;
-            for (int row = 0; row < decoded.rows(); row++) {
-                if (!inside) {
-                    long ts = decoded.timestampNanos(row);
-                    if (ts < fromNanos || ts >= throughNanos) {
-                        if (kept != null) {
-                            kept[row] = false;
-                        }
-                        continue;
+            if (inside && kept != null) {
+                // the common case of a row test (a needle): one plain loop over the mask, which runs interpreted
+                // while the query path is still cold, so it calls nothing per row
+                lines = rowCount;
+                for (boolean k : kept) {
+                    if (k) {
+                        keptInRange++;
                     }
                 }
-                lines++;
-                if (kept == null) {
-                    inRange.add(decoded.entry(row)); // the line column is decoded on the first row
-                } else if (kept[row]) {
-                    keptInRange++;
+            } else {
+                for (int row = 0; row < rowCount; row++) {
+                    if (!inside) {
+                        long ts = decoded.timestampNanos(row);
+                        if (ts < fromNanos || ts >= throughNanos) {
+                            if (kept != null) {
+                                kept[row] = false;
+                            }
+                            continue;
+                        }
+                    }
+                    lines++;
+                    if (kept == null) {
+                        inRange.add(decoded.entry(row)); // the line column is decoded on the first row
+                    } else if (kept[row]) {
+                        keptInRange++;
+                    }
                 }
             }
             if (keptInRange > 0) {
                 // only the kept rows' lines are rebuilt (a needle's one row, not its block's column)
                 String[] keptLines = decoded.lines(kept);
-                for (int row = 0; row < decoded.rows(); row++) {
+                for (int row = 0; row < rowCount; row++) {
                     if (kept[row]) {
                         inRange.add(new LogEntry(decoded.timestampNanos(row), keptLines[row], decoded.metadata(row)));
                     }
