@@ -301,12 +301,14 @@ final class ColumnarLineTokenSections {
 
     /**
      * The lines of the rows {@code wanted} marks (null for the others), rebuilt without copying the rest. The walk
-     * stops after the last wanted row, and steps over the rows before it reading only their codes (skipping a number's
-     * varint per number code), so a needle's one row costs about half its block's codes, not a rebuild of the column.
-     * Bounds are still checked on every code read (a token id inside the dictionary, codes and numbers not ending
-     * early, a rebuilt line no longer than the column); the end-of-column checks ({@link #decode}'s: every code and
-     * number used, the rebuilt length equal to the total) run only when the walk reaches the last row. A stored
-     * column's checksum is verified before it gets here, so what those checks guard against is a writer's bug.
+     * stops after the last wanted row and steps over the others eight code bytes at a time ({@link #skipRow}: it
+     * finds the line end and counts the number codes before it, then skips that many numbers' varints), so a
+     * needle's one row costs a scan of about half its block's codes, not a rebuild of the column. Bounds are checked on
+     * every code of a rebuilt row (a token id inside the dictionary, codes and numbers not ending early, a rebuilt
+     * line no longer than the column); skipped rows' codes are only counted (their token ids index nothing). The
+     * end-of-column checks ({@link #decode}'s: every code and number used, the rebuilt length equal to the total) run
+     * only when the walk reaches the last row. A stored column's checksum is verified before it gets here, so what
+     * those checks guard against is a writer's bug.
      */
     String[] lines(boolean[] wanted) throws ChunkFormatException {
         String[] out = new String[rows];
@@ -335,7 +337,7 @@ final class ColumnarLineTokenSections {
         long position = 0;
         for (int row = 0; row <= last; row++) {
             if (!wanted[row]) {
-                long next = skipRow(codeBytes, codeAt, codesEnd, numberBytes, numberAt, numbersEnd, row, count);
+                long next = skipRow(codeBytes, codeAt, codesEnd, numberBytes, numberAt, numbersEnd, row);
                 codeAt = (int) (next >>> 32);
                 numberAt = (int) next;
                 continue;
@@ -371,33 +373,49 @@ final class ColumnarLineTokenSections {
     }
 
     /**
-     * Steps over row {@code row}'s codes from {@code codes[codeAt]}: its line-end code ends it, each number code skips
-     * one varint of the numbers section from {@code numbers[numberAt]}. Returns the positions after the row, packed as
-     * {@code codeAt << 32 | numberAt}; a code outside the {@code count}-token dictionary or a section ending early is
-     * refused.
+     * Steps over row {@code row}'s codes from {@code codes[codeAt]}, and over the numbers it uses from {@code
+     * numbers[numberAt]}; returns the positions after the row, packed as {@code codeAt << 32 | numberAt}. Codes are
+     * read eight bytes at a time while none of the eight has its high bit set (every byte is then a one-byte code):
+     * the word's first line end (1) ends the row, and the number codes (0) before it are counted with word
+     * arithmetic; a word touching a multi-byte code goes byte by byte. Codes or numbers ending before the row does
+     * are refused; token ids are not checked (a skipped row's ids index nothing). One call per row, not one loop over
+     * the rows: the query path runs interpreted at first, and a method called per row is compiled within a block.
      */
-    private long skipRow(byte[] codes, int codeAt, int codesEnd, byte[] numbers, int numberAt, int numbersEnd, int row,
-            int count) throws ChunkFormatException {
+    private long skipRow(byte[] codes, int codeAt, int codesEnd, byte[] numbers, int numberAt, int numbersEnd, int row)
+            throws ChunkFormatException {
+        int at = codeAt;
+        int numberCodes = 0;
         while (true) {
-            if (codeAt >= codesEnd) {
+            if (at <= codesEnd - Long.BYTES) {
+                long w = (long) LONGS.get(codes, at);
+                if ((w & HIGH) == 0) {
+                    long ends = equalBytes(w, ONES);
+                    long zeros = equalBytes(w, 0);
+                    if (ends == 0) {
+                        numberCodes += Long.bitCount(zeros);
+                        at += Long.BYTES;
+                        continue;
+                    }
+                    int end = Long.numberOfTrailingZeros(ends); // the high bit of the line end's byte
+                    numberCodes += Long.bitCount(zeros & ((1L << end) - 1));
+                    return (long) (at + (end >>> 3) + 1) << 32
+                            | skipNumbers(numbers, numberAt, numbersEnd, numberCodes);
+                }
+            }
+            if (at >= codesEnd) {
                 throw new ChunkFormatException(where + ": codes end before row " + row + " does");
             }
-            int c = codes[codeAt];
+            int c = codes[at];
             if (c == 1) {
-                return (long) (codeAt + 1) << 32 | numberAt;
+                return (long) (at + 1) << 32 | skipNumbers(numbers, numberAt, numbersEnd, numberCodes);
             }
-            if (c == 0) {
-                numberAt = skipVarint(numbers, numberAt, numbersEnd);
-                codeAt++;
-            } else if (c > 0) {
-                if (c - 2 >= count) {
-                    throw new ChunkFormatException(where + ": token id " + (c - 2) + " outside the " + count
-                            + "-token dictionary");
+            if (c >= 0) {
+                at++;
+                if (c == 0) {
+                    numberCodes++;
                 }
-                codeAt++;
-            } else { // a multi-byte token id: rare, dictionaries are small
-                long next = nextCode(codes, codeAt, codesEnd, row, count);
-                codeAt = (int) next;
+            } else { // a multi-byte token id
+                at = skipVarint(codes, at, codesEnd);
             }
         }
     }
