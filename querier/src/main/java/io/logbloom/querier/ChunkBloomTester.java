@@ -76,12 +76,15 @@ final class ChunkBloomTester {
         private final Map<BloomQuery, long[]> leafHashes = new IdentityHashMap<>();
         /** The key of a query that is a single metadata leaf (a trace_id needle), else null. */
         private final String singleLeafKey;
+        /** That single leaf's token hash (0 when {@link #singleLeafKey} is null). */
+        private final long singleLeafHash;
 
         private Prepared(BloomQuery query) {
             this.query = Objects.requireNonNull(query, "query is null");
             hashLeaves(query);
             singleLeafKey = query instanceof BloomQuery.MetadataEquals eq ? eq.key()
                     : query instanceof BloomQuery.MetadataExists exists ? exists.key() : null;
+            singleLeafHash = singleLeafKey == null ? 0 : leafHashes.get(query)[0];
         }
 
         private void hashLeaves(BloomQuery node) {
@@ -144,7 +147,7 @@ final class ChunkBloomTester {
 
         /** Turns block scope hashes {@code hashes[0, n)} into the single leaf's scoped token hashes, in place. */
         void scopedTokens(long[] hashes, int n) {
-            long token = leafHashes.get(query)[0];
+            long token = singleLeafHash;
             for (int i = 0; i < n; i++) {
                 hashes[i] = scheme.scopedTokenHash(hashes[i], token);
             }
