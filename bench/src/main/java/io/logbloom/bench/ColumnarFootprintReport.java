@@ -189,7 +189,7 @@ public final class ColumnarFootprintReport {
                     + (blooms ? ", encode CPU with tokenizing for both bloom layouts" : ""), data, merged, v1);
             blooms = false; // the tokens, so the blooms, are the same for every variant of the one object
         }
-        bound.print(lines);
+        bound.print(lines, generator.lineInformationBits(InformationBound.INFORMATION_SAMPLES, 1));
     }
 
     private static Path seal(Path file, Map<Labels, ColumnarRows> window, ColumnarConfig config, Totals totals)

@@ -18,24 +18,30 @@ import org.tukaani.xz.XZOutputStream;
 
 /**
  * How small the footprint data set can get, so a size target can be judged against it: the bytes no
- * encoding removes from the data, measured per column.
+ * encoding removes from the data, per column.
  *
  * <ul>
  *   <li>Random ids: a metadata value of 32 hex digits is 16 random bytes ({@code trace_id} draws two
  *       {@code nextLong}s per line), counted exactly for every line; no encoding shrinks them.
- *   <li>Lines and timestamps: a sample (the first {@code sampleLines} lines) is grouped by stream, as
- *       the columnar format groups it, and compressed with xz (LZMA2 preset 9, 64 MiB dictionary, so
- *       the whole sample is one window): lines as they are, timestamps as zigzag varint deltas within
- *       each stream. A strong compressor's size is an upper estimate of the entropy (the generator's
- *       random draws per line: format, method, path and its number, status, duration, size, caller,
- *       padding words), so "ids + xz(lines) + xz(timestamps)" is what a very slow codec could reach,
- *       not a floor: anything at or below it is out of reach for a block-seekable store.
+ *   <li>Lines: the generator's own account of the information its lines carry
+ *       ({@link io.logbloom.loadtest.LogGenerator#lineInformationBits}: the mean self-information of what a line
+ *       shows, i.e. an estimate of the lines' entropy), which no lossless encoding beats on average.
+ *   <li>Timestamps: they come from the clock, not from draws; a sample (the first {@code sampleLines} lines)
+ *       grouped by stream, as zigzag varint deltas, compressed with xz (LZMA2 preset 9, 64 MiB dictionary): an
+ *       upper estimate of what they carry, under a bit per line.
  * </ul>
+ *
+ * The bound is "ids + lines' information + xz(timestamps)": no store can hold the data set in less, whatever its
+ * index and filters add. For comparison the lines are also compressed with xz as above: a strong general-purpose
+ * compressor's size, which a block-seekable store's encoding can approach or beat (the columnar tokenized lines
+ * do) but which is not a floor.
  *
  * Not thread-safe: one report thread feeds it.
  */
 final class InformationBound {
     private static final int RANDOM_ID_HEX_DIGITS = 32;
+    /** Lines the generator draws to estimate the information of a line (three significant digits). */
+    static final int INFORMATION_SAMPLES = 300_000;
 
     private final Path dir;
     private final long sampleLines;
@@ -84,8 +90,11 @@ final class InformationBound {
         writeVarint(timestampFiles.get(stream), (delta << 1) ^ (delta >> 63));
     }
 
-    /** Compresses the samples and prints the bound as one JSON line, extrapolated to {@code totalLines}. */
-    void print(long totalLines) throws IOException {
+    /**
+     * Compresses the samples and prints the bound as one JSON line, extrapolated to {@code totalLines}; {@code
+     * lineInformationBits} is the generator's information per line.
+     */
+    void print(long totalLines, double lineInformationBits) throws IOException {
         for (DataOutputStream out : lineFiles) {
             out.close();
         }
@@ -95,16 +104,20 @@ final class InformationBound {
         long[] lines = xz("lines-");
         long[] timestamps = xz("timestamps-");
         double scale = totalLines / (double) Math.max(1, sampled);
-        double linesMb = lines[1] * scale / 1e6;
+        double linesXzMb = lines[1] * scale / 1e6;
+        double linesInformationMb = lineInformationBits / 8 * totalLines / 1e6;
         double timestampsMb = timestamps[1] * scale / 1e6;
         double idsMb = randomIdBytes / 1e6;
+        double otherMb = otherMetadataBytes / 1e6;
         System.out.println(String.format(Locale.ROOT, "{\"what\":\"information_bound\",\"lines\":%d,\"sample_lines\":%d,"
                         + "\"random_ids_mb\":%.2f,\"other_metadata_raw_mb\":%.2f,\"lines_raw_mb\":%.1f,"
+                        + "\"lines_information_mb\":%.2f,\"lines_information_bits_per_line\":%.1f,"
                         + "\"lines_xz9_mb\":%.2f,\"lines_xz9_bits_per_line\":%.1f,\"timestamps_xz9_mb\":%.2f,"
-                        + "\"timestamps_xz9_bits_per_line\":%.2f,\"bound_mb\":%.2f}",
-                totalLines, sampled, idsMb, otherMetadataBytes / 1e6, lines[0] * scale / 1e6, linesMb,
-                lines[1] * 8.0 / Math.max(1, sampled), timestampsMb, timestamps[1] * 8.0 / Math.max(1, sampled),
-                idsMb + linesMb + timestampsMb + otherMetadataBytes / 1e6));
+                        + "\"timestamps_xz9_bits_per_line\":%.2f,\"bound_mb\":%.2f,\"bound_with_xz_lines_mb\":%.2f}",
+                totalLines, sampled, idsMb, otherMb, lines[0] * scale / 1e6, linesInformationMb, lineInformationBits,
+                linesXzMb, lines[1] * 8.0 / Math.max(1, sampled), timestampsMb,
+                timestamps[1] * 8.0 / Math.max(1, sampled), idsMb + linesInformationMb + timestampsMb + otherMb,
+                idsMb + linesXzMb + timestampsMb + otherMb));
     }
 
     /** Raw and xz-compressed bytes of the files {@code prefix0..n}, concatenated in stream order. */

@@ -109,6 +109,41 @@ public final class LogGenerator {
         return streamLabels;
     }
 
+    /**
+     * The information in a generated line, in bits: the mean self-information {@code -log2 P(line | its stream's
+     * level)} of {@code samples} lines drawn as the lanes draw them (a stream chosen uniformly, then the line's
+     * choices). Each choice a line shows counts with the probability of what it shows: the status value (not the
+     * slot drawn), a duration or size by the mass of its rounded value, the path's number only where the template
+     * prints one, the padding by its words and by the chance that the drawn length stops after exactly those words.
+     * The mean thus estimates the entropy of the lines: no lossless encoding stores them in fewer bits per line on
+     * average. Metadata (a {@code trace_id} is 128 random bits) and timestamps are not counted here.
+     *
+     * @param samples lines to average over (a few hundred thousand give three significant digits)
+     * @param seed the draws' seed
+     */
+    public double lineInformationBits(int samples, long seed) {
+        if (samples < 1) {
+            throw new IllegalArgumentException("samples must be at least 1, got " + samples);
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        Information information = new Information(config.medianLineLength());
+        for (int i = 0; i < samples; i++) {
+            String level = streamLabels.get(random.nextInt(streamLabels.size())).get("level");
+            line(random, level, config.medianLineLength(), information);
+        }
+        return information.bits / samples;
+    }
+
+    /** A line with its self-information in bits ({@link #lineInformationBits} averages these). */
+    record InformedLine(String line, double bits) {}
+
+    /** One line of a stream at {@code level}, drawn as a lane draws it, with its self-information. */
+    InformedLine informedLine(SplittableRandom random, String level) {
+        Information information = new Information(config.medianLineLength());
+        String line = line(random, level, config.medianLineLength(), information);
+        return new InformedLine(line, information.bits);
+    }
+
     /** Returns lane {@code index} of {@code laneCount}; each lane owns a disjoint share of the streams. */
     public Lane lane(int index, int laneCount, InstantSource clock) {
         if (laneCount < 1 || laneCount > config.streams()) {
@@ -172,64 +207,118 @@ public final class LogGenerator {
             metadata.put(USER_ID, "u" + (int) Math.floor(Math.pow(random.nextDouble(), 3) * 100_000));
             metadata.put(SESSION_ID, hex(random.nextLong()));
         }
-        return new LogEntry(timestampNanos, line(random, level, config.medianLineLength()), metadata);
+        return new LogEntry(timestampNanos, line(random, level, config.medianLineLength(), null), metadata);
     }
 
-    private static String line(SplittableRandom random, String level, int medianLineLength) {
+    /** One line; its choices' self-information is added to {@code information} unless that is null. */
+    private static String line(SplittableRandom random, String level, int medianLineLength, Information information) {
         int targetLength = (int) Math.max(MIN_LINE_LENGTH, Math.min(MAX_LINE_FACTOR * medianLineLength,
                 medianLineLength * Math.exp(LINE_LENGTH_SIGMA * gaussian(random))));
-        if (random.nextInt(RARE_LINE_ODDS) == 0) {
+        boolean rare = random.nextInt(RARE_LINE_ODDS) == 0;
+        Information info = information == null ? Information.NONE : information;
+        info.chose(rare ? 1.0 / RARE_LINE_ODDS : 1.0 - 1.0 / RARE_LINE_ODDS);
+        if (rare) {
             String phrase = RARE_PHRASES.get(random.nextInt(RARE_PHRASES.size()));
+            int worker = random.nextInt(16);
+            int volume = random.nextInt(1000);
+            info.chose(1.0 / RARE_PHRASES.size() / 16 / 1000);
             return pad(new StringBuilder(level.toUpperCase(java.util.Locale.ROOT)).append(" [worker-")
-                    .append(random.nextInt(16)).append("] ").append(phrase).append(" on volume vol-")
-                    .append(random.nextInt(1000)), targetLength, random, " ", "");
+                    .append(worker).append("] ").append(phrase).append(" on volume vol-")
+                    .append(volume), targetLength, random, " ", "", info, 0);
         }
-        String method = METHODS[weighted(random, METHOD_WEIGHTS)];
-        String path = String.format(java.util.Locale.ROOT, PATHS[random.nextInt(PATHS.length)], random.nextInt(100_000));
-        int status = switch (level) {
-            case "error" -> ERROR_STATUS[random.nextInt(ERROR_STATUS.length)];
-            case "warn" -> WARN_STATUS[random.nextInt(WARN_STATUS.length)];
-            default -> OK_STATUS[random.nextInt(OK_STATUS.length)];
+        int methodIndex = weighted(random, METHOD_WEIGHTS);
+        String method = METHODS[methodIndex];
+        String template = PATHS[random.nextInt(PATHS.length)];
+        String path = String.format(java.util.Locale.ROOT, template, random.nextInt(100_000));
+        int[] statuses = switch (level) {
+            case "error" -> ERROR_STATUS;
+            case "warn" -> WARN_STATUS;
+            default -> OK_STATUS;
         };
+        int status = statuses[random.nextInt(statuses.length)];
         long durationMillis = Math.max(1, Math.round(25 * Math.exp(1.1 * gaussian(random))));
         long bytes = Math.max(0, Math.round(4_000 * Math.exp(1.3 * gaussian(random))));
         int format = random.nextInt(100);
+        if (information != null) {
+            if (format < 80) { // plain lines show no method, path or status
+                info.chose(share(METHOD_WEIGHTS, methodIndex) / PATHS.length / (template.contains("%d") ? 100_000 : 1));
+                info.chose(count(statuses, status) / (double) statuses.length);
+            }
+            info.chose(Information.roundedLogNormalMass(25, 1.1, durationMillis, 1));
+            info.chose(Information.roundedLogNormalMass(4_000, 1.3, bytes, 0));
+            info.chose((format < 45 ? 45 : format < 80 ? 35 : 20) / 100.0);
+        }
         if (format < 45) {
+            int callerLine = 40 + random.nextInt(400);
+            info.chose(1.0 / 400);
             StringBuilder line = new StringBuilder(targetLength + 32).append("level=").append(level)
                     .append(" msg=\"").append(method).append(' ').append(path).append(" completed\"")
                     .append(" method=").append(method).append(" path=").append(path)
                     .append(" status=").append(status).append(" duration_ms=").append(durationMillis)
-                    .append(" bytes=").append(bytes).append(" caller=handler.go:").append(40 + random.nextInt(400));
-            return pad(line, targetLength, random, " detail=\"", "\"");
+                    .append(" bytes=").append(bytes).append(" caller=handler.go:").append(callerLine);
+            return pad(line, targetLength, random, " detail=\"", "\"", info, 0);
         }
         if (format < 80) {
             StringBuilder line = new StringBuilder(targetLength + 32).append("{\"level\":\"").append(level)
                     .append("\",\"msg\":\"request completed\",\"method\":\"").append(method)
                     .append("\",\"path\":\"").append(path).append("\",\"status\":").append(status)
                     .append(",\"duration_ms\":").append(durationMillis).append(",\"bytes\":").append(bytes);
-            return pad(line, targetLength - 1, random, ",\"detail\":\"", "\"") + "}";
+            return pad(line, targetLength - 1, random, ",\"detail\":\"", "\"", info, -1) + "}";
         }
+        int worker = random.nextInt(16);
+        int message = random.nextInt(PLAIN_MESSAGES.length);
+        info.chose(1.0 / 16 / PLAIN_MESSAGES.length);
         StringBuilder line = new StringBuilder(targetLength + 32)
-                .append(level.toUpperCase(java.util.Locale.ROOT)).append(" [worker-").append(random.nextInt(16))
-                .append("] ").append(PLAIN_MESSAGES[random.nextInt(PLAIN_MESSAGES.length)]).append(" in ")
+                .append(level.toUpperCase(java.util.Locale.ROOT)).append(" [worker-").append(worker)
+                .append("] ").append(PLAIN_MESSAGES[message]).append(" in ")
                 .append(durationMillis).append("ms, ").append(bytes).append(" bytes");
-        return pad(line, targetLength, random, " - ", "");
+        return pad(line, targetLength, random, " - ", "", info, 0);
     }
 
-    private static String pad(StringBuilder line, int targetLength, SplittableRandom random, String open, String close) {
-        if (line.length() + open.length() + close.length() >= targetLength) {
+    /**
+     * Pads {@code line} with words up to {@code target} characters ({@code target} is the drawn length plus {@code
+     * shift}); {@code information} gets the words and the chance that the drawn length stops after exactly them.
+     */
+    private static String pad(StringBuilder line, int target, SplittableRandom random, String open, String close,
+            Information information, int shift) {
+        int fixed = line.length() + open.length() + close.length();
+        if (fixed >= target) {
+            information.chose(information.targetBelow(fixed - shift + 1));
             return line.toString();
         }
         line.append(open);
         boolean first = true;
-        while (line.length() + close.length() < targetLength) {
+        int before = line.length();
+        while (line.length() + close.length() < target) {
+            before = line.length();
             if (!first) {
                 line.append(' ');
             }
             line.append(WORDS[random.nextInt(WORDS.length)]);
+            information.chose(1.0 / WORDS.length);
             first = false;
         }
+        // the loop stopped after this word: the drawn length lies in (before + close, after + close] less the shift
+        int after = line.length();
+        information.chose(information.targetBelow(after + close.length() - shift + 1)
+                - information.targetBelow(before + close.length() - shift + 1));
         return line.append(close).toString();
+    }
+
+    private static double share(int[] weights, int index) {
+        int total = 0;
+        for (int weight : weights) {
+            total += weight;
+        }
+        return weights[index] / (double) total;
+    }
+
+    private static int count(int[] values, int value) {
+        int n = 0;
+        for (int v : values) {
+            n += v == value ? 1 : 0;
+        }
+        return n;
     }
 
     private static int weighted(SplittableRandom random, int[] weights) {
@@ -257,6 +346,62 @@ public final class LogGenerator {
     private static String hex(long value) {
         String digits = Long.toHexString(value);
         return "0".repeat(16 - digits.length()) + digits;
+    }
+
+    /**
+     * Self-information of the choices lines show, summed in bits; the probabilities of the drawn quantities come
+     * from the normal distribution they are drawn from. {@link #NONE} ignores every choice (plain generation).
+     * Not thread-safe.
+     */
+    static class Information {
+        static final Information NONE = new Information(1) {
+            @Override
+            void chose(double probability) {}
+
+            @Override
+            double targetBelow(double length) {
+                return 1;
+            }
+        };
+
+        private final int medianLineLength;
+        double bits;
+
+        Information(int medianLineLength) {
+            this.medianLineLength = medianLineLength;
+        }
+
+        void chose(double probability) {
+            if (!(probability > 0 && probability <= 1)) {
+                throw new IllegalStateException("BUG: a shown choice of probability " + probability);
+            }
+            bits -= Math.log(probability) / Math.log(2);
+        }
+
+        /**
+         * P(T &lt; length) for the drawn target length T = (int) clamp(median e^(sigma N), MIN_LINE_LENGTH, MAX_LINE_FACTOR
+         * median), {@code length} an integer: T &lt; length exactly when the clamped draw is.
+         */
+        double targetBelow(double length) {
+            if (length <= MIN_LINE_LENGTH) {
+                return 0;
+            }
+            if (length > MAX_LINE_FACTOR * medianLineLength) {
+                return 1;
+            }
+            return normalBelow(Math.log(length / medianLineLength) / LINE_LENGTH_SIGMA);
+        }
+
+        /** P(max(min, round(median e^(sigma N))) = value) for N standard normal. */
+        static double roundedLogNormalMass(double median, double sigma, long value, long min) {
+            double upper = normalBelow(Math.log((value + 0.5) / median) / sigma);
+            return value <= min ? upper : upper - normalBelow(Math.log((value - 0.5) / median) / sigma);
+        }
+
+        /** P(N &lt; z) for N standard normal, accurate in the tails (erfc, not 1 - erf). */
+        private static double normalBelow(double z) {
+            return 0.5 * org.apache.commons.math3.special.Erf.erfc(-z / Math.sqrt(2));
+        }
     }
 
     private static long mix(long seed, int lane, int laneCount, long sequence) {

@@ -133,4 +133,178 @@ final class LogGeneratorTest {
         LogGenerator generator = new LogGenerator(new GeneratorConfig(1, "r", 2, 1, false));
         assertThatThrownBy(() -> generator.lane(0, 3, FIXED)).hasMessageContaining("got 3");
     }
+
+    /**
+     * The lines a seed gives do not change from version to version (data sets and their manifests are regenerated
+     * from seeds): a hash of 300 batches' lines, as the generator gave them before its information account existed.
+     */
+    @Test
+    void next_fixedSeed_sameLinesAsEver() {
+        LogGenerator.Lane lane = new LogGenerator(new GeneratorConfig(7, "x", 100, 1000, false, 85)).lane(0, 1,
+                () -> Instant.ofEpochSecond(1_760_000_000L));
+        long hash = 0;
+        for (int i = 0; i < 300; i++) {
+            for (LogStream stream : lane.next().streams()) {
+                for (LogEntry entry : stream.entries()) {
+                    hash = hash * 31 + entry.line().hashCode() * 17 + entry.toString().hashCode();
+                }
+            }
+        }
+        assertThat(hash).isEqualTo(4348167806905231442L);
+    }
+
+    /**
+     * The information account of a line stays below what a general-purpose compressor needs for the same lines (no
+     * code beats the entropy on average over many lines): an account that counted draws a line does not show (a
+     * status slot rather than its value, the number of a path template that prints none) or counted a choice
+     * twice would exceed it on lines this compressible.
+     */
+    @Test
+    void lineInformationBits_belowWhatDeflateStoresTheLinesIn() throws Exception {
+        LogGenerator generator = new LogGenerator(new GeneratorConfig(3, "x", 100, 1000, false, 85));
+        LogGenerator.Lane lane = generator.lane(0, 1, FIXED);
+        java.io.ByteArrayOutputStream compressed = new java.io.ByteArrayOutputStream();
+        long lines = 0;
+        try (java.util.zip.DeflaterOutputStream out = new java.util.zip.DeflaterOutputStream(compressed,
+                new java.util.zip.Deflater(9))) {
+            while (lines < 50_000) {
+                for (LogStream stream : lane.next().streams()) {
+                    for (LogEntry entry : stream.entries()) {
+                        out.write((entry.line() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        lines++;
+                    }
+                }
+            }
+        }
+        double deflateBits = compressed.size() * 8.0 / lines;
+        double information = generator.lineInformationBits(50_000, 1);
+        // path number, duration and size alone carry ~32 bits per line (16.6 x 8/12 + 6.8 + 14.4)
+        assertThat(information).isBetween(32.0, deflateBits);
+        assertThat(generator.lineInformationBits(50_000, 1)).isEqualTo(information);
+    }
+
+    /** Longer lines are padded with more words: an account that left out the padding would not grow with them. */
+    @Test
+    void lineInformationBits_growWithTheLinesPadding() {
+        double short85 = new LogGenerator(new GeneratorConfig(3, "x", 100, 1000, false, 85))
+                .lineInformationBits(20_000, 1);
+        double long300 = new LogGenerator(new GeneratorConfig(3, "x", 100, 1000, false, 300))
+                .lineInformationBits(20_000, 1);
+        // about 36 more words per line at a 300-byte median than at 85, each one of 46 (5.5 bits)
+        assertThat(long300 - short85).isGreaterThan(150);
+    }
+
+    /** The masses the account takes are distributions: rounded durations and sizes, and the drawn line length. */
+    @Test
+    void information_massesSumToOne() {
+        double durations = 0;
+        for (long d = 1; d < 100_000; d++) { // 1e5 ms is 7.5 sigmas out
+            durations += LogGenerator.Information.roundedLogNormalMass(25, 1.1, d, 1);
+        }
+        assertThat(durations).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+        double sizes = 0;
+        for (long b = 0; b < 1_000_000; b++) { // 1e6 bytes is 4.2 sigmas out: 1e-5 of the mass lies beyond
+            sizes += LogGenerator.Information.roundedLogNormalMass(4_000, 1.3, b, 0);
+        }
+        assertThat(sizes).isCloseTo(1.0, org.assertj.core.data.Offset.offset(2e-5));
+        LogGenerator.Information lengths = new LogGenerator.Information(85);
+        assertThat(lengths.targetBelow(40)).isZero(); // lines are at least 40 long
+        assertThat(lengths.targetBelow(41)).isGreaterThan(0);
+        assertThat(lengths.targetBelow(340)).isLessThan(1); // at most 4 x 85, which has the clamped mass
+        assertThat(lengths.targetBelow(341)).isEqualTo(1.0);
+        assertThat(lengths.targetBelow(86)).isCloseTo(0.5, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    /**
+     * Each line's account equals its self-information worked out from the line as shown: parsed back into its
+     * fields, every field costs the probability of the value it shows (a status by its share among the level's
+     * statuses, the path number only where the template prints one, the padding by its words and the chance that
+     * the drawn length stops after exactly them). Rare lines are left out; they are one in 2,000.
+     */
+    @Test
+    void informedLine_bitsAreTheSelfInformationOfWhatTheLineShows() {
+        java.util.regex.Pattern logfmt = java.util.regex.Pattern.compile("level=(\\w+) msg=\"(\\w+) (\\S+) completed\" "
+                + "method=\\w+ path=\\S+ status=(\\d+) duration_ms=(\\d+) bytes=(\\d+) caller=handler\\.go:\\d+"
+                + "(?: detail=\"([^\"]*)\")?");
+        java.util.regex.Pattern json = java.util.regex.Pattern.compile("\\{\"level\":\"\\w+\",\"msg\":\"request completed\","
+                + "\"method\":\"(\\w+)\",\"path\":\"(\\S+)\",\"status\":(\\d+),\"duration_ms\":(\\d+),\"bytes\":(\\d+)"
+                + "(?:,\"detail\":\"([^\"]*)\")?}");
+        java.util.regex.Pattern plain = java.util.regex.Pattern.compile("[A-Z]+ \\[worker-\\d+] [a-z ]+ in (\\d+)ms, (\\d+) bytes"
+                + "(?: - (.*))?");
+        Map<String, Double> methods = Map.of("GET", 0.60, "POST", 0.25, "PUT", 0.08, "DELETE", 0.05, "PATCH", 0.02);
+        Map<String, Map<Integer, Double>> statuses = Map.of(
+                "info", Map.of(200, 0.6, 201, 0.1, 204, 0.1, 301, 0.1, 304, 0.1),
+                "warn", Map.of(400, 1 / 7.0, 401, 1 / 7.0, 403, 1 / 7.0, 404, 2 / 7.0, 409, 1 / 7.0, 429, 1 / 7.0),
+                "error", Map.of(500, 0.25, 502, 0.25, 503, 0.25, 504, 0.25));
+        int checked = 0;
+        for (int median : new int[] {85, 160}) {
+            LogGenerator generator = new LogGenerator(new GeneratorConfig(3, "x", 10, 100, false, median));
+            LogGenerator.Information lengths = new LogGenerator.Information(median);
+            java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+            for (String level : List.of("info", "warn", "error")) {
+                for (int i = 0; i < 3000; i++) {
+                    LogGenerator.InformedLine informed = generator.informedLine(random, level);
+                    String line = informed.line();
+                    double bits = -log2(1 - 1.0 / LogGenerator.RARE_LINE_ODDS);
+                    java.util.regex.Matcher m;
+                    if ((m = logfmt.matcher(line)).matches()) {
+                        bits += request(methods.get(m.group(2)), m.group(3), statuses.get(level).get(
+                                Integer.parseInt(m.group(4))), m.group(5), m.group(6), 0.45) - log2(1 / 400.0);
+                        int base = m.group(7) == null ? line.length() : line.indexOf(" detail=\"");
+                        bits += padding(lengths, base, " detail=\"", "\"", m.group(7), 0);
+                    } else if ((m = json.matcher(line)).matches()) {
+                        bits += request(methods.get(m.group(1)), m.group(2), statuses.get(level).get(
+                                Integer.parseInt(m.group(3))), m.group(4), m.group(5), 0.35);
+                        int base = m.group(6) == null ? line.length() - 1 : line.indexOf(",\"detail\":\"");
+                        bits += padding(lengths, base, ",\"detail\":\"", "\"", m.group(6), -1);
+                    } else if ((m = plain.matcher(line)).matches()) {
+                        bits += -log2(0.20 / 16 / 8) - log2(LogGenerator.Information.roundedLogNormalMass(25, 1.1,
+                                Long.parseLong(m.group(1)), 1)) - log2(LogGenerator.Information.roundedLogNormalMass(
+                                4_000, 1.3, Long.parseLong(m.group(2)), 0));
+                        int base = m.group(3) == null ? line.length() : line.indexOf(" - ");
+                        bits += padding(lengths, base, " - ", "", m.group(3), 0);
+                    } else {
+                        assertThat(LogGenerator.RARE_PHRASES).as(line).anyMatch(line::contains);
+                        continue;
+                    }
+                    assertThat(informed.bits()).as("%s line %s", level, line)
+                            .isCloseTo(bits, org.assertj.core.data.Offset.offset(1e-6));
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isGreaterThan(17_900);
+    }
+
+    /** Bits of an HTTP line's fields: method share, path (template of 12, number of 100,000 where printed), the rest. */
+    private static double request(double methodShare, String path, double statusShare, String duration, String size,
+            double formatShare) {
+        boolean numbered = path.replaceFirst("^/api/v[12]/", "/").chars().anyMatch(Character::isDigit);
+        return -log2(methodShare / 12 / (numbered ? 100_000 : 1)) - log2(statusShare)
+                - log2(LogGenerator.Information.roundedLogNormalMass(25, 1.1, Long.parseLong(duration), 1))
+                - log2(LogGenerator.Information.roundedLogNormalMass(4_000, 1.3, Long.parseLong(size), 0))
+                - log2(formatShare);
+    }
+
+    /**
+     * Bits of a padding of {@code words} (null: none) after {@code base} characters, between {@code open} and {@code
+     * close}, for a target of the drawn length plus {@code shift}: the words, and the drawn length falling where the
+     * padding stops exactly there.
+     */
+    private static double padding(LogGenerator.Information lengths, int base, String open, String close,
+            String words, int shift) {
+        int fixed = base + open.length() + close.length();
+        if (words == null) {
+            return -log2(lengths.targetBelow(fixed - shift + 1));
+        }
+        String[] w = words.split(" ");
+        int after = base + open.length() + words.length();
+        int before = after - w[w.length - 1].length() - (w.length > 1 ? 1 : 0);
+        return w.length * log2(46) - log2(lengths.targetBelow(after + close.length() - shift + 1)
+                - lengths.targetBelow(before + close.length() - shift + 1));
+    }
+
+    private static double log2(double x) {
+        return Math.log(x) / Math.log(2);
+    }
 }
