@@ -248,7 +248,7 @@ public final class QueryRoutes implements AutoCloseable {
         long step = expr instanceof LogExpr ? 0 : QueryParams.step(p, range);
         long interval = QueryParams.interval(p);
         QueryOutcome out = runner.run(new QueryRequest(tenant, q, range.startNanos(), range.endNanos(), step, limit,
-                forward, false, bloomsRequested(ctx), cacheAllowed(ctx)));
+                forward, false, bloomsRequested(ctx), cacheAllowed(ctx)), expr);
         respond(ctx, out, forward, interval);
     }
 

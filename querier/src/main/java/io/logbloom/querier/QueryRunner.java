@@ -91,7 +91,15 @@ public final class QueryRunner {
 
     /** Runs one query and returns its result and statistics. */
     public QueryOutcome run(QueryRequest request) throws IOException {
-        Expr expr = parse(request.query());
+        return run(request, parse(request.query()));
+    }
+
+    /**
+     * Runs one query already parsed: {@code expr} is {@link #parse} of {@code request.query()} (a caller that needed
+     * the expression first, e.g. to tell a log query from a metric one, does not pay for a second parse).
+     */
+    public QueryOutcome run(QueryRequest request, Expr expr) throws IOException {
+        Objects.requireNonNull(expr, "expr is null");
         int maxEntries = querier.config().maxEntriesLimitPerQuery();
         if (expr instanceof LogExpr && request.limit() > maxEntries) {
             throw new QuerierException(QuerierErrorCode.LIMIT_EXCEEDED, String.format(
