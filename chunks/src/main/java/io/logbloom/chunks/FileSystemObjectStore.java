@@ -213,9 +213,10 @@ public final class FileSystemObjectStore implements ObjectStore {
 
     /**
      * Adds the keys of the regular files under {@code dir} (whose key prefix is {@code dirKey}) that start with
-     * {@code prefix}. A directory loop, not {@code Files.walk}: every query lists its index periods, and the stream
-     * pipeline's machinery was most of a listing's cost (more so while the query path still runs interpreted).
-     * Symbolic links are not followed into directories (as {@code Files.walk}); a link to a file lists as a file.
+     * {@code prefix}. A directory loop, not {@code Files.walk}'s stream: every query lists its index periods, and
+     * this reads one set of attributes per entry (the walk read them, then {@code isRegularFile} again), skips names
+     * that cannot lead to the prefix, and builds keys as strings instead of relativizing paths. Symbolic links are
+     * not followed into directories (as {@code Files.walk}); a link to a file lists as a file.
      */
     private static void collect(Path dir, String dirKey, String prefix, List<String> keys) throws IOException {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
