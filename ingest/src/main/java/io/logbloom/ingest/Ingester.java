@@ -63,7 +63,10 @@ public final class Ingester implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingester.class);
     /** Attempts {@link #flushAll} makes for a failing merge before it reports the failure. */
     static final int FLUSH_ALL_ATTEMPTS = 5;
-    /** Merged parts stay on disk this long for queries that listed them just before the merge. */
+    /**
+     * Merged parts stay on disk while queries that listed them just before the merge hold them (see {@link
+     * Unflushed}), at most this long (a reader that never hands them back).
+     */
     static final java.time.Duration RETIRE_GRACE = java.time.Duration.ofMinutes(2);
     /** Buffers are sealed early once their rows, or the arrays they grew, take this share of the memory budget. */
     private static final int SEAL_SHARE_OF_BUDGET = 8;
@@ -420,37 +423,78 @@ public final class Ingester implements AutoCloseable {
         return health.message();
     }
 
-    /** What a query reads: the store's index answer and the ingester's unflushed data, every row in exactly one. */
-    public record ReadView(List<SeriesChunks> indexed, List<StreamSnapshot> unflushed) {
+    /**
+     * What a query reads: the store's index answer and the ingester's unflushed data, every row in exactly one. The
+     * parts the unflushed data lies in stay on disk, even once merged, until the view is closed (see {@link
+     * Unflushed}); close it when the query is done with them.
+     */
+    public record ReadView(List<SeriesChunks> indexed, List<StreamSnapshot> unflushed, Runnable release)
+            implements AutoCloseable {
         /** Copies. */
         public ReadView {
             indexed = List.copyOf(indexed);
             unflushed = List.copyOf(unflushed);
+            Objects.requireNonNull(release, "release is null");
+        }
+
+        /** Hands back the parts (once; later calls do nothing). */
+        @Override
+        public void close() {
+            release.run();
+        }
+    }
+
+    /**
+     * Unflushed data of matching streams: rows in memory and the streams' shares of local parts. The parts are
+     * pinned ({@link LocalParts#pinnedParts}): a merge takes them out of view but deletes their files only once every
+     * reader that listed them has closed its snapshot (or after {@link #RETIRE_GRACE}, should one never close it).
+     * Reading a part's rows is safe until {@link #close}; a caller that only looks at labels and time ranges closes
+     * at once.
+     */
+    public record Unflushed(List<StreamSnapshot> streams, Runnable release) implements AutoCloseable {
+        /** Copies. */
+        public Unflushed {
+            streams = List.copyOf(streams);
+            Objects.requireNonNull(release, "release is null");
+        }
+
+        /** Hands back the parts (once; later calls do nothing). */
+        @Override
+        public void close() {
+            release.run();
         }
     }
 
     /**
      * The index answer for the selector and the unflushed data of matching streams in
      * [fromNanos, throughNanos), taken while no merge publishes, so a merge running meanwhile neither
-     * hides nor duplicates rows.
+     * hides nor duplicates rows. Close the view when done reading.
      */
     public ReadView read(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
             throws IOException {
-        return visibleIndex.consistently(() -> new ReadView(
-                persisted.chunks(tenant, matchers, fromNanos, throughNanos),
-                unflushed(tenant, matchers, fromNanos, throughNanos)));
+        return visibleIndex.consistently(() -> {
+            List<SeriesChunks> indexed = persisted.chunks(tenant, matchers, fromNanos, throughNanos);
+            Unflushed unflushed = unflushed(tenant, matchers, fromNanos, throughNanos);
+            return new ReadView(indexed, unflushed.streams(), unflushed.release());
+        });
     }
 
     /**
      * Unflushed data of streams matching all {@code matchers} in [fromNanos, throughNanos), per stream
-     * sorted by labels: rows in memory (sorted by time) and the stream's share of local parts. Use
-     * {@link #read} when the index answer is needed too.
+     * sorted by labels: rows in memory (sorted by time) and the stream's share of local parts, pinned until
+     * the result is closed. Use {@link #read} when the index answer is needed too.
      */
-    public List<StreamSnapshot> unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos,
-            long throughNanos) {
+    public Unflushed unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
         PartSealer.Unflushed snapshot = sealer.snapshot(tenant, matchers, fromNanos, throughNanos);
+        List<LocalParts.Part> pinned = snapshot.parts();
+        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable release = () -> {
+            if (released.compareAndSet(false, true)) {
+                parts.unpin(pinned);
+            }
+        };
         Map<Labels, List<ColumnarFileStream>> partStreams = new HashMap<>();
-        for (LocalParts.Part part : snapshot.parts()) {
+        for (LocalParts.Part part : pinned) {
             if (part.directory().maxTimeNanos() < fromNanos || part.directory().minTimeNanos() >= throughNanos) {
                 continue;
             }
@@ -478,7 +522,7 @@ public final class Ingester implements AutoCloseable {
             }
         }
         out.sort(Comparator.comparing(StreamSnapshot::labels));
-        return out;
+        return new Unflushed(out, release);
     }
 
     private static boolean matchesAll(List<LabelMatcher> matchers, Labels labels) {

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -73,6 +74,12 @@ public final class LocalParts {
     private final Path dir;
     private final ColumnarConfig format;
     private final Map<String, List<Part>> byTenant = new ConcurrentHashMap<>();
+    /**
+     * Readers holding a part they listed, per part file: a merged part's file is deleted once none does (see
+     * {@link #pinnedParts}). Pins and {@link #forget} take this object's lock, so a part is either listed and pinned
+     * or out of view before a reader can pin it. Guarded by this.
+     */
+    private final Map<Path, Integer> pins = new HashMap<>();
     /** The readers' decompression contexts, reused: a merge inflates every column of every part block it reads. */
     private final ZstdInflater inflater = ZstdInflater.pooled(MAX_IDLE_INFLATE_CONTEXTS);
     private long nextSequence;
@@ -226,8 +233,37 @@ public final class LocalParts {
         }
     }
 
+    /**
+     * The parts of {@code tenant}, oldest first, each pinned for the caller: its file stays on disk, even once the
+     * part is merged and out of view, until the caller hands it back with {@link #unpin}.
+     */
+    public synchronized List<Part> pinnedParts(String tenant) {
+        List<Part> listed = parts(tenant);
+        for (Part part : listed) {
+            pins.merge(part.file(), 1, Integer::sum);
+        }
+        return listed;
+    }
+
+    /** Hands back parts {@link #pinnedParts} pinned (each once per pin). */
+    public synchronized void unpin(List<Part> parts) {
+        for (Part part : parts) {
+            pins.computeIfPresent(part.file(), (file, n) -> n == 1 ? null : n - 1);
+        }
+    }
+
+    /** Whether a reader still holds any of {@code parts}. */
+    public synchronized boolean anyPinned(List<Part> parts) {
+        for (Part part : parts) {
+            if (pins.containsKey(part.file())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Takes {@code parts} out of the readers' view; their files stay until {@link #remove}. */
-    public void forget(List<Part> parts) {
+    public synchronized void forget(List<Part> parts) {
         for (Part part : parts) {
             List<Part> list = byTenant.get(part.tenant());
             if (list != null) {

@@ -57,7 +57,8 @@ import org.slf4j.LoggerFactory;
  * the parts leave the readers' view under {@code visibility}, the lock queries hold while they read
  * the index and the parts, so a query sees every row once, in the parts or in the object; (5) the
  * manifest is replaced, by the same atomic rename, with one marked {@code indexed}: the commit;
- * (6) after a grace for running queries the part files, then the manifest, are deleted.
+ * (6) once no query that listed the parts before still holds them (or after a grace, should one never hand them
+ * back), the part files, then the manifest, are deleted.
  *
  * <p>On start, {@link #recover} finishes what a crash interrupted, per manifest. A committed one
  * deletes its parts, whatever the index says by now: once indexed, the object belongs to the store,
@@ -126,7 +127,7 @@ final class PartMerger {
     private final String writerId;
     private final SeriesBloomWriter blooms;
     private final long retireGraceNanos;
-    /** Parts merged away, kept on disk for queries that listed them just before, until their grace ends. */
+    /** Parts merged away, kept on disk while queries that listed them just before hold them, at most a grace. */
     private final List<Retired> retired = new ArrayList<>();
 
     /** Parts merged into an object and out of the readers' view, with their manifest, to delete after {@code dueNanos}. */
@@ -267,8 +268,9 @@ final class PartMerger {
     }
 
     /**
-     * Deletes the files of merged parts (and their manifests) whose grace is over, or all of them with
-     * {@code all} (when no query can run); returns how many parts it deleted.
+     * Deletes the files of merged parts (and their manifests) that no reader holds any more ({@link
+     * LocalParts#pinnedParts}) or whose grace is over (the backstop for a reader that never handed its pins back),
+     * or all of them with {@code all} (when no query can run); returns how many parts it deleted.
      */
     int deleteRetired(boolean all) throws IOException {
         int deleted = 0;
@@ -276,8 +278,8 @@ final class PartMerger {
         java.util.Iterator<Retired> it = retired.iterator();
         while (it.hasNext()) {
             Retired r = it.next();
-            if (!all && now - r.dueNanos() < 0) {
-                continue;
+            if (!all && now - r.dueNanos() < 0 && parts.anyPinned(r.parts())) {
+                continue; // a query that listed them before the merge still reads them
             }
             parts.remove(r.parts());
             crashHook.reached(CrashPoint.MERGE_PARTS_DELETED);

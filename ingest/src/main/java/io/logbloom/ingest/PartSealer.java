@@ -194,7 +194,8 @@ final class PartSealer {
     /**
      * Copies of {@code tenant}'s rows in the buffers and in pending seals, for streams matching
      * {@code matchers} with timestamps in [fromNanos, throughNanos), per stream; and the tenant's
-     * parts. Taken under the lock seals move rows with, so every row is in exactly one of the two.
+     * parts, pinned ({@link LocalParts#pinnedParts}: the caller unpins them). Taken under the lock seals move
+     * rows with, so every row is in exactly one of the two.
      */
     Unflushed snapshot(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
         synchronized (pending) {
@@ -219,7 +220,7 @@ final class PartSealer {
             }
             buffers.read(tenant, matchers, fromNanos, throughNanos)
                     .forEach((labels, entries) -> out.computeIfAbsent(labels, k -> new ArrayList<>()).addAll(entries));
-            return new Unflushed(out, parts.parts(tenant));
+            return new Unflushed(out, parts.pinnedParts(tenant)); // the caller unpins them
         }
     }
 }

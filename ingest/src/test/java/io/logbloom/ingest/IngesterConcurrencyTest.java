@@ -40,7 +40,7 @@ final class IngesterConcurrencyTest {
             Thread reader = new Thread(() -> {
                 while (!done.get()) {
                     try {
-                        ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE);
+                        ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).close();
                         ingester.index().chunks("t", List.of(ANY_APP), 0, Long.MAX_VALUE);
                     } catch (Throwable e) {
                         failures.add(e);

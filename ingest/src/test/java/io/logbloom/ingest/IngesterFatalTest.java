@@ -101,7 +101,7 @@ final class IngesterFatalTest {
         try (Ingester second = fx.open(config, store)) {
             assertThat(second.failure()).isEmpty();
             List<String> replayed = new ArrayList<>();
-            second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)
+            second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams()
                     .forEach(s -> s.entries().forEach(e -> replayed.add(e.line())));
             // the acknowledged push is back; the refused ones were never acknowledged
             assertThat(replayed).hasSize(10).allMatch(l -> l.startsWith("line "));

@@ -60,8 +60,10 @@ final class IngesterFixture {
     /** Every unflushed row of the tenant (memory and parts), sorted by time. */
     static List<LogEntry> unflushedRows(Ingester ingester, String tenant) {
         List<LogEntry> out = new ArrayList<>();
-        for (StreamSnapshot s : ingester.unflushed(tenant, List.of(ANY_APP), 0, Long.MAX_VALUE)) {
-            out.addAll(s.allEntries());
+        try (Ingester.Unflushed unflushed = ingester.unflushed(tenant, List.of(ANY_APP), 0, Long.MAX_VALUE)) {
+            for (StreamSnapshot s : unflushed.streams()) {
+                out.addAll(s.allEntries());
+            }
         }
         out.sort(java.util.Comparator.comparingLong(LogEntry::timestampNanos));
         return out;

@@ -74,7 +74,7 @@ final class IngesterLimitsTest {
             assertThat(result.rejectedEntries()).isEqualTo(1);
             assertThat(result.rateLimited()).isFalse();
             assertThat(result.errors()).containsExactly(message);
-            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams())
                     .flatExtracting(StreamSnapshot::entries).extracting(LogEntry::line).containsExactly("fine");
             assertThat(fx.scrape()).contains("logbloom_ingest_rejected_lines_total{reason=\"" + reason + "\"} 1.0");
         }
@@ -207,7 +207,7 @@ final class IngesterLimitsTest {
             }
             assertThat(ingester.push("t", List.of(new PushStream("{app=\"a\"}",
                     List.of(LogEntry.of(fx.ts(50), "late entry"))))).ok()).isTrue();
-            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).get(0).entries()).hasSize(21)
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams().get(0).entries()).hasSize(21)
                     .first().extracting(LogEntry::line).isEqualTo("late entry");
             ingester.flushAll();
             assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(21);

@@ -58,12 +58,12 @@ final class IngesterTest {
             PushResult js = ingester.push("tenant-a", decoder.decode(json.getBytes(StandardCharsets.UTF_8), "application/json"));
             assertThat(pb).isEqualTo(new PushResult(3, 0, List.of(), false));
             assertThat(js.ok()).isTrue();
-            assertThat(ingester.unflushed("tenant-a", List.of(ANY_APP), 0, Long.MAX_VALUE)).hasSize(3);
-            assertThat(ingester.unflushed("other", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+            assertThat(ingester.unflushed("tenant-a", List.of(ANY_APP), 0, Long.MAX_VALUE).streams()).hasSize(3);
+            assertThat(ingester.unflushed("other", List.of(ANY_APP), 0, Long.MAX_VALUE).streams()).isEmpty();
 
             ingester.flushAll();
 
-            assertThat(ingester.unflushed("tenant-a", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+            assertThat(ingester.unflushed("tenant-a", List.of(ANY_APP), 0, Long.MAX_VALUE).streams()).isEmpty();
             List<LogEntry> stored = IngesterFixture.stored(ingester, store, "tenant-a");
             assertThat(stored).extracting(LogEntry::line)
                     .containsExactly("GET /users 200", "GET /orders 500", "slow query ✓", "hello");
@@ -160,7 +160,7 @@ final class IngesterTest {
         first.push("t", sample());
         first.halt();
         try (Ingester second = fx.open(config, store)) {
-            assertThat(second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+            assertThat(second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams())
                     .flatExtracting(StreamSnapshot::entries).hasSize(3);
             PushResult retry = second.push("t", sample());
             assertThat(retry.acceptedEntries()).isEqualTo(3);
@@ -198,7 +198,7 @@ final class IngesterTest {
             PushResult retry = ingester.push("t", List.of(new PushStream("{app=\"a\"}", List.of(
                     LogEntry.of(fx.ts(3), "three"), LogEntry.of(fx.ts(5), "five"), LogEntry.of(fx.ts(6), "six")))));
             assertThat(retry).isEqualTo(new PushResult(3, 0, List.of(), false));
-            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams())
                     .flatExtracting(StreamSnapshot::entries).extracting(LogEntry::line)
                     .containsExactly("three", "five", "six");
         }
@@ -213,7 +213,7 @@ final class IngesterTest {
         try (Ingester ingester = fx.open(IngesterFixture.config(dir), store)) {
             PushResult result = ingester.push("t", List.of(new PushStream("{app=\"a\"}", entries)));
             assertThat(result).isEqualTo(new PushResult(60, 0, List.of(), false));
-            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams())
                     .flatExtracting(StreamSnapshot::entries).extracting(LogEntry::line).doesNotHaveDuplicates().hasSize(25);
         }
     }
@@ -235,10 +235,10 @@ final class IngesterTest {
         assertThat(result.rejectedEntries()).isEqualTo(1);
         first.halt();
         try (Ingester second = fx.open(config, store)) {
-            assertThat(second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE))
+            assertThat(second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams())
                     .flatExtracting(StreamSnapshot::entries).extracting(LogEntry::line)
                     .containsExactly("a1", "a2 ✓", "newest b", "later b", "b5", "c3");
-            assertThat(second.unflushed("t", List.of(ANY_APP), fx.ts(3 * 3600 + 5), Long.MAX_VALUE))
+            assertThat(second.unflushed("t", List.of(ANY_APP), fx.ts(3 * 3600 + 5), Long.MAX_VALUE).streams())
                     .flatExtracting(StreamSnapshot::entries).extracting(LogEntry::metadata)
                     .containsExactly(List.of(new Label("trace_id", "t5")));
         }
@@ -304,7 +304,7 @@ final class IngesterTest {
             assertThat(Wal.segmentIds(dir.resolve("wal"))).as("old segments deleted after flush").hasSize(1);
         }
         try (Ingester third = fx.open(config, store)) {
-            assertThat(third.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+            assertThat(third.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams()).isEmpty();
             third.flushAll();
             assertThat(IngesterFixture.stored(third, store, "t")).as("nothing stored twice").hasSize(50);
         }
@@ -322,7 +322,7 @@ final class IngesterTest {
             flaky.down = false;
             ingester.flushAll();
             assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(3);
-            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+            assertThat(ingester.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams()).isEmpty();
         }
     }
 
@@ -340,18 +340,19 @@ final class IngesterTest {
                 }
                 ingester.push("t", List.of(new PushStream("{app=\"r\"}", entries)));
                 pushed += 10;
-                Ingester.ReadView view = ingester.read("t", List.of(ANY_APP), 0, Long.MAX_VALUE);
                 List<String> seen = new ArrayList<>();
-                for (var series : view.indexed()) {
-                    for (ChunkRef ref : series.chunks()) {
-                        var reader = new io.logbloom.chunks.ColumnarObjectReader(
-                                io.logbloom.chunks.RangeSource.ofObject(store, ref.objectKey()));
-                        reader.entries(reader.directory().indexOf(series.labels()), Long.MIN_VALUE, Long.MAX_VALUE)
-                                .forEach(e -> seen.add(e.line()));
+                try (Ingester.ReadView view = ingester.read("t", List.of(ANY_APP), 0, Long.MAX_VALUE)) {
+                    for (var series : view.indexed()) {
+                        for (ChunkRef ref : series.chunks()) {
+                            var reader = new io.logbloom.chunks.ColumnarObjectReader(
+                                    io.logbloom.chunks.RangeSource.ofObject(store, ref.objectKey()));
+                            reader.entries(reader.directory().indexOf(series.labels()), Long.MIN_VALUE, Long.MAX_VALUE)
+                                    .forEach(e -> seen.add(e.line()));
+                        }
                     }
-                }
-                for (StreamSnapshot s : view.unflushed()) {
-                    s.allEntries().forEach(e -> seen.add(e.line()));
+                    for (StreamSnapshot s : view.unflushed()) {
+                        s.allEntries().forEach(e -> seen.add(e.line()));
+                    }
                 }
                 assertThat(seen).as("round " + round).hasSize(pushed).doesNotHaveDuplicates();
             }
@@ -451,7 +452,7 @@ final class IngesterTest {
         first.push("t", List.of(new PushStream("{app=\"c\"}", List.of(LogEntry.of(fx.clock.nanos(), "from c")))));
         first.halt(); // c is only in the WAL
         try (Ingester second = fx.open(IngesterFixture.config(dir), store)) {
-            assertThat(second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).extracting(s -> s.labels().get("app"))
+            assertThat(second.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams()).extracting(s -> s.labels().get("app"))
                     .containsExactly("b", "c");
             second.flushAll();
             assertThat(IngesterFixture.stored(second, store, "t")).extracting(LogEntry::line)
@@ -467,7 +468,7 @@ final class IngesterTest {
         assertThatThrownBy(() -> ingester.push("t", sample())).isInstanceOf(IllegalStateException.class);
         try (Ingester reopened = fx.open(IngesterFixture.config(dir), store)) {
             assertThat(IngesterFixture.stored(reopened, store, "t")).hasSize(3);
-            assertThat(reopened.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).isEmpty();
+            assertThat(reopened.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams()).isEmpty();
         }
     }
 

@@ -94,7 +94,7 @@ final class PushGateTest {
             assertThat(mixed.errorMessage()).contains("entry out of order");
             assertThat(IngesterFixture.unflushedRows(consuming, "t")).extracting(LogEntry::line)
                     .containsExactly("first", "newer");
-            assertThat(consuming.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE)).hasSize(1);
+            assertThat(consuming.unflushed("t", List.of(ANY_APP), 0, Long.MAX_VALUE).streams()).hasSize(1);
             assertThat(fx.scrape()).contains("logbloom_ingest_rejected_lines_total{reason=\"stream_limit\"} 2.0")
                     .contains("logbloom_ingest_rejected_lines_total{reason=\"out_of_order\"} 1.0");
         }

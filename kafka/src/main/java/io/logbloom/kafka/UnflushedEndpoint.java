@@ -1,6 +1,7 @@
 package io.logbloom.kafka;
 
 import io.logbloom.chunks.TenantIds;
+import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.StreamSnapshot;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -96,15 +97,17 @@ public final class UnflushedEndpoint {
             }
             caughtUp = catchUp.caughtUp();
         }
-        List<StreamSnapshot> streams = rows.unflushed(request.tenant(), request.matchers(), request.fromNanos(),
-                request.throughNanos());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
-        for (StreamSnapshot s : streams) {
-            byte[] frame = PushRecordCodec.encode(new PushRecord(request.tenant(), s.labels(),
-                    s.allEntries(request.fromNanos(), request.throughNanos())));
-            out.writeInt(frame.length);
-            out.write(frame);
+        // the rows of local parts are read before the parts are handed back to the merger
+        try (Ingester.Unflushed unflushed = rows.unflushed(request.tenant(), request.matchers(), request.fromNanos(),
+                request.throughNanos())) {
+            for (StreamSnapshot s : unflushed.streams()) {
+                byte[] frame = PushRecordCodec.encode(new PushRecord(request.tenant(), s.labels(),
+                        s.allEntries(request.fromNanos(), request.throughNanos())));
+                out.writeInt(frame.length);
+                out.write(frame);
+            }
         }
         out.flush();
         return new Answer(bytes.toByteArray(), caughtUp);

@@ -79,10 +79,11 @@ final class TestIngesterNode implements AutoCloseable {
         return consumer;
     }
 
-    private synchronized List<StreamSnapshot> rows(String tenant, List<LabelMatcher> matchers, long from, long through) {
+    private synchronized io.logbloom.ingest.Ingester.Unflushed rows(String tenant, List<LabelMatcher> matchers,
+            long from, long through) {
         List<StreamSnapshot> out = new ArrayList<>();
         unflushed.forEach((labels, entries) -> out.add(new StreamSnapshot(labels, entries)));
-        return out;
+        return new io.logbloom.ingest.Ingester.Unflushed(out, () -> {});
     }
 
     private static void serve(UnflushedEndpoint endpoint, HttpExchange exchange) throws IOException {

@@ -19,8 +19,9 @@ final class UnflushedEndpointTest {
     private final AtomicReference<Duration> waited = new AtomicReference<>();
 
     private UnflushedEndpoint endpoint(ConsumedOffsets.CatchUp progress) {
-        return new UnflushedEndpoint((tenant, matchers, from, through) -> List.of(new StreamSnapshot(
-                Labels.of("app", "a"), List.of(LogEntry.of(5, "row")))), () -> (targets, maxWait) -> {
+        return new UnflushedEndpoint((tenant, matchers, from, through) -> new io.logbloom.ingest.Ingester.Unflushed(
+                List.of(new StreamSnapshot(Labels.of("app", "a"), List.of(LogEntry.of(5, "row")))), () -> {}),
+                () -> (targets, maxWait) -> {
                     waited.set(maxWait);
                     return progress;
                 });

@@ -50,7 +50,10 @@ final class IngesterReadSide implements IndexReader, UnflushedSource {
 
     @Override
     public List<Stream> unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
-        return streams(ingester.get().unflushed(tenant, matchers, fromNanos, throughNanos));
+        // labels and time ranges only (label, series and volume lookups): the parts are handed back at once
+        try (Ingester.Unflushed unflushed = ingester.get().unflushed(tenant, matchers, fromNanos, throughNanos)) {
+            return streams(unflushed.streams());
+        }
     }
 
     /** The ingester's index answer and unflushed data, taken together (a merge in between neither hides nor repeats rows). */
@@ -58,7 +61,7 @@ final class IngesterReadSide implements IndexReader, UnflushedSource {
     public Snapshot snapshot(IndexReader index, String tenant, List<LabelMatcher> matchers, long fromNanos,
             long throughNanos) throws IOException {
         Ingester.ReadView view = ingester.get().read(tenant, matchers, fromNanos, throughNanos);
-        return new Snapshot(view.indexed(), streams(view.unflushed()));
+        return new Snapshot(view.indexed(), streams(view.unflushed()), view::close);
     }
 
     private static List<Stream> streams(List<StreamSnapshot> snapshots) {

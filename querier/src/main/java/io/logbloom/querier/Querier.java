@@ -121,6 +121,7 @@ public final class Querier implements AutoCloseable {
     java.util.Optional<List<String>> readVersion(String tenant, List<LabelMatcher> matchers, long fromNanos,
             long throughNanos) throws IOException {
         UnflushedSource.Snapshot snapshot = unflushed.snapshot(index, tenant, matchers, fromNanos, throughNanos);
+        snapshot.close(); // time ranges only: no part is read
         for (UnflushedSource.Stream s : snapshot.unflushed()) {
             if (s.hasData(fromNanos, throughNanos)) {
                 return java.util.Optional.empty();

@@ -25,6 +25,9 @@ public final class QueryContext implements AutoCloseable {
     private final Duration timeout;
     final QueryStatsCollector stats = new QueryStatsCollector();
     private final List<Future<?>> fetches = new ArrayList<>();
+    /** Guarded by itself, as {@link #closed}. */
+    private final List<Runnable> onClose = new ArrayList<>();
+    private boolean closed;
     private volatile long queueTimeNanos;
 
     QueryContext(String tenant, boolean bloomsEnabled, Clock clock, Duration timeout) {
@@ -119,6 +122,30 @@ public final class QueryContext implements AutoCloseable {
             }
             fetches.clear();
         }
+        List<Runnable> actions;
+        synchronized (onClose) {
+            closed = true;
+            actions = List.copyOf(onClose);
+            onClose.clear();
+        }
+        for (Runnable action : actions) {
+            action.run();
+        }
+    }
+
+    /**
+     * Runs {@code action} when the query closes (what the query held, e.g. the local parts of its snapshot), or at
+     * once when it already has (a snapshot a pool thread finished after the query gave up waiting for it).
+     */
+    void onClose(Runnable action) {
+        Objects.requireNonNull(action, "action is null");
+        synchronized (onClose) {
+            if (!closed) {
+                onClose.add(action);
+                return;
+            }
+        }
+        action.run();
     }
 
     /** Go-style duration text, e.g. {@code 1m0s}, {@code 30s}, {@code 250ms}. */

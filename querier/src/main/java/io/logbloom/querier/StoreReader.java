@@ -109,8 +109,12 @@ final class StoreReader {
             throws IOException {
         long indexStart = System.nanoTime();
         // index and bloom reads may wait on the object store: they run on the fetch pool, waited for until the deadline
-        UnflushedSource.Snapshot snapshot = ctx.await(fetchPool.submit(
-                () -> unflushed.snapshot(index, ctx.tenant(), matchers, fromNanos, throughNanos)));
+        // the snapshot's local parts stay on disk until the query closes (a merge meanwhile only hides them)
+        UnflushedSource.Snapshot snapshot = ctx.await(fetchPool.submit(() -> {
+            UnflushedSource.Snapshot taken = unflushed.snapshot(index, ctx.tenant(), matchers, fromNanos, throughNanos);
+            ctx.onClose(taken::close);
+            return taken;
+        }));
         List<SeriesChunks> indexed = snapshot.indexed();
         List<UnflushedSource.Stream> memory = snapshot.unflushed();
         if (unflushed != UnflushedSource.NONE) {

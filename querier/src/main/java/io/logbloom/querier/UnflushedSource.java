@@ -17,7 +17,11 @@ import java.util.Objects;
  */
 @FunctionalInterface
 public interface UnflushedSource {
-    /** Matching streams with their unflushed rows in [fromNanos, throughNanos), in-memory entries sorted by time. */
+    /**
+     * Matching streams with their unflushed rows in [fromNanos, throughNanos), in-memory entries sorted by time. For
+     * labels and time ranges: a local part's file may be gone once merged, so rows are read through a {@link
+     * #snapshot}, which holds its parts until closed.
+     */
     List<Stream> unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos);
 
     /**
@@ -31,12 +35,27 @@ public interface UnflushedSource {
         return new Snapshot(indexed, unflushed(tenant, matchers, fromNanos, throughNanos));
     }
 
-    /** An index answer and the unflushed streams that complete it. */
-    record Snapshot(List<SeriesChunks> indexed, List<Stream> unflushed) {
+    /**
+     * An index answer and the unflushed streams that complete it. Local parts the streams read from stay on disk
+     * until the snapshot is closed ({@code release}); a reader closes it when done with them.
+     */
+    record Snapshot(List<SeriesChunks> indexed, List<Stream> unflushed, Runnable release) implements AutoCloseable {
         /** Copies. */
         public Snapshot {
             indexed = List.copyOf(indexed);
             unflushed = List.copyOf(unflushed);
+            Objects.requireNonNull(release, "release is null");
+        }
+
+        /** A snapshot holding nothing to hand back (its streams read no local part, or their source keeps them). */
+        public Snapshot(List<SeriesChunks> indexed, List<Stream> unflushed) {
+            this(indexed, unflushed, () -> {});
+        }
+
+        /** Hands back what the snapshot holds. */
+        @Override
+        public void close() {
+            release.run();
         }
     }
 
