@@ -586,6 +586,7 @@ public final class Ingester implements AutoCloseable {
                             // one object per round, bounded in size
                         }
                     }
+                    merger.deleteRetired(false); // what no query holds leaves the disk now, not at the next check
                     trackRetryBudget(null, true);
                 } finally {
                     mergeLock.unlock();
