@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -346,27 +344,13 @@ public final class ServerBarReport {
         return median(millis);
     }
 
-    /**
-     * A GET over the JDK's blocking {@code HttpURLConnection} (kept alive between calls), as the load-test harness
-     * sends: {@code java.net.http.HttpClient}'s asynchronous plumbing costs this JVM's compilers CPU that the
-     * server on the same 2 cores then lacks, and it showed in the needles' round trip (fresh client JVM, needles 1-15
-     * after a restart: 8.5-10.2 ms with it, 6.8-6.9 ms with this; the server's own execTime 4.8-5.0 against 3.9 ms).
-     */
+    /** A timed GET of the bar's queries ({@link BlockingHttp}); anything but 200 fails the run. */
     private JsonNode get(String url) throws IOException {
-        HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
-        connection.setConnectTimeout((int) Duration.ofSeconds(5).toMillis());
-        connection.setReadTimeout((int) Duration.ofMinutes(5).toMillis());
-        int status = connection.getResponseCode();
-        byte[] body;
-        // read to the end and closed: only then does the connection go back to the keep-alive cache
-        try (InputStream in = status >= 400 ? connection.getErrorStream() : connection.getInputStream()) {
-            body = in == null ? new byte[0] : in.readAllBytes();
+        BlockingHttp.Response response = BlockingHttp.get(url, Duration.ofMinutes(5));
+        if (response.status() != 200) {
+            throw new IllegalStateException("GET " + url + " answered " + response.status() + ": " + response.body());
         }
-        if (status != 200) {
-            throw new IllegalStateException("GET " + url + " answered " + status + ": "
-                    + new String(body, StandardCharsets.UTF_8));
-        }
-        return JSON.readTree(body);
+        return JSON.readTree(response.body());
     }
 
     private void awaitReady(String base, Process server) throws InterruptedException {

@@ -221,12 +221,12 @@ public final class ServerQueryReport {
         return ms;
     }
 
-    private String get(Server server, String pathAndQuery) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(server.base() + pathAndQuery))
-                .timeout(Duration.ofMinutes(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
+    /** A timed GET ({@link BlockingHttp}); anything but 200 fails the run. */
+    private String get(Server server, String pathAndQuery) throws IOException {
+        BlockingHttp.Response response = BlockingHttp.get(server.base() + pathAndQuery, Duration.ofMinutes(5));
+        if (response.status() != 200) {
             throw new IllegalStateException(server.label() + ": GET " + pathAndQuery + " answered "
-                    + response.statusCode() + ": " + response.body());
+                    + response.status() + ": " + response.body());
         }
         return response.body();
     }
