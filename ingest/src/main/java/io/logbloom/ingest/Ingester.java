@@ -428,19 +428,17 @@ public final class Ingester implements AutoCloseable {
      * parts the unflushed data lies in stay on disk, even once merged, until the view is closed (see {@link
      * Unflushed}); close it when the query is done with them.
      */
-    public record ReadView(List<SeriesChunks> indexed, List<StreamSnapshot> unflushed, Runnable release)
-            implements AutoCloseable {
+    public record ReadView(List<SeriesChunks> indexed, Unflushed unflushed) implements AutoCloseable {
         /** Copies. */
         public ReadView {
             indexed = List.copyOf(indexed);
-            unflushed = List.copyOf(unflushed);
-            Objects.requireNonNull(release, "release is null");
+            Objects.requireNonNull(unflushed, "unflushed is null");
         }
 
         /** Hands back the parts (once; later calls do nothing). */
         @Override
         public void close() {
-            release.run();
+            unflushed.close();
         }
     }
 
@@ -474,8 +472,7 @@ public final class Ingester implements AutoCloseable {
             throws IOException {
         return visibleIndex.consistently(() -> {
             List<SeriesChunks> indexed = persisted.chunks(tenant, matchers, fromNanos, throughNanos);
-            Unflushed unflushed = unflushed(tenant, matchers, fromNanos, throughNanos);
-            return new ReadView(indexed, unflushed.streams(), unflushed.release());
+            return new ReadView(indexed, unflushed(tenant, matchers, fromNanos, throughNanos));
         });
     }
 

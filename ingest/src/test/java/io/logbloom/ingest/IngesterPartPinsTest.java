@@ -84,7 +84,7 @@ final class IngesterPartPinsTest {
             Thread.sleep(200); // twenty merge-loop rounds
             assertThat(parts).allMatch(Files::exists);
             List<LogEntry> read = new ArrayList<>();
-            for (StreamSnapshot s : view.unflushed()) {
+            for (StreamSnapshot s : view.unflushed().streams()) {
                 read.addAll(s.allEntries());
             }
             assertThat(read).hasSize(40);

@@ -350,7 +350,7 @@ final class IngesterTest {
                                     .forEach(e -> seen.add(e.line()));
                         }
                     }
-                    for (StreamSnapshot s : view.unflushed()) {
+                    for (StreamSnapshot s : view.unflushed().streams()) {
                         s.allEntries().forEach(e -> seen.add(e.line()));
                     }
                 }

@@ -61,7 +61,7 @@ final class IngesterReadSide implements IndexReader, UnflushedSource {
     public Snapshot snapshot(IndexReader index, String tenant, List<LabelMatcher> matchers, long fromNanos,
             long throughNanos) throws IOException {
         Ingester.ReadView view = ingester.get().read(tenant, matchers, fromNanos, throughNanos);
-        return new Snapshot(view.indexed(), streams(view.unflushed()), view::close);
+        return new Snapshot(view.indexed(), streams(view.unflushed().streams()), view::close);
     }
 
     private static List<Stream> streams(List<StreamSnapshot> snapshots) {
