@@ -167,7 +167,10 @@ public final class QueryRunner {
                         "zero or negative query resolution step widths are not accepted. Try a positive integer");
             }
             long start = request.startNanos() - Math.floorMod(request.startNanos(), step);
-            long end = request.endNanos() + (step - Math.floorMod(request.endNanos(), step)) % step;
+            long up = (step - Math.floorMod(request.endNanos(), step)) % step;
+            // rounded up unless that passes the largest time a long holds; then down, to the last step in range
+            long end = up > Long.MAX_VALUE - request.endNanos() ? request.endNanos() - (step - up)
+                    : request.endNanos() + up;
             result = ranges.evalRange(request.tenant(), sample, start, end, step, request.cacheAllowed(), sources);
         }
         long samples = checkSeriesLimit(result);

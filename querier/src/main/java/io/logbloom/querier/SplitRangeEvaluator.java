@@ -87,26 +87,33 @@ final class SplitRangeEvaluator {
         long interval = config.splitInterval().toNanos();
         long freshFrom = nowNanos() - config.maxFreshness().toNanos();
         Map<Map<String, String>, List<MetricResult.Point>> merged = new LinkedHashMap<>();
+        // steps sit on the grid of stepNanos and endNanos is one of them (QueryRunner aligns it), so a step after one
+        // below endNanos still fits in a long; the step after endNanos need not (a step of centuries), hence the
+        // loop ends at endNanos instead of stepping past it, and a split's end saturates
         long t = startNanos;
-        while (t <= endNanos) {
+        while (true) {
             long splitStart = Math.floorDiv(t, interval) * interval;
-            long lastOfSplit = Math.floorDiv(splitStart + interval - 1, stepNanos) * stepNanos;
+            long splitEnd = splitStart > Long.MAX_VALUE - interval ? Long.MAX_VALUE : splitStart + interval - 1;
+            long lastOfSplit = Math.floorDiv(splitEnd, stepNanos) * stepNanos;
             long last = Math.min(endNanos, lastOfSplit);
             long firstOfSplit = Math.floorDiv(splitStart + stepNanos - 1, stepNanos) * stepNanos;
             ResultsCache.SplitKey key = new ResultsCache.SplitKey(tenant, query, stepNanos, firstOfSplit, lastOfSplit);
             // the last step of this split old enough to cache: all of it, part of it (an extent), or none
             long lastOld = Math.min(lastOfSplit, Math.floorDiv(freshFrom - 1, stepNanos) * stepNanos);
+            long evalFrom = t;
             if (lastOld >= t) {
                 long through = Math.min(last, lastOld);
                 add(merged, cached(key, lastOld, expr, sources), t, through);
-                t = through + stepNanos;
+                evalFrom = through < last ? through + stepNanos : Long.MAX_VALUE;
             }
-            if (t <= last) {
-                add(merged, engine.evalRange(expr, sources.open(s -> s), t, last, stepNanos), t, last);
+            if (evalFrom <= last) {
+                add(merged, engine.evalRange(expr, sources.open(s -> s), evalFrom, last, stepNanos), evalFrom, last);
+            }
+            if (last >= endNanos) {
+                return matrix(merged);
             }
             t = last + stepNanos;
         }
-        return matrix(merged);
     }
 
     /** The series of {@code points}, ordered by labels as the engine orders them. */

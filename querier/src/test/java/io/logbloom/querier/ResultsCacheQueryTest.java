@@ -124,6 +124,33 @@ final class ResultsCacheQueryTest {
         assertThat(querier.metrics().resultsCacheMisses()).isPositive();
     }
 
+    /**
+     * A step of 292 years (a hostile request found by HostileInputFuzzTest): the range aligns to [0, step], and the
+     * step after the last one does not fit in a long. The split loop stepped past the end, wrapped to negative times
+     * and evaluated splits until the query timed out; now it stops at the end: two steps, two evaluations.
+     */
+    @Test
+    void evalRange_stepOfCenturies_evaluatesItsTwoStepsOnce_withoutWrappingPastTheEnd() throws Exception {
+        long step = 292L * 365 * 24 * HOUR;
+        String q = "sum by (app) (rate({env=\"prod\"} [1m]))";
+        // the wrapping loop ran until the query timed out: fail, do not hang the build
+        MetricResult result = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60),
+                () -> range(runner(cache(64L << 20)), q, now - HOUR, now, step, true));
+        assertThat(evaluations.get()).isEqualTo(2);
+        assertThat(result).isEqualTo(range(runner(ResultsCacheConfig.disabled()), q, now - HOUR, now, step, true));
+    }
+
+    /** An end whose step grid's next point does not fit in a long: aligned down to the last step, not wrapped. */
+    @Test
+    void evalRange_endNearTheLargestTime_alignsDownInsteadOfWrapping() throws Exception {
+        String q = "sum by (app) (rate({env=\"prod\"} [1m]))";
+        long end = Long.MAX_VALUE - 1;
+        MetricResult result = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60),
+                () -> range(runner(cache(64L << 20)), q, end - 3 * HOUR, end, HOUR, true));
+        assertThat(result).isEqualTo(range(runner(ResultsCacheConfig.disabled()), q, end - 3 * HOUR, end, HOUR, true));
+        assertThat(result).isInstanceOfSatisfying(MetricResult.Matrix.class, m -> assertThat(m.series()).isEmpty());
+    }
+
     @Test
     void dashboardRepeat_evaluatesOnlyTheNewestSplit() throws Exception {
         QueryRunner runner = runner(cache(64L << 20));
