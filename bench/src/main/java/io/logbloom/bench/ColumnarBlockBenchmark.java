@@ -5,6 +5,7 @@ import io.logbloom.chunks.ColumnarConfig;
 import io.logbloom.chunks.ColumnarObjectReader;
 import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
+import io.logbloom.chunks.ColumnarScanBuffers;
 import io.logbloom.chunks.ColumnarValues;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
@@ -49,6 +50,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class ColumnarBlockBenchmark {
+    /** The literal of {@link #containsLiteral}. */
+    private static final byte[] STATUS_304 = "status=304".getBytes(StandardCharsets.UTF_8);
+
     @Param({"3", "9"})
     int zstdLevel;
 
@@ -66,6 +70,7 @@ public class ColumnarBlockBenchmark {
     private ColumnarObjectReader reader;
     private boolean[] wanted;
     private String needle;
+    private final ColumnarScanBuffers scratch = new ColumnarScanBuffers();
 
     /** Raw bytes processed, reported per second. */
     @State(Scope.Thread)
@@ -103,6 +108,15 @@ public class ColumnarBlockBenchmark {
         wanted = new boolean[rows.size()];
         wanted[rows.size() / 2] = true;
         needle = entries.get(rows.size() / 2).metadata().get(0).value();
+        long expected = entries.stream().filter(e -> e.line().contains("status=304")).count();
+        boolean[] found = reader.readBlockLazily(0).rowsContaining(STATUS_304, scratch);
+        long got = 0;
+        for (boolean f : found) {
+            got += f ? 1 : 0;
+        }
+        if (got != expected || expected == 0) {
+            throw new IllegalStateException("status=304 rows: " + got + ", expected " + expected + " (none is no test)");
+        }
         if (reader.directory().blocks().size() != 1 || !reader.entries(0).equals(entries)) {
             throw new IllegalStateException("block did not round-trip as one block");
         }
@@ -135,6 +149,16 @@ public class ColumnarBlockBenchmark {
             throw new IllegalStateException("needle row lost");
         }
         return block.lines(wanted);
+    }
+
+    /**
+     * What {@code |= "status=304"} (a rare status, as the bar's {@code status=500}) does to a block: the rows whose
+     * line contains the literal, found on the tokenized line column, scan buffers reused as over many blocks.
+     */
+    @Benchmark
+    public Object containsLiteral(Throughput throughput) throws Exception {
+        throughput.rawBytes += rows.rawBytes();
+        return reader.readBlockLazily(0).rowsContaining(STATUS_304, scratch);
     }
 
     /** Reads and decodes every column of the block. */
