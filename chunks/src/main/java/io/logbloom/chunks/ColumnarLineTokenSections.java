@@ -722,8 +722,21 @@ final class ColumnarLineTokenSections {
                 if (numbers != null && (((state << 1) | 1) & numberUnion) != 0) {
                     numberAt = skipNumbers(numbers, numberAt, numbersEnd, numbersSeen - numbersPassed);
                     numbersPassed = numbersSeen;
-                    long value = numberAt(numbers, numberAt, numbersEnd);
-                    numberAt = skipVarint(numbers, numberAt, numbersEnd);
+                    long value = 0; // the number and the position after it in one pass
+                    for (int shift = 0; ; shift += 7) {
+                        if (numberAt >= numbersEnd || shift >= 64) {
+                            throw new ChunkFormatException(where + ": numbers truncated or overlong varint");
+                        }
+                        byte b = numbers[numberAt++];
+                        value |= (long) (b & 0x7F) << shift;
+                        if (b >= 0) {
+                            break;
+                        }
+                    }
+                    if (value < 0) { // only corrupt input gets here
+                        throw new ChunkFormatException(where + ": number " + Long.toUnsignedString(value)
+                                + " exceeds 18 digits");
+                    }
                     numbersPassed++;
                     mask = runs == 1 ? containsPrinted(value, printed, literal) : digitRuns.mask(value);
                 }
