@@ -251,6 +251,12 @@ public final class FileSystemObjectStore implements ObjectStore {
         }
     }
 
+    /** True: the objects are files under a directory of this machine (a network mount is the operator's choice). */
+    @Override
+    public boolean readsAreLocal() {
+        return true;
+    }
+
     @Override
     public String toString() {
         return "FileSystemObjectStore[" + objects.getParent() + "]";

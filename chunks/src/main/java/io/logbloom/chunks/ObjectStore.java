@@ -45,6 +45,17 @@ public interface ObjectStore extends AutoCloseable {
     /** Removes the object; no error when absent. */
     void delete(String key) throws IOException;
 
+    /**
+     * Whether reads are answered from this machine's own disk, with no network between: a reader that would wait
+     * for a read at once may then read on its own thread, since handing a read of a few hundred kilobytes to a pool
+     * thread and waking again costs more than the read on a busy box. Such a read cannot be cut off at a query's
+     * deadline, which is why a store answering over a network (or a wrapper that cannot vouch for the store it
+     * wraps) says false, as this default does.
+     */
+    default boolean readsAreLocal() {
+        return false;
+    }
+
     @Override
     default void close() throws IOException {}
 }

@@ -17,6 +17,10 @@ public final class InMemoryObjectStore implements ObjectStore {
     public final AtomicInteger gets = new AtomicInteger();
     /** Number of list calls. */
     public final AtomicInteger lists = new AtomicInteger();
+    /** The name of the thread of every get and getRange call, in call order. */
+    public final java.util.Queue<String> readerThreads = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** What {@link #readsAreLocal} answers (false unless a test says otherwise). */
+    public volatile boolean local;
 
     @Override
     public void put(String key, byte[] data) {
@@ -26,6 +30,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     @Override
     public byte[] get(String key) throws IOException {
         gets.incrementAndGet();
+        readerThreads.add(Thread.currentThread().getName());
         byte[] data = objects.get(key);
         if (data == null) {
             throw new ObjectNotFoundException(key);
@@ -37,6 +42,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     public byte[] getRange(String key, long offset, int length) throws IOException {
         byte[] data = get(key);
         return Arrays.copyOfRange(data, (int) offset, (int) Math.min(data.length, offset + length));
+    }
+
+    @Override
+    public boolean readsAreLocal() {
+        return local;
     }
 
     @Override

@@ -112,7 +112,7 @@ final class ColumnarBlockSegments {
         for (int index : toRead) {
             ColumnarBlockInfo block = directory.blocks().get(index);
             segments.add(new SeriesReader.Segment(block.minTimeNanos(), block.maxTimeNanos(),
-                    () -> fetch(ctx, ref.objectKey(), block),
+                    awaited -> fetch(ctx, ref.objectKey(), block, awaited),
                     bytes -> decode(ctx, ref.objectKey(), directory, index, bytes, fromNanos, throughNanos, rows,
                             true)));
         }
@@ -131,7 +131,7 @@ final class ColumnarBlockSegments {
         for (int b : part.blocksIn(fromNanos, throughNanos)) {
             ColumnarBlockInfo block = part.directory().blocks().get(b);
             segments.add(new SeriesReader.Segment(block.minTimeNanos(), block.maxTimeNanos(),
-                    () -> CompletableFuture.completedFuture(null),
+                    awaited -> CompletableFuture.completedFuture(null),
                     none -> unflushedRows(ctx, decode(ctx, name, part.directory(), b, readFile(part, block),
                             fromNanos, throughNanos, null, false))));
         }
@@ -225,17 +225,21 @@ final class ColumnarBlockSegments {
     }
 
     /**
-     * Starts the ranged read of one block of a stored object on the fetch pool (through the block cache); a block the
-     * cache holds is answered on the calling thread, since a hand-off to the pool would cost more than the lookup (on
-     * a busy box a wake-up of a pool thread can wait a whole scheduling slice, per block of a needle).
+     * Starts the ranged read of one block of a stored object on the fetch pool (through the block cache). A block the
+     * cache holds is answered on the calling thread, and so is a read of a local store the caller waits for at once
+     * ({@code awaited}): a hand-off to the pool would cost more than the lookup or the read (on a busy box a wake-up
+     * of a pool thread can wait a whole scheduling slice, per block of a needle).
      */
-    CompletableFuture<byte[]> fetch(QueryContext ctx, String objectKey, ColumnarBlockInfo block) {
+    CompletableFuture<byte[]> fetch(QueryContext ctx, String objectKey, ColumnarBlockInfo block, boolean awaited) {
         byte[] cached = blocks.get(blockKey(objectKey, block));
         if (cached != null) {
             ctx.stats.chunksFromCache.increment();
             ctx.stats.chunksFetched.increment();
             ctx.stats.compressedBytes.add(cached.length);
             return CompletableFuture.completedFuture(cached);
+        }
+        if (awaited && store.readsAreLocal()) {
+            return SeriesReader.Fetch.now(() -> read(ctx, objectKey, block), "object " + objectKey);
         }
         CompletableFuture<byte[]> future = CompletableFuture.supplyAsync(() -> {
             try {

@@ -412,7 +412,7 @@ final class ColumnarLineCounter {
             return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true, keep, true, proof),
                     evalPool);
         }
-        CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info())
+        CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info(), false)
                 : CompletableFuture.supplyAsync(() -> {
                     try {
                         return ColumnarBlockSegments.readFile(b.part(), b.info());

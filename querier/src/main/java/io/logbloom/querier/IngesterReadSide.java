@@ -64,6 +64,12 @@ final class IngesterReadSide implements IndexReader, UnflushedSource {
         return new Snapshot(view.indexed(), streams(view.unflushed().streams()), view::close);
     }
 
+    /** True: the ingester runs in this process. */
+    @Override
+    public boolean answersInProcess() {
+        return true;
+    }
+
     private static List<Stream> streams(List<StreamSnapshot> snapshots) {
         List<Stream> out = new ArrayList<>(snapshots.size());
         for (StreamSnapshot s : snapshots) {

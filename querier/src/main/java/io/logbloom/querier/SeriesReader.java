@@ -2,6 +2,7 @@ package io.logbloom.querier;
 
 import io.logbloom.chunks.LogEntry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -12,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 /**
  * The entries of one series in time order (either direction), merged lazily from its chunks and
@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  * series may overlap in time (unordered writes); a k-way merge over the loaded segments (each sorted once
  * on load, linear when it already is) merges them, so a step costs a comparison with the next segment rather
  * than a heap operation over every buffered entry, and a run from one segment touches no heap at all. Loading one
- * segment starts byte fetches for the next {@code prefetch} ones on the shared bounded pool; decoding
+ * segment starts byte fetches for the next {@code prefetch} ones on the shared bounded pool (before it reads its
+ * own, which the consumer waits for at once, so a segment may read it on the consuming thread); decoding
  * happens on the consuming thread when a segment is reached. Ties are
  * broken by line, then metadata, so the output is a total order and is the same whichever
  * chunks were skipped by blooms: a skipped chunk holds no match, and order does not depend on it.
@@ -39,13 +40,45 @@ final class SeriesReader implements Iterator<LogEntry> {
         List<LogEntry> decode(byte[] fetched) throws IOException;
     }
 
+    /** Starts the read of a segment's bytes. */
+    @FunctionalInterface
+    interface Fetch {
+        /**
+         * The segment's bytes, coming. {@code awaited}: the consumer waits for them at once (nothing to overlap the
+         * read with), so a read that costs less than a hand-off to the pool may run on the calling thread; false for
+         * a prefetch, which must not hold the caller up.
+         */
+        CompletableFuture<byte[]> start(boolean awaited);
+
+        /** A read of bytes that may fail. */
+        @FunctionalInterface
+        interface Read {
+            byte[] read() throws IOException;
+        }
+
+        /**
+         * {@code read} run on the calling thread, a failure reported through the future as a read on the pool
+         * reports it: an I/O error as {@code cannot read <what>: <reason>}.
+         */
+        static CompletableFuture<byte[]> now(Read read, String what) {
+            try {
+                return CompletableFuture.completedFuture(read.read());
+            } catch (IOException e) {
+                return CompletableFuture.failedFuture(
+                        new UncheckedIOException("cannot read " + what + ": " + e.getMessage(), e));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+    }
+
     /**
      * One source of entries with its time bounds: {@code fetch} starts the (asynchronous) read of its
      * bytes, {@code decoder} turns them into entries when the reader reaches the segment. Only bytes
      * are prefetched, so memory holds at most the prefetched encoded chunks plus the decoded ones
      * being merged.
      */
-    record Segment(long minNanos, long maxNanos, Supplier<CompletableFuture<byte[]>> fetch, Decoder decoder) {}
+    record Segment(long minNanos, long maxNanos, Fetch fetch, Decoder decoder) {}
 
     static final Comparator<LogEntry> FORWARD = Comparator.comparingLong(LogEntry::timestampNanos)
             .thenComparing(LogEntry::line)
@@ -206,12 +239,15 @@ final class SeriesReader implements Iterator<LogEntry> {
 
     private List<LogEntry> load(int index) {
         int end = Math.min(segments.size(), index + 1 + prefetch);
-        for (int i = index; i < end; i++) {
+        for (int i = index + 1; i < end; i++) {
             if (started.get(i) == null) {
-                started.set(i, segments.get(i).fetch().get());
+                started.set(i, segments.get(i).fetch().start(false));
             }
         }
         CompletableFuture<byte[]> future = started.get(index);
+        if (future == null) {
+            future = segments.get(index).fetch().start(true);
+        }
         started.set(index, null);
         byte[] bytes;
         try {

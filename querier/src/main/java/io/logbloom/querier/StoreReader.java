@@ -108,13 +108,24 @@ final class StoreReader {
     Plan plan(QueryContext ctx, List<LabelMatcher> matchers, long fromNanos, long throughNanos, BloomQuery bloomQuery)
             throws IOException {
         long indexStart = System.nanoTime();
-        // index and bloom reads may wait on the object store: they run on the fetch pool, waited for until the deadline
-        // the snapshot's local parts stay on disk until the query closes (a merge meanwhile only hides them)
-        UnflushedSource.Snapshot snapshot = ctx.await(fetchPool.submit(() -> {
-            UnflushedSource.Snapshot taken = unflushed.snapshot(index, ctx.tenant(), matchers, fromNanos, throughNanos);
-            ctx.onClose(taken::close);
-            return taken;
-        }));
+        // index and bloom reads that may wait on a remote store or ingester run on the fetch pool, waited for until
+        // the deadline; with a local store and the ingester in process they run here, where a hand-off would cost
+        // more than the lookup. The snapshot's local parts stay on disk until the query closes (a merge meanwhile
+        // only hides them).
+        boolean local = store.readsAreLocal() && unflushed.answersInProcess();
+        UnflushedSource.Snapshot snapshot;
+        if (local) {
+            ctx.remainingMillis(); // past the deadline already: TIMEOUT, as the pool's wait would say
+            snapshot = unflushed.snapshot(index, ctx.tenant(), matchers, fromNanos, throughNanos);
+            ctx.onClose(snapshot::close);
+        } else {
+            snapshot = ctx.await(fetchPool.submit(() -> {
+                UnflushedSource.Snapshot taken = unflushed.snapshot(index, ctx.tenant(), matchers, fromNanos,
+                        throughNanos);
+                ctx.onClose(taken::close);
+                return taken;
+            }));
+        }
         List<SeriesChunks> indexed = snapshot.indexed();
         List<UnflushedSource.Stream> memory = snapshot.unflushed();
         if (unflushed != UnflushedSource.NONE) {
@@ -159,11 +170,12 @@ final class StoreReader {
         Map<Labels, List<ChunkRef>> refsBySeries = !sorted || bySeries.size() > indexedSeries
                 ? new TreeMap<>(bySeries) : bySeries;
 
-        // with every bloom and directory it needs in memory the filter runs here: a hand-off to the pool would cost
-        // more than the probes on a busy box; otherwise it may wait on the store, on the pool until the deadline
+        // with a local store, or every bloom and directory it needs in memory, the filter runs here: a hand-off to the
+        // pool would cost more than the reads and probes on a busy box; otherwise it may wait on the store, on the pool
+        // until the deadline
         boolean testing = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
         BloomPass pass = new BloomPass(ctx, testing ? tester.prepare(bloomQuery) : null, fromNanos, throughNanos);
-        Survivors filtered = inMemory(ctx, refsBySeries, pass)
+        Survivors filtered = store.readsAreLocal() || inMemory(ctx, refsBySeries, pass)
                 ? bloomFilter(ctx, refsBySeries, pass)
                 : ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries, pass)));
         Map<Labels, List<ChunkRef>> survivors = filtered.refs();
@@ -208,7 +220,7 @@ final class StoreReader {
                             throughNanos, rowTest ? block -> RowBloomTest.rows(bloomQuery, series, block) : null));
                     continue;
                 }
-                segments.add(new SeriesReader.Segment(ref.fromNanos(), ref.throughNanos(), () -> fetch(ctx, ref),
+                segments.add(new SeriesReader.Segment(ref.fromNanos(), ref.throughNanos(), awaited -> fetch(ctx, ref, awaited),
                         bytes -> decode(ctx, ref, bytes, fromNanos, throughNanos)));
             }
             for (ColumnarFileStream part : partsBySeries.getOrDefault(e.getKey(), List.of())) {
@@ -498,7 +510,7 @@ final class StoreReader {
             min = Math.min(min, entry.timestampNanos());
             max = Math.max(max, entry.timestampNanos());
         }
-        return new SeriesReader.Segment(min, max, () -> CompletableFuture.completedFuture(new byte[0]), none -> {
+        return new SeriesReader.Segment(min, max, awaited -> CompletableFuture.completedFuture(new byte[0]), none -> {
             ctx.stats.headChunkLines.add(entries.size());
             ctx.stats.headChunkBytes.add(lineBytes(entries));
             ctx.stats.headChunkStructuredMetadataBytes.add(metadataBytes(entries));
@@ -506,7 +518,11 @@ final class StoreReader {
         });
     }
 
-    private CompletableFuture<byte[]> fetch(QueryContext ctx, ChunkRef ref) {
+    /** Reads a row chunk's bytes: on the calling thread when it waits for them at once from a local store. */
+    private CompletableFuture<byte[]> fetch(QueryContext ctx, ChunkRef ref, boolean awaited) {
+        if (awaited && store.readsAreLocal()) {
+            return SeriesReader.Fetch.now(() -> read(ctx, ref), "chunk " + ref.objectKey());
+        }
         CompletableFuture<byte[]> future = CompletableFuture.supplyAsync(() -> {
             try {
                 return read(ctx, ref);

@@ -36,6 +36,14 @@ public interface UnflushedSource {
     }
 
     /**
+     * Whether {@link #snapshot} is answered inside this process (an ingester's memory and local disk), with no
+     * network wait that a query's deadline must be able to cut off. False unless a source says otherwise.
+     */
+    default boolean answersInProcess() {
+        return false;
+    }
+
+    /**
      * An index answer and the unflushed streams that complete it. Local parts the streams read from stay on disk
      * until the snapshot is closed ({@code release}); a reader closes it when done with them.
      */

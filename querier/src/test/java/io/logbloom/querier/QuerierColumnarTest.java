@@ -79,6 +79,58 @@ final class QuerierColumnarTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void select_readsIndexDirectoryAndTheAwaitedBlockOnTheQueryThread_onlyWithALocalStoreAndInProcessIngester(
+            boolean local) throws Exception {
+        QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+        s.store.local = local;
+        s.inProcess = local;
+        List<LogEntry> api = entries("api", 0, 100);
+        s.flushColumnar(TENANT, Map.of(API, api, DB, entries("db", 0, 100)), 10);
+        s.store.readerThreads.clear();
+        String me = Thread.currentThread().getName();
+        try (Querier q = querier(s); QueryContext ctx = q.newContext(TENANT, true)) {
+            // one block, [20, 29]: the reader waits for it at once, nothing is left to prefetch
+            List<String> got = drain(q.select(ctx, List.of(LabelMatcher.equal("app", "api")), 22 * SEC, 27 * SEC, true,
+                    BloomQuery.matchAll()));
+
+            assertThat(got).isEqualTo(expected("api", api, 22, 27));
+            assertThat(s.indexThreads).hasSize(1);
+            // the object's directory, then its one block
+            assertThat(s.store.readerThreads).hasSize(2);
+            if (local) {
+                assertThat(s.indexThreads).containsOnly(me);
+                assertThat(s.store.readerThreads).containsOnly(me);
+            } else {
+                assertThat(s.indexThreads).doesNotContain(me);
+                assertThat(s.store.readerThreads).doesNotContain(me);
+            }
+        }
+    }
+
+    @Test
+    void select_withALocalStore_prefetchesTheBlocksAfterTheAwaitedOneOnThePool() throws Exception {
+        QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+        s.store.local = true;
+        s.inProcess = true;
+        List<LogEntry> api = entries("api", 0, 100);
+        s.flushColumnar(TENANT, Map.of(API, api), 10);
+        s.store.readerThreads.clear();
+        String me = Thread.currentThread().getName();
+        try (Querier q = querier(s); QueryContext ctx = q.newContext(TENANT, true)) {
+            List<String> got = drain(q.select(ctx, List.of(LabelMatcher.equal("app", "api")), 0, 100 * SEC, true,
+                    BloomQuery.matchAll()));
+
+            assertThat(got).isEqualTo(expected("api", api, 0, 100));
+            // the directory and the first block read here; the nine later blocks prefetched on the pool while the
+            // reader merges the ones before
+            assertThat(s.store.readerThreads).hasSize(11);
+            assertThat(s.store.readerThreads).filteredOn(me::equals).hasSize(2);
+            assertThat(s.store.readerThreads).filteredOn(t -> t.startsWith("logbloom-chunk-fetch-")).hasSize(9);
+        }
+    }
+
     @Test
     void select_backward_withALimitStopsBeforeOlderBlocks() throws Exception {
         QuerierFakes.Storage s = new QuerierFakes.Storage(0);

@@ -178,6 +178,10 @@ final class QuerierFakes {
         final AtomicInteger bloomLoads = new AtomicInteger();
         /** When set, {@link #chunks} answers in reverse label order (a real index answers in label order). */
         boolean reversedIndex;
+        /** What {@link #answersInProcess} answers. */
+        volatile boolean inProcess;
+        /** The name of the thread of every {@link #chunks} call (an index lookup), in call order. */
+        final java.util.Queue<String> indexThreads = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
         Storage(int ngram) {
             this(ngram, false);
@@ -274,6 +278,7 @@ final class QuerierFakes {
 
         @Override
         public List<SeriesChunks> chunks(String tenant, List<LabelMatcher> matchers, long from, long through) {
+            indexThreads.add(Thread.currentThread().getName());
             List<SeriesChunks> out = new ArrayList<>();
             chunks.forEach((labels, refs) -> {
                 List<ChunkRef> in = refs.stream()
@@ -310,6 +315,11 @@ final class QuerierFakes {
                 }
             });
             return List.copyOf(values);
+        }
+
+        @Override
+        public boolean answersInProcess() {
+            return inProcess;
         }
 
         @Override

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -48,7 +49,7 @@ final class SeriesReaderTest {
             for (List<LogEntry> entries : segments) {
                 long min = entries.stream().mapToLong(LogEntry::timestampNanos).min().orElse(0);
                 long max = entries.stream().mapToLong(LogEntry::timestampNanos).max().orElse(0);
-                segs.add(new SeriesReader.Segment(min, max, () -> CompletableFuture.completedFuture(new byte[0]), b -> {
+                segs.add(new SeriesReader.Segment(min, max, awaited -> CompletableFuture.completedFuture(new byte[0]), b -> {
                     loads[0]++;
                     return List.copyOf(entries);
                 }));
@@ -81,5 +82,27 @@ final class SeriesReaderTest {
             }
             ctx.close();
         }
+    }
+
+    @Test
+    void load_awaitsTheSegmentItReads_andPrefetchesTheNextOnesUnawaited_first() {
+        List<String> starts = new ArrayList<>();
+        List<SeriesReader.Segment> segs = new ArrayList<>();
+        for (int s = 0; s < 4; s++) {
+            int id = s;
+            LogEntry entry = new LogEntry(s * 10L, "line " + s, List.of());
+            segs.add(new SeriesReader.Segment(s * 10L, s * 10L, awaited -> {
+                starts.add(id + (awaited ? " awaited" : " prefetch"));
+                return CompletableFuture.completedFuture(new byte[0]);
+            }, b -> List.of(entry)));
+        }
+        QueryContext ctx = new QueryContext("t", true, Clock.systemUTC(), Duration.ofMinutes(1));
+        List<LogEntry> read = new ArrayList<>();
+
+        new SeriesReader(segs, true, 1, ctx).forEachRemaining(read::add);
+
+        assertThat(read).hasSize(4);
+        // a prefetch goes first so it overlaps the awaited read; a segment prefetched before is not started again
+        assertThat(starts).containsExactly("1 prefetch", "0 awaited", "2 prefetch", "3 prefetch");
     }
 }
