@@ -37,7 +37,9 @@ import java.util.stream.Stream;
  * directory without the WAL; blooms and index apart), the server's RSS after the load and after the
  * queries (each at once and again after {@link #IDLE_SETTLE} idle), needle latency
  * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}), and instant count
- * queries over the whole range (p50 of 3). Every result is checked (needles found, counts equal to
+ * queries over the whole range (p50 of 3), each timed from the request to the answer's last byte (as curl's
+ * {@code time_total}; parsing the answer comes after) by a client warmed first on a stub in this JVM
+ * ({@link ClientWarmup}, whose own round trip is reported as {@code client_floor_p50_ms}). Every result is checked (needles found, counts equal to
  * the lines pushed) so a fast wrong answer cannot pass. Several jars run one after the other in one
  * report, printed side by side with ratios to the first: that is how "against the previous engine in
  * one run" is measured. The label {@code sink} with the path {@code sink} runs {@link PushSinkServer}
@@ -74,6 +76,10 @@ public final class ServerBarReport {
      * high-water mark.
      */
     private static final Duration IDLE_SETTLE = Duration.ofSeconds(35);
+    /** How long a query of the bar may take before the run fails. */
+    private static final Duration QUERY_TIMEOUT = Duration.ofMinutes(5);
+    /** GETs of {@link ClientWarmup}'s stub before a server's timed queries. */
+    private static final int CLIENT_WARMUP_REQUESTS = 2000;
     /** Repetitions of each count query; the median is reported. */
     private static final int COUNT_RUNS = 3;
 
@@ -264,6 +270,9 @@ public final class ServerBarReport {
             r.put("stored_blooms_MB", storedBytes(data, p -> p.toString().endsWith(".bloom")) / 1e6);
             r.put("stored_index_MB", storedBytes(data, p -> p.toString().contains("/index/")) / 1e6);
             r.put("rss_after_load_MB", rssBytes(server) / 1e6);
+            // this JVM's HTTP client and JSON parser compiled before the timed queries (a stub in this JVM, not the
+            // server), so the figures are the server's and a second server is not measured by a client the first warmed
+            r.put("client_floor_p50_ms", ClientWarmup.run(CLIENT_WARMUP_REQUESTS).floorP50Millis());
             TimeUnit.MILLISECONDS.sleep(IDLE_SETTLE.toMillis());
             r.put("rss_after_load_idle_MB", rssBytes(server) / 1e6);
 
@@ -278,10 +287,12 @@ public final class ServerBarReport {
             for (int i = 0; i <= needles && i < sample.size(); i++) {
                 JsonNode needle = sample.get(i);
                 String query = selector + " | trace_id=\"" + needle.path("traceId").asText() + "\"";
+                String url = base + "/loki/api/v1/query_range?query=" + enc(query) + "&start=" + start + "&end=" + end
+                        + "&limit=100";
                 long t0 = System.nanoTime();
-                JsonNode answer = get(base + "/loki/api/v1/query_range?query=" + enc(query) + "&start=" + start
-                        + "&end=" + end + "&limit=100");
-                double ms = (System.nanoTime() - t0) / 1e6;
+                BlockingHttp.Response response = BlockingHttp.get(url, QUERY_TIMEOUT);
+                double ms = (System.nanoTime() - t0) / 1e6; // the request until the answer's last byte, as curl times it
+                JsonNode answer = parsed(url, response);
                 if (answer.toString().contains(jsonEscaped(needle.path("line").asText()))) {
                     found++;
                 }
@@ -330,9 +341,11 @@ public final class ServerBarReport {
         List<Double> millis = new ArrayList<>();
         double value = 0;
         for (int i = 0; i < COUNT_RUNS; i++) {
+            String url = base + "/loki/api/v1/query?query=" + enc(query) + "&time=" + atNanos;
             long t0 = System.nanoTime();
-            JsonNode answer = get(base + "/loki/api/v1/query?query=" + enc(query) + "&time=" + atNanos);
+            BlockingHttp.Response response = BlockingHttp.get(url, QUERY_TIMEOUT);
             millis.add((System.nanoTime() - t0) / 1e6);
+            JsonNode answer = parsed(url, response);
             JsonNode result = answer.path("data").path("result");
             value = valueKey.endsWith("_series") ? result.size()
                     : result.size() == 0 ? 0 : result.get(0).path("value").get(1).asDouble();
@@ -344,9 +357,8 @@ public final class ServerBarReport {
         return median(millis);
     }
 
-    /** A timed GET of the bar's queries ({@link BlockingHttp}); anything but 200 fails the run. */
-    private JsonNode get(String url) throws IOException {
-        BlockingHttp.Response response = BlockingHttp.get(url, Duration.ofMinutes(5));
+    /** A query's answer parsed; anything but 200 fails the run. */
+    private static JsonNode parsed(String url, BlockingHttp.Response response) throws IOException {
         if (response.status() != 200) {
             throw new IllegalStateException("GET " + url + " answered " + response.status() + ": " + response.body());
         }
