@@ -3,10 +3,13 @@ package io.logbloom.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpServer;
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Warms the measuring JVM's own HTTP path before a report times a server's answers: serves a Loki-shaped query answer
- * from a stub HTTP server inside this JVM (loopback, a free port) and GETs it {@code requests} times exactly as the
+ * from a stub HTTP responder inside this JVM (loopback, a free port) and GETs it {@code requests} times exactly as the
  * timed requests do ({@link BlockingHttp}, then Jackson over the body). The server being measured sees none of it.
  *
  * <p>Why: a report JVM that has not sent a GET before interprets its HTTP client and JSON parser for its first timed
@@ -48,20 +51,8 @@ final class ClientWarmup {
             throw new IllegalArgumentException("requests must be >= 0, got " + requests);
         }
         byte[] answer = JSON.writeValueAsBytes(cannedAnswer());
-        AtomicLong served = new AtomicLong();
-        HttpServer stub = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        stub.createContext("/", exchange -> {
-            try (exchange) {
-                exchange.getRequestBody().readAllBytes();
-                exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, answer.length);
-                exchange.getResponseBody().write(answer);
-                served.incrementAndGet();
-            }
-        });
-        stub.start();
-        try {
-            String url = "http://127.0.0.1:" + stub.getAddress().getPort()
+        try (Stub stub = new Stub(answer)) {
+            String url = "http://127.0.0.1:" + stub.port()
                     + "/loki/api/v1/query_range?query=%7Brun%3D%22warmup%22%7D&start=1&end=2&limit=100";
             for (int i = 0; i < requests; i++) {
                 get(url);
@@ -73,9 +64,71 @@ final class ClientWarmup {
                 floor.add((System.nanoTime() - t0) / 1e6);
             }
             floor.sort(null);
-            return new Result(served.get(), floor.get(floor.size() / 2));
-        } finally {
-            stub.stop(0);
+            return new Result(stub.served(), floor.get(floor.size() / 2));
+        }
+    }
+
+    /**
+     * A loopback HTTP/1.1 responder answering every GET on its connections with one canned 200, head and body in one
+     * write. Written out rather than the JDK's {@code HttpServer}, which writes the head and the body apart: Nagle's
+     * algorithm then holds the body until the client's delayed ACK of the head, 40 ms on Linux, per request.
+     */
+    private static final class Stub implements AutoCloseable {
+        private final ServerSocket socket;
+        private final byte[] response;
+        private final AtomicLong served = new AtomicLong();
+        private final Thread acceptor;
+
+        Stub(byte[] body) throws IOException {
+            byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+            response = new byte[head.length + body.length];
+            System.arraycopy(head, 0, response, 0, head.length);
+            System.arraycopy(body, 0, response, head.length, body.length);
+            socket = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
+            acceptor = new Thread(this::accept, "client-warmup-stub");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        int port() {
+            return socket.getLocalPort();
+        }
+
+        long served() {
+            return served.get();
+        }
+
+        private void accept() {
+            while (!socket.isClosed()) {
+                try (Socket connection = socket.accept()) {
+                    connection.setTcpNoDelay(true);
+                    serve(connection);
+                } catch (IOException e) {
+                    // closed by close(), or the client dropped the connection: accept the next one
+                }
+            }
+        }
+
+        /** Answers requests on one connection until the client closes it. */
+        private void serve(Socket connection) throws IOException {
+            InputStream in = new BufferedInputStream(connection.getInputStream());
+            OutputStream out = connection.getOutputStream();
+            int matched = 0; // of the CR LF CR LF ending a request head
+            for (int b; (b = in.read()) >= 0; ) {
+                matched = b == (matched % 2 == 0 ? '\r' : '\n') ? matched + 1 : b == '\r' ? 1 : 0;
+                if (matched == 4) {
+                    served.incrementAndGet(); // before the answer leaves: the client may count it at once
+                    out.write(response);
+                    out.flush();
+                    matched = 0;
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
         }
     }
 
