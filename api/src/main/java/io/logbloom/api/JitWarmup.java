@@ -64,13 +64,9 @@ final class JitWarmup {
         this.clock = Objects.requireNonNull(clock, "clock is null");
     }
 
-    /**
-     * The queries sent for {@code lines} warm-up lines: at least 1000 (a needle or a scan of about 2 000 lines each,
-     * so about five seconds of CPU), more for a larger warm-up, one per 200 lines. Once-per-query code (parsing,
-     * planning, the answer's JSON) is compiled by the number of queries, not by the lines behind them.
-     */
+    /** The queries sent for {@code lines} warm-up lines: about one per 500 lines, at least 20. */
     static int queriesFor(int lines) {
-        return Math.max(1000, lines / 200);
+        return Math.max(20, lines / 500);
     }
 
     /**

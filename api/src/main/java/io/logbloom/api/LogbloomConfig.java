@@ -314,13 +314,8 @@ public record LogbloomConfig(
      *                            pushes and queries arrive ({@link JitWarmup}); 0 turns the warm-up off
      */
     public record Server(String httpListenAddress, int httpListenPort, long maxRecvMsgSizeBytes, int warmupLines) {
-        /**
-         * The start-up warm-up is on: 20 000 lines and 1 000 queries, about 8 s before {@code /ready} on two cores
-         * (Loki's ingester waits 15 s after its own checks pass before {@code /ready} answers 200), after which the
-         * first pushes and queries run compiled (3 M-line bar, 2026-11-28: needle execTime 2.5 against 5.9 ms, push
-         * 59 against 52 MB/s, RSS after the load 370 against 304 MB). 0 turns it off.
-         */
-        public static final int DEFAULT_WARMUP_LINES = 20_000;
+        /** The start-up warm-up is off unless configured (it costs seconds of start-up and some resident memory). */
+        public static final int DEFAULT_WARMUP_LINES = 0;
 
         public Server {
             Objects.requireNonNull(httpListenAddress, "httpListenAddress is null");
