@@ -20,10 +20,10 @@ VOLUME ["/data", "/wal"]
 # /ready answers 200 once the server accepts pushes; bash's /dev/tcp avoids needing curl in the image.
 HEALTHCHECK --interval=5s --timeout=3s --start-period=20s --retries=30 \
     CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/3100 && printf 'GET /ready HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200'"]
-# The JVM options of README's start command: a 512 MB heap that the ingester's budget and the caches
+# The JVM options of README's start command: a heap grown from 64 MB up to 512 MB that the ingester's budget and the caches
 # are sized from, the parallel collector keeping the heap near its live data, capped metaspace and code cache, a bounded
 # per-thread NIO buffer cache; glibc's malloc keeps two arenas instead of up to eight per core.
 ENV MALLOC_ARENA_MAX=2
-ENTRYPOINT ["java", "-Xmx512m", "-XX:+UseParallelGC", "-XX:GCTimeRatio=4", "-XX:MaxMetaspaceSize=128m", \
+ENTRYPOINT ["java", "-Xms64m", "-Xmx512m", "-XX:+UseParallelGC", "-XX:GCTimeRatio=4", "-XX:MaxMetaspaceSize=128m", \
     "-XX:ReservedCodeCacheSize=64m", "-Djdk.nio.maxCachedBufferSize=262144", "-jar", "/app/logbloom.jar"]
 CMD ["--config", "/etc/logbloom/config.yaml"]

@@ -409,7 +409,8 @@ final class ClusterEndToEndTest {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process child = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                "io.logbloom.api.Main", "--config", config.toString(), "--port", Integer.toString(port))
+                "io.logbloom.api.Main", "--config", config.toString(), "--port", Integer.toString(port),
+                "--warmup-lines", "0") // the JIT warm-up is not what this tests
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {

@@ -18,7 +18,7 @@ final class LogbloomConfigTest {
     @Test
     void defaults_matchLokiAndDocumentedValues() {
         LogbloomConfig c = LogbloomConfig.defaults();
-        assertThat(c.server()).isEqualTo(new LogbloomConfig.Server("127.0.0.1", 3100, 100L << 20, 0));
+        assertThat(c.server()).isEqualTo(new LogbloomConfig.Server("127.0.0.1", 3100, 100L << 20, 20_000));
         assertThat(c.authEnabled()).isFalse();
         assertThat(c.storage().backend()).isEqualTo(LogbloomConfig.Backend.FILESYSTEM);
         assertThat(c.storage().filesystemDirectory()).isEqualTo(Path.of("./data"));

@@ -34,7 +34,7 @@ final class MainTest {
         Main noFlags = new Main();
         new CommandLine(noFlags).parseArgs("--config", file.toString());
         assertThat(noFlags.effectiveConfig(Map.of()).server().httpListenPort()).isEqualTo(4000);
-        assertThat(noFlags.effectiveConfig(Map.of()).server().warmupLines()).isZero();
+        assertThat(noFlags.effectiveConfig(Map.of()).server().warmupLines()).isEqualTo(20_000);
     }
 
     @Test

@@ -143,7 +143,8 @@ final class ServerCrashRecoveryTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path log = Files.createTempFile("logbloom-child", ".log");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                "io.logbloom.api.Main", "--port", Integer.toString(port), "--data", dataDir.toString()));
+                "io.logbloom.api.Main", "--port", Integer.toString(port), "--data", dataDir.toString(),
+                "--warmup-lines", "0")); // the JIT warm-up is not what this tests; it would add seconds per start
         command.addAll(List.of(extraArgs));
         Process child = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();

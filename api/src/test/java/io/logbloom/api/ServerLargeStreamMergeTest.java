@@ -62,7 +62,7 @@ final class ServerLargeStreamMergeTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process child = new ProcessBuilder(java, HEAP, "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1",
                 "-Xlog:gc:file=" + gcLog, "-cp", classpath, "io.logbloom.api.Main", "--config", config.toString(),
-                "--port", Integer.toString(port), "--data", dir.resolve("data").toString())
+                "--port", Integer.toString(port), "--data", dir.resolve("data").toString(), "--warmup-lines", "0")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         String base = "http://127.0.0.1:" + port;
         long rawBytes = 0;
