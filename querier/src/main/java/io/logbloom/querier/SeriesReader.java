@@ -25,8 +25,8 @@ import java.util.concurrent.TimeoutException;
  * series may overlap in time (unordered writes); a k-way merge over the loaded segments (each sorted once
  * on load, linear when it already is) merges them, so a step costs a comparison with the next segment rather
  * than a heap operation over every buffered entry, and a run from one segment touches no heap at all. Loading one
- * segment starts byte fetches for the next {@code prefetch} ones on the shared bounded pool (before it reads its
- * own, which the consumer waits for at once, so a segment may read it on the consuming thread); decoding
+ * segment starts its own read (which the consumer waits for at once, so a segment may read it on the consuming
+ * thread), then byte fetches for the next {@code prefetch} ones on the shared bounded pool; decoding
  * happens on the consuming thread when a segment is reached. Ties are
  * broken by line, then metadata, so the output is a total order and is the same whichever
  * chunks were skipped by blooms: a skipped chunk holds no match, and order does not depend on it.
@@ -238,17 +238,18 @@ final class SeriesReader implements Iterator<LogEntry> {
     }
 
     private List<LogEntry> load(int index) {
+        // the awaited read first: on a shared pool it must not queue behind this reader's prefetches
+        CompletableFuture<byte[]> future = started.get(index);
+        if (future == null) {
+            future = segments.get(index).fetch().start(true);
+        }
+        started.set(index, null);
         int end = Math.min(segments.size(), index + 1 + prefetch);
         for (int i = index + 1; i < end; i++) {
             if (started.get(i) == null) {
                 started.set(i, segments.get(i).fetch().start(false));
             }
         }
-        CompletableFuture<byte[]> future = started.get(index);
-        if (future == null) {
-            future = segments.get(index).fetch().start(true);
-        }
-        started.set(index, null);
         byte[] bytes;
         try {
             bytes = future.get(ctx.remainingMillis(), TimeUnit.MILLISECONDS);
