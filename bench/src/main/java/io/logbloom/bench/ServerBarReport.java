@@ -36,7 +36,8 @@ import java.util.stream.Stream;
  * push alone and over push plus flush, which pays for what the push left to background merges), stored bytes (the data
  * directory without the WAL; blooms and index apart), the server's RSS after the load and after the
  * queries (each at once and again after {@link #IDLE_SETTLE} idle), needle latency
- * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}), and instant count
+ * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}, and again over 100 needles sent
+ * after every other query, {@code needle_later_*}: the code's figure once the compiler has caught up), and instant count
  * queries over the whole range (p50 of 3), each timed from the request to the answer's last byte (as curl's
  * {@code time_total}; parsing the answer comes after) by a client warmed first on a stub in this JVM
  * ({@link ClientWarmup}, whose own round trip is reported as {@code client_floor_p50_ms}). Every result is checked (needles found, counts equal to
@@ -80,6 +81,8 @@ public final class ServerBarReport {
     private static final Duration QUERY_TIMEOUT = Duration.ofMinutes(5);
     /** GETs of {@link ClientWarmup}'s stub before a server's timed queries. */
     private static final int CLIENT_WARMUP_REQUESTS = 2000;
+    /** Needles sent after the count queries, for a figure without the compiler's start ({@code needle_later_*}). */
+    private static final int LATER_NEEDLES = 100;
     /** Repetitions of each count query; the median is reported. */
     private static final int COUNT_RUNS = 3;
 
@@ -280,34 +283,15 @@ public final class ServerBarReport {
             long start = m.path("startNanos").asLong();
             long end = m.path("endNanos").asLong() + 1;
             String selector = "{run=\"" + runId + "\"}";
-            List<Double> needleMillis = new ArrayList<>();
-            List<Double> needleExecMillis = new ArrayList<>();
             JsonNode sample = m.path("needles");
-            int found = 0;
-            for (int i = 0; i <= needles && i < sample.size(); i++) {
-                JsonNode needle = sample.get(i);
-                String query = selector + " | trace_id=\"" + needle.path("traceId").asText() + "\"";
-                String url = base + "/loki/api/v1/query_range?query=" + enc(query) + "&start=" + start + "&end=" + end
-                        + "&limit=100";
-                long t0 = System.nanoTime();
-                BlockingHttp.Response response = BlockingHttp.get(url, QUERY_TIMEOUT);
-                double ms = (System.nanoTime() - t0) / 1e6; // the request until the answer's last byte, as curl times it
-                JsonNode answer = parsed(url, response);
-                if (answer.toString().contains(jsonEscaped(needle.path("line").asText()))) {
-                    found++;
-                }
-                if (i > 0) { // the first query warms caches and the JIT; it is not counted
-                    needleMillis.add(ms);
-                    // the server's own account (Loki's stats.summary.execTime, seconds; NaN from a server without it):
-                    // what is left of the round trip is HTTP, routing, parsing the request and writing the answer
-                    needleExecMillis.add(answer.path("data").path("stats").path("summary").path("execTime")
-                            .asDouble(Double.NaN) * 1e3);
-                }
-            }
-            r.put("needle_p50_ms", median(needleMillis));
-            r.put("needle_exec_p50_ms", median(needleExecMillis));
-            r.put("needles_found_of", (double) Math.min(sample.size(), needles + 1));
-            r.put("needles_found", (double) found);
+            // the first query warms caches and the JIT; it is not counted
+            Needles first = needles(base, selector, start, end, sample, 0, Math.min(sample.size(), needles + 1));
+            r.put("needle_p50_ms", median(first.millis().subList(Math.min(1, first.millis().size()),
+                    first.millis().size())));
+            r.put("needle_exec_p50_ms", median(first.execMillis().subList(Math.min(1, first.execMillis().size()),
+                    first.execMillis().size())));
+            r.put("needles_found_of", (double) first.millis().size());
+            r.put("needles_found", (double) first.found());
 
             String range = "[" + Math.max(1, (end - start) / 1_000_000_000L + 60) + "s]";
             long at = end;
@@ -324,6 +308,12 @@ public final class ServerBarReport {
             r.put("rss_after_queries_MB", rssBytes(server) / 1e6);
             TimeUnit.MILLISECONDS.sleep(IDLE_SETTLE.toMillis());
             r.put("rss_after_queries_idle_MB", rssBytes(server) / 1e6);
+            // the same needle query once the server has answered many: the code's figure without the compiler's start
+            Needles later = needles(base, selector, start, end, sample, needles + 1, LATER_NEEDLES);
+            r.put("needle_later_p50_ms", median(later.millis()));
+            r.put("needle_later_exec_p50_ms", median(later.execMillis()));
+            r.put("needles_later_found_of", (double) later.millis().size());
+            r.put("needles_later_found", (double) later.found());
             r.put("server_log_oom", Files.readString(serverLog).contains("OutOfMemoryError") ? 1.0 : 0.0);
         } finally {
             server.destroy();
@@ -355,6 +345,37 @@ public final class ServerBarReport {
         }
         r.put(valueKey, value);
         return median(millis);
+    }
+
+    /** Round trips and the server's own {@code execTime} of needle queries, in ms, and how many found their line. */
+    private record Needles(List<Double> millis, List<Double> execMillis, int found) {}
+
+    /**
+     * Sends {@code count} needle queries for the manifest's needles from index {@code first} on (wrapping around the
+     * sample), each timed from the request to the answer's last byte.
+     */
+    private Needles needles(String base, String selector, long start, long end, JsonNode sample, int first, int count)
+            throws IOException {
+        List<Double> millis = new ArrayList<>(count);
+        List<Double> execMillis = new ArrayList<>(count);
+        int found = 0;
+        for (int n = 0; n < count && sample.size() > 0; n++) {
+            JsonNode needle = sample.get((first + n) % sample.size());
+            String query = selector + " | trace_id=\"" + needle.path("traceId").asText() + "\"";
+            String url = base + "/loki/api/v1/query_range?query=" + enc(query) + "&start=" + start + "&end=" + end
+                    + "&limit=100";
+            long t0 = System.nanoTime();
+            BlockingHttp.Response response = BlockingHttp.get(url, QUERY_TIMEOUT);
+            millis.add((System.nanoTime() - t0) / 1e6); // the request until the answer's last byte, as curl times it
+            JsonNode answer = parsed(url, response);
+            if (answer.toString().contains(jsonEscaped(needle.path("line").asText()))) {
+                found++;
+            }
+            // the server's own account (Loki's stats.summary.execTime, seconds; NaN from a server without it): what is
+            // left of the round trip is HTTP, routing, parsing the request and writing the answer
+            execMillis.add(answer.path("data").path("stats").path("summary").path("execTime").asDouble(Double.NaN) * 1e3);
+        }
+        return new Needles(millis, execMillis, found);
     }
 
     /** A query's answer parsed; anything but 200 fails the run. */
