@@ -80,7 +80,7 @@ public final class ServerBarReport {
     /** How long a query of the bar may take before the run fails. */
     private static final Duration QUERY_TIMEOUT = Duration.ofMinutes(5);
     /** GETs of {@link ClientWarmup}'s stub before a server's timed queries. */
-    private static final int CLIENT_WARMUP_REQUESTS = 2000;
+    static final int CLIENT_WARMUP_REQUESTS = 2000;
     /** Needles sent after the count queries, for a figure without the compiler's start ({@code needle_later_*}). */
     private static final int LATER_NEEDLES = 100;
     /** Repetitions of each count query; the median is reported. */
@@ -284,14 +284,12 @@ public final class ServerBarReport {
             long end = m.path("endNanos").asLong() + 1;
             String selector = "{run=\"" + runId + "\"}";
             JsonNode sample = m.path("needles");
-            // the first query warms caches and the JIT; it is not counted
-            Needles first = needles(base, selector, start, end, sample, 0, Math.min(sample.size(), needles + 1));
-            r.put("needle_p50_ms", median(first.millis().subList(Math.min(1, first.millis().size()),
-                    first.millis().size())));
-            r.put("needle_exec_p50_ms", median(first.execMillis().subList(Math.min(1, first.execMillis().size()),
-                    first.execMillis().size())));
-            r.put("needles_found_of", (double) first.millis().size());
-            r.put("needles_found", (double) first.found());
+            Needles warming = needles(base, selector, start, end, sample, 0, 1); // loads caches and blooms: not counted
+            Needles first = needles(base, selector, start, end, sample, 1, Math.min(sample.size() - 1, needles));
+            r.put("needle_p50_ms", median(first.millis()));
+            r.put("needle_exec_p50_ms", median(first.execMillis()));
+            r.put("needles_found_of", (double) (warming.millis().size() + first.millis().size()));
+            r.put("needles_found", (double) (warming.found() + first.found()));
 
             String range = "[" + Math.max(1, (end - start) / 1_000_000_000L + 60) + "s]";
             long at = end;

@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  * its own copy of {@code --data DIR} (a directory as the load-test scripts leave it: {@code data/},
  * {@code config.yaml}, {@code manifest.json} with the run's needles and time range). First, one server at a time,
  * the cold figures right after start (p50 of {@code --cold-needles} needles, 15 by default, after a first one
- * that loads the blooms and is not counted, as {@code ServerBarReport} takes them; then the plain count p50 of 3); then, after {@code --warmup} queries of each kind, {@code --rounds} rounds
+ * that loads the blooms and is not counted, as {@code ServerBarReport} takes them, by a client warmed first on a stub,
+ * {@link ClientWarmup}; then the plain count p50 of 3); then, after {@code --warmup} queries of each kind, {@code --rounds} rounds
  * that alternate the servers, each round {@code --per-round} needles (cycling through the manifest's ids) and as
  * many plain counts, giving the warm p50 latency and the server's CPU milliseconds per query ({@code /proc/PID/stat},
  * every thread of the server: GC and JIT included). Every answer is checked: a needle must return its line, a count
@@ -38,7 +39,7 @@ import java.util.stream.Stream;
  * <p>Run (after {@code mvn -q -DskipTests package}): {@code java -cp bench/target/benchmarks.jar
  * io.logbloom.bench.ServerQueryReport --data /tmp/loaded --server old=/tmp/logbloom-old.jar
  * --server new=api/target/logbloom.jar [--jvm-opts "-Xmx512m ..."] [--cold-needles 15] [--warmup 100] [--rounds 6]
- * [--per-round 25] [--server-args new="--warmup-lines 200000"]}; {@code --server-args} are appended to the labelled
+ * [--per-round 25] [--server-args new="--warmup-lines 0"]}; {@code --server-args} are appended to the labelled
  * server's command line (one jar can run under two labels with different flags);
  * ratios are to the first server.
  *
@@ -47,7 +48,7 @@ import java.util.stream.Stream;
 public final class ServerQueryReport {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** README's start options, the shipped configuration the issues' targets are measured on. */
-    private static final String DEFAULT_JVM_OPTS = "-Xmx512m -XX:+UseParallelGC -XX:GCTimeRatio=4 -XX:MaxMetaspaceSize=128m "
+    private static final String DEFAULT_JVM_OPTS = "-Xms64m -Xmx512m -XX:+UseParallelGC -XX:GCTimeRatio=4 -XX:MaxMetaspaceSize=128m "
             + "-XX:ReservedCodeCacheSize=64m -Djdk.nio.maxCachedBufferSize=262144";
     /** Waiting longer than this for a starting server means it failed to start. */
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
@@ -110,6 +111,8 @@ public final class ServerQueryReport {
                 Server server = start(jar.getKey(), jar.getValue(), jvmOpts, serverArgs.getOrDefault(jar.getKey(), ""));
                 servers.add(server);
                 Map<String, Double> r = new LinkedHashMap<>();
+                // this JVM's HTTP client compiled first (on a stub, not the server): each server's cold figures are its own
+                r.put("client_floor_p50_ms", ClientWarmup.run(ServerBarReport.CLIENT_WARMUP_REQUESTS).floorP50Millis());
                 List<Double> needles = new ArrayList<>();
                 for (int i = 0; i <= coldNeedles && i < manifest.path("needles").size(); i++) {
                     double ms = needle(server, i);

@@ -112,19 +112,12 @@ final class StoreReader {
         // the deadline; with a local store and the ingester in process they run here, where a hand-off would cost
         // more than the lookup. The snapshot's local parts stay on disk until the query closes (a merge meanwhile
         // only hides them).
-        boolean local = store.readsAreLocal() && unflushed.answersInProcess();
         UnflushedSource.Snapshot snapshot;
-        if (local) {
+        if (store.readsAreLocal() && unflushed.answersInProcess()) {
             ctx.remainingMillis(); // past the deadline already: TIMEOUT, as the pool's wait would say
-            snapshot = unflushed.snapshot(index, ctx.tenant(), matchers, fromNanos, throughNanos);
-            ctx.onClose(snapshot::close);
+            snapshot = snapshot(ctx, matchers, fromNanos, throughNanos);
         } else {
-            snapshot = ctx.await(fetchPool.submit(() -> {
-                UnflushedSource.Snapshot taken = unflushed.snapshot(index, ctx.tenant(), matchers, fromNanos,
-                        throughNanos);
-                ctx.onClose(taken::close);
-                return taken;
-            }));
+            snapshot = ctx.await(fetchPool.submit(() -> snapshot(ctx, matchers, fromNanos, throughNanos)));
         }
         List<SeriesChunks> indexed = snapshot.indexed();
         List<UnflushedSource.Stream> memory = snapshot.unflushed();
@@ -181,6 +174,14 @@ final class StoreReader {
         Map<Labels, List<ChunkRef>> survivors = filtered.refs();
         checkBytesLimit(survivors);
         return new Plan(survivors, filtered.blocks(), memoryBySeries, partsBySeries);
+    }
+
+    /** The index answer and the unflushed data of the selector, held until the query closes. */
+    private UnflushedSource.Snapshot snapshot(QueryContext ctx, List<LabelMatcher> matchers, long fromNanos,
+            long throughNanos) throws IOException {
+        UnflushedSource.Snapshot taken = unflushed.snapshot(index, ctx.tenant(), matchers, fromNanos, throughNanos);
+        ctx.onClose(taken::close);
+        return taken;
     }
 
     /**
