@@ -24,6 +24,15 @@ final class JsonObjectScan {
         return object(line, 0, line.length());
     }
 
+    /**
+     * Whether {@code line}'s first character after JSON whitespace is {@code '{'}: a line that does not open an
+     * object can only fail to parse as one, and {@link #error} words its error ({@code MALFORMED_OBJECT}) at once.
+     */
+    static boolean opensObject(String line) {
+        int i = skipSpace(line, 0, line.length());
+        return i >= 0 && line.charAt(i) == '{';
+    }
+
     /** Walks the object starting at or after {@code from} (whitespace first) up to {@code to}. */
     private static String object(String s, int from, int to) {
         int i = skipSpace(s, from, to);

@@ -307,6 +307,12 @@ final class Pipeline {
         JsonFactory factory = new JsonFactory();
         if (params.isEmpty()) {
             return (ts, line, labels) -> {
+                if (!JsonObjectScan.opensObject(line)) {
+                    // Jackson could only fail on it, at the cost of an exception per line (most lines of a mixed
+                    // stream): the scanner words the same error directly
+                    labels.setError(JSON_ERROR, JsonObjectScan.error(line));
+                    return line;
+                }
                 try (JsonParser p = factory.createParser(line)) {
                     if (p.nextToken() != JsonToken.START_OBJECT) {
                         throw new IOException(JsonObjectScan.MALFORMED_OBJECT);
@@ -441,6 +447,10 @@ final class Pipeline {
     }
 
     private static String unpack(JsonFactory factory, String line, LineLabels labels) {
+        if (!JsonObjectScan.opensObject(line)) {
+            labels.setError(JSON_ERROR, JsonObjectScan.error(line)); // as the parser's failure below, without it
+            return line;
+        }
         String entry = null;
         try (JsonParser p = factory.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {

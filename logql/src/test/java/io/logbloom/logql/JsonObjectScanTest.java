@@ -25,4 +25,23 @@ final class JsonObjectScanTest {
     void error_wordsLikeLokisScanner(String line, String expected) {
         assertThat(JsonObjectScan.error(line)).isEqualTo(expected);
     }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "{\"a\":1}|true",
+        "' \t{'|true",
+        "'{'|true",
+        "level=info msg=x|false",
+        "[1,2]|false",
+        "'  '|false",
+        "''|false",
+        "'\"{\"'|false",
+    })
+    void opensObject_onlyWhenTheFirstCharacterAfterWhitespaceIsABrace(String line, boolean expected) {
+        assertThat(JsonObjectScan.opensObject(line)).isEqualTo(expected);
+        if (!expected) {
+            // the shortcut past the parser must word what the parser's failure did
+            assertThat(JsonObjectScan.error(line)).isEqualTo(JsonObjectScan.MALFORMED_OBJECT);
+        }
+    }
 }

@@ -208,6 +208,13 @@ final class LogPipelineEvalTest {
         assertThat(run(notJson, "{app=\"a\"} | json | keep nothing").streams().get(0).labels())
                 .containsOnly(Map.entry("__error__", "JSONParserErr"),
                         Map.entry("__error_details__", "Value looks like object, but can't find closing '}' symbol"));
+        // a line that does not open an object skips the parser; one that opens after whitespace is still parsed
+        assertThat(run(notJson, "{app=\"a\"} | json | __error__=\"JSONParserErr\"").streams()).hasSize(1);
+        assertThat(run(source(" \t{\"level\":\"x\"}"), "{app=\"a\"} | json").streams().get(0).labels())
+                .containsEntry("level", "x").doesNotContainKey("__error__");
+        assertThat(run(notJson, "{app=\"a\"} | unpack | keep nothing").streams().get(0).labels())
+                .containsOnly(Map.entry("__error__", "JSONParserErr"),
+                        Map.entry("__error_details__", "Value looks like object, but can't find closing '}' symbol"));
         MemorySource multi = source("first\nsecond");
         assertThat(lines(run(multi, "{app=\"a\"} |~ \"first.second\""))).hasSize(1);
     }
