@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Warms the JVM's just-in-time compiler before the server takes traffic: starts a private server in this
  * process (a temporary data directory, loopback, a free port, nothing shared with the real one), pushes
  * {@link WarmupTraffic} through HTTP as a shipper would, flushes it into columnar objects, sends a mix of
- * queries and checks their answers, then stops the private server and deletes its directory.
+ * queries and checks their answers, in a few such rounds, then stops the private server and deletes its directory.
  *
  * <p>Why: a fresh JVM interprets the request paths until they have run a few hundred times, and compiles
  * them while the first real requests arrive, so on a small machine the first pushes and queries after a
@@ -48,6 +48,10 @@ final class JitWarmup {
               max_query_series: 100000
             """;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    /** Push-flush-query rounds of a warm-up with enough lines. */
+    static final int MAX_ROUNDS = 4;
+    /** Queries of the largest warm-up: a scan's window does not grow with the lines, so neither need they. */
+    static final int MAX_QUERIES = 1_000;
 
     private final int lines;
     private final int queries;
@@ -64,9 +68,18 @@ final class JitWarmup {
         this.clock = Objects.requireNonNull(clock, "clock is null");
     }
 
-    /** The queries sent for {@code lines} warm-up lines: about one per 500 lines, at least 20. */
+    /**
+     * The queries sent for {@code lines} warm-up lines: one per 50 lines, at least 20 and at most 1 000 (400 for the
+     * default 20 000 lines, of which 300 needles: enough for the compiler to finish the needle path before the real
+     * server starts, where 40 left it compiling through the first hundred needles after a load).
+     */
     static int queriesFor(int lines) {
-        return Math.max(20, lines / 500);
+        return Math.max(20, Math.min(MAX_QUERIES, lines / 50));
+    }
+
+    /** Push-flush-query rounds of a warm-up of {@code lines} lines: up to {@value #MAX_ROUNDS}, each of a batch at least. */
+    static int rounds(int lines) {
+        return (int) Math.max(1, Math.min(MAX_ROUNDS, (long) lines / WarmupTraffic.BATCH_LINES));
     }
 
     /**
@@ -120,29 +133,41 @@ final class JitWarmup {
                 HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
                 WarmupTraffic traffic = new WarmupTraffic(42, clock.millis() * 1_000_000L
                         - Duration.ofMinutes(30).toNanos());
+                // in rounds, each flushed into new objects before its queries: the first queries of a round miss
+                // the caches and find more objects per series, as queries after a real load do, so the compiled
+                // query paths keep their code when real data arrives instead of being thrown away at its first query
+                int rounds = rounds(lines);
                 long pushed = 0;
-                while (pushed < lines) {
-                    int batch = (int) Math.min(WarmupTraffic.BATCH_LINES, lines - pushed);
-                    send(http, HttpRequest.newBuilder(URI.create(base + "/loki/api/v1/push"))
-                            .header("Content-Type", "application/x-protobuf")
-                            .POST(HttpRequest.BodyPublishers.ofByteArray(traffic.nextBody(batch))), 204);
-                    pushed += batch;
-                }
-                long pushEnd = System.nanoTime();
-                send(http, HttpRequest.newBuilder(URI.create(base + "/flush")).POST(HttpRequest.BodyPublishers.noBody()),
-                        204);
-                long flushed = System.nanoTime();
+                long pushNanos = 0;
+                long flushNanos = 0;
+                int sent = 0;
                 int answered = 0;
                 int failed = 0;
-                for (int n = 0; n < queries; n++) {
-                    WarmupTraffic.WarmupQuery q = traffic.query(n);
-                    if (answeredAsExpected(http, base, q)) {
-                        answered++;
-                    } else {
-                        failed++;
+                for (int round = 1; round <= rounds; round++) {
+                    long roundStart = System.nanoTime();
+                    long roundLines = (long) lines * round / rounds;
+                    while (pushed < roundLines) {
+                        int batch = (int) Math.min(WarmupTraffic.BATCH_LINES, roundLines - pushed);
+                        send(http, HttpRequest.newBuilder(URI.create(base + "/loki/api/v1/push"))
+                                .header("Content-Type", "application/x-protobuf")
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(traffic.nextBody(batch))), 204);
+                        pushed += batch;
+                    }
+                    long pushEnd = System.nanoTime();
+                    send(http, HttpRequest.newBuilder(URI.create(base + "/flush"))
+                            .POST(HttpRequest.BodyPublishers.noBody()), 204);
+                    long flushed = System.nanoTime();
+                    pushNanos += pushEnd - roundStart;
+                    flushNanos += flushed - pushEnd;
+                    for (int roundQueries = queries * round / rounds; sent < roundQueries; sent++) {
+                        if (answeredAsExpected(http, base, traffic.query(sent))) {
+                            answered++;
+                        } else {
+                            failed++;
+                        }
                     }
                 }
-                return new Report(pushed, answered, failed, (pushEnd - start) / 1e9, (flushed - pushEnd) / 1e9,
+                return new Report(pushed, answered, failed, pushNanos / 1e9, flushNanos / 1e9,
                         (System.nanoTime() - start) / 1e9);
             }
         } finally {

@@ -315,11 +315,11 @@ public record LogbloomConfig(
      */
     public record Server(String httpListenAddress, int httpListenPort, long maxRecvMsgSizeBytes, int warmupLines) {
         /**
-         * The start-up warm-up is on: 20 000 lines and 40 queries, about 2.5 s before {@code /ready} on two cores,
-         * after which the first pushes and queries run compiled. Four 3 M-line bar runs against the same code without
-         * it (2026-11-28; warm-ups of 200 000 lines, of 20 000 lines with 1 000 queries twice, and this one): needle
-         * {@code execTime} right after the load 2.5-4.8 against 5.4-8.3 ms, push 55-69 against 52-57 MB/s; with
-         * README's {@code -Xms64m}, RSS after the load 247 against 188 MB. 0 turns it off.
+         * The start-up warm-up is on: 20 000 lines in four push-flush-query rounds and 400 queries (300 needles),
+         * about 4.5-5.5 s before {@code /ready} on two cores, after which the first pushes and queries run compiled.
+         * One 3 M-line bar run against the warm-up of 40 queries in one round (2026-11-28, fifth session): needle
+         * {@code execTime} right after the load 1.7 against 8.8 ms (round trip 6.1 against 12.6), RSS after the load
+         * 303 against 240 MB with README's {@code -Xms64m}. 0 turns it off.
          */
         public static final int DEFAULT_WARMUP_LINES = 20_000;
 

@@ -23,13 +23,21 @@ final class WarmupTraffic {
     static final int BATCH_LINES = 1000;
     /** Streams the lines are spread over. */
     static final int STREAMS = 100;
+    /** Every this many queries one is a scan, the others are needles. */
+    static final int NEEDLE_EVERY = 4;
+    /** Distinct padding words. */
+    static final int VOCABULARY = 300;
     private static final String[] LEVELS = {"debug", "info", "warn", "error"};
     private static final String[] SERVICES = {"api", "checkout", "cart", "search", "auth", "billing"};
     private static final String[] METHODS = {"GET", "GET", "GET", "POST", "PUT", "DELETE"};
     private static final String[] PATHS = {"/api/v1/users/", "/api/v1/orders/", "/api/v1/cart/", "/healthz"};
     private static final int[] STATUSES = {200, 200, 200, 201, 204, 304, 404, 429, 500, 503};
-    private static final String[] WORDS = {"shard", "replica", "tenant", "bucket", "segment", "offset", "leader",
-        "cursor", "commit", "window", "lease", "frame"};
+    /**
+     * Words padding the lines: a few hundred, as a real service's logs have, so a block's token dictionary outgrows
+     * one-byte codes as it does on real data (a warm-up on a dozen words compiled the readers for one-byte codes only,
+     * and the first real query threw that code away).
+     */
+    private static final String[] WORDS = vocabulary();
 
     private final SplittableRandom random;
     private final long startNanos;
@@ -91,22 +99,24 @@ final class WarmupTraffic {
     }
 
     /**
-     * Query {@code n}. Needles (every other query) look up trace ids already pushed, over everything pushed; the
-     * rest cycle through line-filter, parser and metric queries over a window of about 2 000 lines that moves
-     * back from the newest line, so they scan as dashboards do without costing the start-up much.
+     * Query {@code n}. Needles (all but every {@value #NEEDLE_EVERY}th query: the latency-sensitive path, and a cheap
+     * one) look up trace ids already pushed, over everything pushed; the rest cycle through line-filter, parser and
+     * metric queries over a window of about 2 000 lines that moves back from the newest line, so they scan as
+     * dashboards do without costing the start-up much.
      */
     WarmupQuery query(int n) {
         String sel = selector();
         long end = endNanos();
-        if (n % 2 == 0 && !traceIds.isEmpty()) {
-            return new WarmupQuery(sel + " | trace_id=\"" + traceIds.get((n / 2 * 7919) % traceIds.size()) + "\"",
+        if (n % NEEDLE_EVERY != 0 && !traceIds.isEmpty()) {
+            return new WarmupQuery(sel + " | trace_id=\"" + traceIds.get((n * 7919) % traceIds.size()) + "\"",
                     false, startNanos, end, 1);
         }
+        int scan = n / NEEDLE_EVERY;
         long windows = Math.max(1, (end - startNanos) / SCAN_WINDOW_NANOS);
-        long to = end - (n / 2 % windows) * SCAN_WINDOW_NANOS;
+        long to = end - (scan % windows) * SCAN_WINDOW_NANOS;
         long from = Math.max(startNanos, to - SCAN_WINDOW_NANOS);
         String range = "[" + SCAN_WINDOW_NANOS / 1_000_000_000L + "s]";
-        return switch ((n / 2) % 6) {
+        return switch (scan % 6) {
             case 0 -> new WarmupQuery("sum(count_over_time(" + sel + range + "))", true, from, to, -1);
             case 1 -> new WarmupQuery("sum(count_over_time(" + sel + " |= \"status=500\" " + range + "))", true, from, to,
                     -1);
@@ -152,9 +162,23 @@ final class WarmupTraffic {
                     .append(random.nextInt(10) == 0 ? "retrying request after timeout" : "cache refresh finished")
                     .append(" in ").append(duration).append("ms");
         }
-        for (int w = random.nextInt(4); w > 0; w--) {
+        for (int w = random.nextInt(6); w > 0; w--) {
             line.append(' ').append(WORDS[random.nextInt(WORDS.length)]);
         }
         return line.toString();
+    }
+
+    /** {@value #VOCABULARY} distinct lower-case words of two or three syllables, the same on every run. */
+    static String[] vocabulary() {
+        String[] syllables = {"ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "zen", "bar", "dal", "fin", "gor", "hul",
+            "jex", "pra", "quo", "wys"};
+        String[] words = new String[VOCABULARY];
+        int n = 0;
+        for (int a = 0; a < syllables.length && n < VOCABULARY; a++) {
+            for (int b = 0; b < syllables.length && n < VOCABULARY; b++) {
+                words[n++] = syllables[a] + syllables[b] + (b % 3 == 0 ? syllables[(a + b) % syllables.length] : "");
+            }
+        }
+        return words;
     }
 }

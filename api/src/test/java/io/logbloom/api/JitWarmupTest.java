@@ -34,9 +34,18 @@ final class JitWarmupTest {
     }
 
     @Test
-    void queriesFor_scalesWithLines_atLeast20() {
+    void queriesFor_scalesWithLines_atLeast20_atMost1000() {
         assertThat(JitWarmup.queriesFor(1)).isEqualTo(20);
-        assertThat(JitWarmup.queriesFor(100_000)).isEqualTo(200);
+        assertThat(JitWarmup.queriesFor(20_000)).isEqualTo(400);
+        assertThat(JitWarmup.queriesFor(200_000)).isEqualTo(1_000);
+    }
+
+    @Test
+    void rounds_oneUpToFourBatches_thenFour() {
+        assertThat(JitWarmup.rounds(1)).isEqualTo(1);
+        assertThat(JitWarmup.rounds(2_999)).isEqualTo(2);
+        assertThat(JitWarmup.rounds(20_000)).isEqualTo(4);
+        assertThat(JitWarmup.rounds(10_000_000)).isEqualTo(4);
     }
 
     @Test

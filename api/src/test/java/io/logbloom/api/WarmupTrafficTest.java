@@ -47,16 +47,18 @@ final class WarmupTrafficTest {
     }
 
     @Test
-    void queries_alternateNeedlesOverEverything_andScansOverWindowsInsideThePushedRange() {
+    void queries_mostlyNeedlesOverEverything_andScansOverWindowsInsideThePushedRange() {
         WarmupTraffic traffic = new WarmupTraffic(7, START);
         for (int i = 0; i < 20; i++) {
             traffic.nextBody(1000);
         }
         long end = traffic.endNanos();
         Set<String> scanKinds = new HashSet<>();
-        for (int n = 0; n < 48; n++) {
+        int needles = 0;
+        for (int n = 0; n < 6 * WarmupTraffic.NEEDLE_EVERY; n++) {
             WarmupTraffic.WarmupQuery q = traffic.query(n);
-            if (n % 2 == 0) {
+            if (n % WarmupTraffic.NEEDLE_EVERY != 0) {
+                needles++;
                 assertThat(q.logql()).matches("\\{job=\"warmup\"\\} \\| trace_id=\"[0-9a-f]{32}\"");
                 assertThat(q.lines()).isEqualTo(1);
                 assertThat(q.fromNanos()).isEqualTo(START);
@@ -70,5 +72,31 @@ final class WarmupTrafficTest {
             }
         }
         assertThat(scanKinds).hasSize(6);
+        assertThat(needles).isEqualTo(6 * (WarmupTraffic.NEEDLE_EVERY - 1));
+    }
+
+    @Test
+    void vocabulary_distinctWordsOfLettersOnly_moreThanAOneByteCodeHolds() {
+        String[] words = WarmupTraffic.vocabulary();
+        assertThat(words).hasSize(WarmupTraffic.VOCABULARY).doesNotHaveDuplicates().allMatch(w -> w.matches("[a-z]{4,9}"));
+        assertThat(WarmupTraffic.VOCABULARY).isGreaterThan(128);
+    }
+
+    @Test
+    void bodies_carryManyDistinctWords() throws Exception {
+        WarmupTraffic traffic = new WarmupTraffic(7, START);
+        Set<String> seen = new HashSet<>();
+        Set<String> vocabulary = Set.of(WarmupTraffic.vocabulary());
+        for (PushStream stream : new PushDecoder().decode(traffic.nextBody(2000), "application/x-protobuf")) {
+            for (LogEntry e : stream.entries()) {
+                for (String token : e.line().split("[^A-Za-z]+")) {
+                    if (vocabulary.contains(token)) {
+                        seen.add(token);
+                    }
+                }
+            }
+        }
+        // a block's dictionary then needs codes of more than one byte, as on real data
+        assertThat(seen).hasSizeGreaterThan(200);
     }
 }
