@@ -39,6 +39,9 @@ final class JsonObjectScanTest {
     })
     void opensObject_onlyWhenTheFirstCharacterAfterWhitespaceIsABrace(String line, boolean expected) {
         assertThat(JsonObjectScan.opensObject(line)).isEqualTo(expected);
+        // Jackson skips only these four whitespace characters too: a byte-order mark or a no-break space first fails
+        assertThat(JsonObjectScan.opensObject("\uFEFF{}")).isFalse();
+        assertThat(JsonObjectScan.opensObject("\u00A0{}")).isFalse();
         if (!expected) {
             // the shortcut past the parser must word what the parser's failure did
             assertThat(JsonObjectScan.error(line)).isEqualTo(JsonObjectScan.MALFORMED_OBJECT);
