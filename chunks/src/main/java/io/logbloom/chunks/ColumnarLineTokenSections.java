@@ -776,6 +776,16 @@ final class ColumnarLineTokenSections {
      * data-dependent exits measured slower on.
      */
     private int skipNumbers(byte[] numbers, int at, int end, long count) throws ChunkFormatException {
+        // eight bytes at a time while the word ends fewer varints than are left to skip: a varint ends at each byte
+        // with its high bit clear, so a word's count of ends is the bit count of its cleared high bits
+        while (at <= end - Long.BYTES) {
+            int ends = Long.bitCount(~(long) LONGS.get(numbers, at) & HIGH);
+            if (ends >= count) {
+                break;
+            }
+            count -= ends;
+            at += Long.BYTES;
+        }
         while (count > 0) {
             if (at >= end) {
                 throw new ChunkFormatException(where + ": numbers end before the codes use them");

@@ -150,6 +150,39 @@ final class ColumnarLineSearchTest {
     }
 
     @Test
+    void manyNumbersBeforeTheLiteral_sameRowsAsSubstringSearch() throws ChunkFormatException {
+        // rows with a few to a few dozen numbers of one to five varint bytes before the status: the walk skips them
+        // eight bytes at a time, and must land on the status's number whatever the word boundaries
+        Random r = new Random(5);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            StringBuilder line = new StringBuilder();
+            for (int k = r.nextInt(30); k > 0; k--) {
+                long value = switch (r.nextInt(4)) {
+                    case 0 -> r.nextInt(100);
+                    case 1 -> r.nextInt(100_000);
+                    case 2 -> r.nextInt(Integer.MAX_VALUE);
+                    default -> Math.abs(r.nextLong() % 100_000_000_000L);
+                };
+                line.append("k").append(k).append('=').append(value).append(' ');
+            }
+            line.append("status=").append(r.nextBoolean() ? 500 : 200 + r.nextInt(400)).append(" done ").append(i);
+            lines.add(line.toString());
+        }
+        byte[] payload = encode(lines);
+        for (String literal : new String[] {"status=500", "status=50", "=500 done", "status=5", "done 39", " 399"}) {
+            boolean[] got = ColumnarLineTokens.rowsContaining(payload, lines.size(), "test",
+                    literal.getBytes(StandardCharsets.UTF_8));
+            int hits = 0;
+            for (int i = 0; i < lines.size(); i++) {
+                assertThat(got[i]).as("%s in %s", literal, lines.get(i)).isEqualTo(lines.get(i).contains(literal));
+                hits += got[i] ? 1 : 0;
+            }
+            assertThat(hits).as(literal).isPositive();
+        }
+    }
+
+    @Test
     void innerNumberRun_foundOnlyWhereTheNumberIs() throws ChunkFormatException {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
