@@ -316,7 +316,7 @@ public record LogbloomConfig(
     public record Server(String httpListenAddress, int httpListenPort, long maxRecvMsgSizeBytes, int warmupLines) {
         /**
          * The start-up warm-up is on: 20 000 lines in four push-flush-query rounds and 400 queries (300 needles),
-         * about 4.5-5.5 s before {@code /ready} on two cores, after which the first pushes and queries run compiled.
+         * about 5-7 s before {@code /ready} on two cores, after which the first pushes and queries run compiled.
          * Two 3 M-line bar runs against the warm-up of 40 queries in one round (2026-11-28, fifth session): needle
          * {@code execTime} right after the load 1.7 / 3.5 against 8.8 / 5.6 ms (round trip 6.1 / 5.5 against 12.6 /
          * 7.5), RSS after the load 303 / 252 against 240 / 242 MB with README's {@code -Xms64m}. 0 turns it off.
