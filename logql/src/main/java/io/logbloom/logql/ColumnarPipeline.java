@@ -1096,8 +1096,8 @@ public final class ColumnarPipeline {
                 }
             }
             try {
-                return Double.parseDouble(string(slot).trim());
-            } catch (NumberFormatException e) {
+                return GoStrings.parseFloat(string(slot).trim());
+            } catch (IllegalArgumentException e) {
                 numberFailed = true;
                 return Double.NaN;
             }

@@ -78,6 +78,125 @@ final class GoStrings {
         }
     }
 
+    /**
+     * Parses like Go's {@code strconv.ParseFloat(s, 64)}, as Loki's numeric label filters and unwraps do: decimal and
+     * hexadecimal floating-point syntax (a hexadecimal needs its {@code p} exponent), underscores only between digits
+     * or after a base prefix, {@code Inf}/{@code Infinity} with an optional sign and {@code NaN} in any case. Java's own
+     * parser differs at the edges ({@code 500d} and {@code 1f} parse there, {@code inf} does not, an overflow is
+     * silently infinite).
+     *
+     * @throws IllegalArgumentException worded as Go's error: {@code strconv.ParseFloat: parsing "s": invalid syntax},
+     *     or {@code value out of range} when the value overflows a double (Go then also fails)
+     */
+    static double parseFloat(String s) {
+        double special = specialFloat(s);
+        if (special == special || s.length() == 3 && s.equalsIgnoreCase("nan")) {
+            return special;
+        }
+        int n = s.length();
+        int i = 0;
+        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+            i++;
+        }
+        boolean hex = i + 2 < n && s.charAt(i) == '0' && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X');
+        if (hex) {
+            i += 2;
+        }
+        boolean underscores = false;
+        boolean dot = false;
+        boolean digits = false;
+        for (; i < n; i++) {
+            char c = s.charAt(i);
+            if (c == '_') {
+                underscores = true;
+            } else if (c == '.' && !dot) {
+                dot = true;
+            } else if (c >= '0' && c <= '9' || hex && isHexLetter(c)) {
+                digits = true;
+            } else {
+                break;
+            }
+        }
+        if (!digits) {
+            throw floatSyntax(s);
+        }
+        char exponent = hex ? 'p' : 'e';
+        if (i < n && Character.toLowerCase(s.charAt(i)) == exponent) {
+            i++;
+            if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+                i++;
+            }
+            if (i >= n || s.charAt(i) < '0' || s.charAt(i) > '9') {
+                throw floatSyntax(s);
+            }
+            for (; i < n && (s.charAt(i) >= '0' && s.charAt(i) <= '9' || s.charAt(i) == '_'); i++) {
+                underscores |= s.charAt(i) == '_';
+            }
+        } else if (hex) {
+            throw floatSyntax(s); // a hexadecimal float must have its exponent
+        }
+        if (i != n || underscores && !underscoresBetweenDigits(s)) {
+            throw floatSyntax(s);
+        }
+        double value = Double.parseDouble(underscores ? s.replace("_", "") : s);
+        if (Double.isInfinite(value)) {
+            throw new IllegalArgumentException("strconv.ParseFloat: parsing " + quote(s) + ": value out of range");
+        }
+        return value;
+    }
+
+    /** ±Infinity for an optionally signed {@code inf} or {@code infinity}, NaN for {@code nan} (any case), else NaN. */
+    private static double specialFloat(String s) {
+        int i = 0;
+        double sign = 1;
+        if (!s.isEmpty() && (s.charAt(0) == '+' || s.charAt(0) == '-')) {
+            sign = s.charAt(0) == '-' ? -1 : 1;
+            i = 1;
+        }
+        String rest = s.substring(i);
+        if (rest.equalsIgnoreCase("inf") || rest.equalsIgnoreCase("infinity")) {
+            return sign * Double.POSITIVE_INFINITY;
+        }
+        return Double.NaN;
+    }
+
+    private static boolean isHexLetter(char c) {
+        char l = Character.toLowerCase(c);
+        return l >= 'a' && l <= 'f';
+    }
+
+    /** Go's rule for underscores in a number: each between two digits, or between a base prefix and a digit. */
+    private static boolean underscoresBetweenDigits(String s) {
+        int i = !s.isEmpty() && (s.charAt(0) == '+' || s.charAt(0) == '-') ? 1 : 0;
+        char saw = '^';
+        boolean hex = false;
+        if (s.length() - i >= 2 && s.charAt(i) == '0' && "bBoOxX".indexOf(s.charAt(i + 1)) >= 0) {
+            hex = s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X';
+            i += 2;
+            saw = '0';
+        }
+        for (; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= '0' && c <= '9' || hex && isHexLetter(c)) {
+                saw = '0';
+            } else if (c == '_') {
+                if (saw != '0') {
+                    return false;
+                }
+                saw = '_';
+            } else if (saw == '_') {
+                return false;
+            } else {
+                saw = '!';
+            }
+        }
+        return saw != '_';
+    }
+
+    private static IllegalArgumentException floatSyntax(String s) {
+        return new IllegalArgumentException("strconv.ParseFloat: parsing " + quote(s) + ": invalid syntax");
+    }
+
     /** Quotes like Go's strconv.Quote: double quotes, backslash escapes for quotes, backslashes and controls. */
     static String quote(String s) {
         StringBuilder sb = new StringBuilder(s.length() + 2).append('"');

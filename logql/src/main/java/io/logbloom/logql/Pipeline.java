@@ -270,7 +270,7 @@ final class Pipeline {
             };
         }
         if (f instanceof LabelFilter.NumberFilter n) {
-            return numeric(n.name(), n.op(), n.value(), Double::parseDouble);
+            return numeric(n.name(), n.op(), n.value(), GoStrings::parseFloat);
         }
         if (f instanceof LabelFilter.DurationFilter d) {
             return numeric(d.name(), d.op(), d.nanos(), v -> (double) Units.parseDurationNanos(v));

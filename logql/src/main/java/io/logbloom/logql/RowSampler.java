@@ -127,10 +127,6 @@ final class RowSampler {
     }
 
     private static double parseFloat(String v) {
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("strconv.ParseFloat: parsing " + GoStrings.quote(v) + ": invalid syntax", e);
-        }
+        return GoStrings.parseFloat(v);
     }
 }

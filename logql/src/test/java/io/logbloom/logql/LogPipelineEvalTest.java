@@ -208,6 +208,14 @@ final class LogPipelineEvalTest {
         assertThat(run(notJson, "{app=\"a\"} | json | keep nothing").streams().get(0).labels())
                 .containsOnly(Map.entry("__error__", "JSONParserErr"),
                         Map.entry("__error_details__", "Value looks like object, but can't find closing '}' symbol"));
+        // numbers as Go's strconv.ParseFloat reads them: Java's "500d" is Loki's syntax error, "inf" is a number
+        assertThat(run(source("status=500d"), "{app=\"a\"} | logfmt | status >= 500").streams().get(0).labels())
+                .containsEntry("__error__", "LabelFilterErr")
+                .containsEntry("__error_details__", "strconv.ParseFloat: parsing \"500d\": invalid syntax");
+        assertThat(run(source("status=inf"), "{app=\"a\"} | logfmt | status >= 500").streams().get(0).labels())
+                .doesNotContainKey("__error__");
+        assertThat(run(source("status=1e400"), "{app=\"a\"} | logfmt | status >= 500").streams().get(0).labels())
+                .containsEntry("__error_details__", "strconv.ParseFloat: parsing \"1e400\": value out of range");
         // a line that does not open an object skips the parser; one that opens after whitespace is still parsed
         assertThat(run(notJson, "{app=\"a\"} | json | __error__=\"JSONParserErr\"").streams()).hasSize(1);
         assertThat(run(source(" \t{\"level\":\"x\"}"), "{app=\"a\"} | json").streams().get(0).labels())
