@@ -36,7 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar LogQLBenchmark}. {@code parse} measures
  * parse + validation of a typical metric query. {@code evalLogs} and {@code evalMetric} run {@value #LINES}
- * generated logfmt lines (4 streams, ~10% matching the line filter) through a typical pipeline; their score is
+ * generated logfmt lines (4 streams, ~10% matching the line filter) through a typical pipeline (the last log query's
+ * numeric filter fails to convert on every line: a filter's error path); their score is
  * nanoseconds per input line (lines/s per core = 1e9 / score). The setup checks that the query results hold
  * the expected number of lines. Not thread-safe: one benchmark thread per state.
  */
@@ -54,7 +55,8 @@ public class LogQLBenchmark {
     @Param({
         "{app=\"api\"} |= \"GET\" | logfmt | status >= 500 | line_format \"{{.method}} {{.path}} {{.status}}\"",
         "{app=\"api\"} | logfmt | level=\"error\"",
-        "{app=\"api\"} |~ \"status=5\\\\d\\\\d\" | json"})
+        "{app=\"api\"} |~ \"status=5\\\\d\\\\d\" | json",
+        "{app=\"api\"} | logfmt | path > 5"})
     String logQuery;
 
     private static final String METRIC_QUERY =

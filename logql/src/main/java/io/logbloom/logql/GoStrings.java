@@ -140,7 +140,7 @@ final class GoStrings {
         }
         double value = Double.parseDouble(underscores ? s.replace("_", "") : s);
         if (Double.isInfinite(value)) {
-            throw new IllegalArgumentException("strconv.ParseFloat: parsing " + quote(s) + ": value out of range");
+            throw new NumberSyntaxException("strconv.ParseFloat: parsing " + quote(s) + ": value out of range");
         }
         return value;
     }
@@ -194,7 +194,22 @@ final class GoStrings {
     }
 
     private static IllegalArgumentException floatSyntax(String s) {
-        return new IllegalArgumentException("strconv.ParseFloat: parsing " + quote(s) + ": invalid syntax");
+        return new NumberSyntaxException("strconv.ParseFloat: parsing " + quote(s) + ": invalid syntax");
+    }
+
+    /**
+     * A value that does not convert, worded as Go's error, without a stack trace: a filter over a field that never
+     * converts (an access log's {@code -} for no bytes) meets one per line.
+     */
+    static final class NumberSyntaxException extends IllegalArgumentException {
+        NumberSyntaxException(String message) {
+            super(message);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
     }
 
     /** Quotes like Go's strconv.Quote: double quotes, backslash escapes for quotes, backslashes and controls. */
