@@ -89,14 +89,16 @@ final class GoStrings {
      *     or {@code value out of range} when the value overflows a double (Go then also fails)
      */
     static double parseFloat(String s) {
-        double special = specialFloat(s);
-        if (special == special || s.length() == 3 && s.equalsIgnoreCase("nan")) {
-            return special;
-        }
         int n = s.length();
-        int i = 0;
-        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-            i++;
+        int i = signLength(s);
+        if (i < n && Character.toLowerCase(s.charAt(i)) == 'i') {
+            String rest = s.substring(i);
+            if (rest.equalsIgnoreCase("inf") || rest.equalsIgnoreCase("infinity")) {
+                return s.charAt(0) == '-' ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+            }
+        }
+        if (n == 3 && s.equalsIgnoreCase("nan")) { // unsigned only, as Go
+            return Double.NaN;
         }
         boolean hex = i + 2 < n && s.charAt(i) == '0' && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X');
         if (hex) {
@@ -140,24 +142,14 @@ final class GoStrings {
         }
         double value = Double.parseDouble(underscores ? s.replace("_", "") : s);
         if (Double.isInfinite(value)) {
-            throw new NumberSyntaxException("strconv.ParseFloat: parsing " + quote(s) + ": value out of range");
+            throw new ConversionException("strconv.ParseFloat: parsing " + quote(s) + ": value out of range");
         }
         return value;
     }
 
-    /** ±Infinity for an optionally signed {@code inf} or {@code infinity}, NaN for {@code nan} (any case), else NaN. */
-    private static double specialFloat(String s) {
-        int i = 0;
-        double sign = 1;
-        if (!s.isEmpty() && (s.charAt(0) == '+' || s.charAt(0) == '-')) {
-            sign = s.charAt(0) == '-' ? -1 : 1;
-            i = 1;
-        }
-        String rest = s.substring(i);
-        if (rest.equalsIgnoreCase("inf") || rest.equalsIgnoreCase("infinity")) {
-            return sign * Double.POSITIVE_INFINITY;
-        }
-        return Double.NaN;
+    /** 1 when {@code s} starts with a sign, else 0. */
+    private static int signLength(String s) {
+        return !s.isEmpty() && (s.charAt(0) == '+' || s.charAt(0) == '-') ? 1 : 0;
     }
 
     private static boolean isHexLetter(char c) {
@@ -167,7 +159,7 @@ final class GoStrings {
 
     /** Go's rule for underscores in a number: each between two digits, or between a base prefix and a digit. */
     private static boolean underscoresBetweenDigits(String s) {
-        int i = !s.isEmpty() && (s.charAt(0) == '+' || s.charAt(0) == '-') ? 1 : 0;
+        int i = signLength(s);
         char saw = '^';
         boolean hex = false;
         if (s.length() - i >= 2 && s.charAt(i) == '0' && "bBoOxX".indexOf(s.charAt(i + 1)) >= 0) {
@@ -194,15 +186,15 @@ final class GoStrings {
     }
 
     private static IllegalArgumentException floatSyntax(String s) {
-        return new NumberSyntaxException("strconv.ParseFloat: parsing " + quote(s) + ": invalid syntax");
+        return new ConversionException("strconv.ParseFloat: parsing " + quote(s) + ": invalid syntax");
     }
 
     /**
-     * A value that does not convert, worded as Go's error, without a stack trace: a filter over a field that never
+     * A value that does not convert (bad syntax or out of range), worded as Go's error, without a stack trace: a filter over a field that never
      * converts (an access log's {@code -} for no bytes) meets one per line.
      */
-    static final class NumberSyntaxException extends IllegalArgumentException {
-        NumberSyntaxException(String message) {
+    static final class ConversionException extends IllegalArgumentException {
+        ConversionException(String message) {
             super(message);
         }
 

@@ -120,13 +120,9 @@ final class RowSampler {
     /** Converts an unwrapped value. @throws IllegalArgumentException worded as Loki when it does not convert */
     static double convert(Unwrap u, String v) {
         return switch (u.conversion()) {
-            case NONE -> parseFloat(v);
+            case NONE -> GoStrings.parseFloat(v);
             case DURATION, DURATION_SECONDS -> Units.parseDurationNanos(v) / 1e9;
             case BYTES -> Units.parseBytes(v);
         };
-    }
-
-    private static double parseFloat(String v) {
-        return GoStrings.parseFloat(v);
     }
 }
