@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * Warms the JVM's just-in-time compiler before the server takes traffic: starts a private server in this
  * process (a temporary data directory, loopback, a free port, nothing shared with the real one), pushes
  * {@link WarmupTraffic} through HTTP as a shipper would, flushes it into columnar objects, sends a mix of
- * queries and checks their answers, in a few such rounds, then stops the private server and deletes its directory.
+ * queries and checks their answers, in a few such rounds, then keeps pushing and then querying until the compilers
+ * go quiet ({@link CompilerSettle}, within a time budget), stops the private server and deletes its directory.
  *
  * <p>Why: a fresh JVM interprets the request paths until they have run a few hundred times, and compiles
  * them while the first real requests arrive, so on a small machine the first pushes and queries after a
@@ -53,18 +55,31 @@ final class JitWarmup {
     /** Queries of the largest warm-up: a scan's window does not grow with the lines, so neither need they. */
     static final int MAX_QUERIES = 1_000;
 
+    /** How far back the warm-up's first line is timestamped: its lines are 1 ms apart and must not reach now. */
+    static final Duration HISTORY = Duration.ofHours(2);
+
     private final int lines;
     private final int queries;
+    private final Duration settle;
+    private final Optional<CompilerSettle> compilers;
     private final Clock clock;
 
-    /** A warm-up pushing {@code lines} lines and sending {@code queries} queries. */
-    JitWarmup(int lines, int queries, Clock clock) {
+    /**
+     * A warm-up pushing {@code lines} lines and sending {@code queries} queries in its rounds, then spending up to
+     * {@code settle} pushing (half of it at most) and querying until {@code compilers} go quiet (none: no settling).
+     */
+    JitWarmup(int lines, int queries, Duration settle, Optional<CompilerSettle> compilers, Clock clock) {
         if (lines < 1 || queries < 0) {
             throw new IllegalArgumentException("warm-up needs lines >= 1 and queries >= 0, got " + lines + ", "
                     + queries);
         }
+        if (settle.isNegative()) {
+            throw new IllegalArgumentException("warm-up settle time must not be negative, got " + settle);
+        }
         this.lines = lines;
         this.queries = queries;
+        this.settle = settle;
+        this.compilers = Objects.requireNonNull(compilers, "compilers is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
     }
 
@@ -75,6 +90,14 @@ final class JitWarmup {
      */
     static int queriesFor(int lines) {
         return Math.max(20, Math.min(MAX_QUERIES, lines / 50));
+    }
+
+    /**
+     * Whether a full batch pushed after lines ending at {@code endNanos} (exclusive) would be timestamped before
+     * {@code nowNanos}: the warm-up pushes no line from the future, which the private server would refuse.
+     */
+    static boolean batchIsPast(long endNanos, long nowNanos) {
+        return endNanos + WarmupTraffic.BATCH_LINES * WarmupTraffic.LINE_INTERVAL_NANOS < nowNanos;
     }
 
     /** Push-flush-query rounds of a warm-up of {@code lines} lines: up to {@value #MAX_ROUNDS}, each of a batch at least. */
@@ -89,25 +112,32 @@ final class JitWarmup {
      * @param queries        queries answered as expected
      * @param failedQueries  queries answered otherwise (a bug worth a look; logged)
      * @param pushSeconds    wall-clock time of the pushes
-     * @param flushSeconds   wall-clock time of the flush (seals, merges, blooms)
+     * @param flushSeconds   wall-clock time of the flushes (seals, merges, blooms)
+     * @param settleSeconds  wall-clock time spent pushing and querying until the compilers went quiet
+     * @param settled        whether they did within the budget (false too when there was none)
      * @param seconds        wall-clock duration of the whole warm-up
      */
-    record Report(long lines, int queries, int failedQueries, double pushSeconds, double flushSeconds, double seconds) {
+    record Report(long lines, int queries, int failedQueries, double pushSeconds, double flushSeconds,
+            double settleSeconds, boolean settled, double seconds) {
         static Report none(long startNanos) {
-            return new Report(0, 0, 0, 0, 0, (System.nanoTime() - startNanos) / 1e9);
+            return new Report(0, 0, 0, 0, 0, 0, false, (System.nanoTime() - startNanos) / 1e9);
         }
     }
 
     /** Runs the warm-up, logging instead of throwing: the real server starts whatever happens here. */
     Report runQuietly() {
         long start = System.nanoTime();
-        LOG.info("warming up the JIT compiler on a private in-process server: {} lines, {} queries (server.warmup_lines)",
-                lines, queries);
+        LOG.info("warming up the JIT compiler on a private in-process server: {} lines, {} queries (server.warmup_lines), "
+                + "then up to {} s until the compilers go quiet (server.warmup_settle_seconds)", lines, queries,
+                settle.toSeconds());
         try {
             Report report = run();
             LOG.info("warm-up done in {} s: {} lines pushed in {} s, flushed in {} s, {} queries answered, {} answered "
-                    + "wrongly", seconds(report.seconds()), report.lines(), seconds(report.pushSeconds()),
-                    seconds(report.flushSeconds()), report.queries(), report.failedQueries());
+                    + "wrongly; {}", seconds(report.seconds()), report.lines(), seconds(report.pushSeconds()),
+                    seconds(report.flushSeconds()), report.queries(), report.failedQueries(),
+                    settle.isZero() || compilers.isEmpty() ? "no settling"
+                            : "settled for " + seconds(report.settleSeconds()) + " s, compilers "
+                                    + (report.settled() ? "quiet" : "still busy at the end"));
             return report;
         } catch (IOException | RuntimeException e) {
             LOG.warn("warm-up failed, starting without it: {}", e.toString());
@@ -129,52 +159,104 @@ final class JitWarmup {
         try {
             LogbloomConfig config = LogbloomConfig.parse(CONFIG, Map.of()).withOverrides(0, "127.0.0.1", dir, "all");
             try (LogbloomServer server = new LogbloomServer(config, clock)) {
-                String base = "http://127.0.0.1:" + server.start();
-                HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-                WarmupTraffic traffic = new WarmupTraffic(42, clock.millis() * 1_000_000L
-                        - Duration.ofMinutes(30).toNanos());
+                Session session = new Session("http://127.0.0.1:" + server.start(),
+                        new WarmupTraffic(42, clock.millis() * 1_000_000L - HISTORY.toNanos()));
                 // in rounds, each flushed into new objects before its queries: the first queries of a round miss
                 // the caches and find more objects per series, as queries after a real load do, so the compiled
                 // query paths keep their code when real data arrives instead of being thrown away at its first query
                 int rounds = rounds(lines);
-                long pushed = 0;
                 long pushNanos = 0;
                 long flushNanos = 0;
-                int sent = 0;
-                int answered = 0;
-                int failed = 0;
                 for (int round = 1; round <= rounds; round++) {
                     long roundStart = System.nanoTime();
                     long roundLines = (long) lines * round / rounds;
-                    while (pushed < roundLines) {
-                        int batch = (int) Math.min(WarmupTraffic.BATCH_LINES, roundLines - pushed);
-                        send(http, HttpRequest.newBuilder(URI.create(base + "/loki/api/v1/push"))
-                                .header("Content-Type", "application/x-protobuf")
-                                .POST(HttpRequest.BodyPublishers.ofByteArray(traffic.nextBody(batch))), 204);
-                        pushed += batch;
+                    while (session.pushed < roundLines) {
+                        session.push((int) Math.min(WarmupTraffic.BATCH_LINES, roundLines - session.pushed));
                     }
                     long pushEnd = System.nanoTime();
-                    send(http, HttpRequest.newBuilder(URI.create(base + "/flush"))
-                            .POST(HttpRequest.BodyPublishers.noBody()), 204);
-                    long flushed = System.nanoTime();
+                    session.flush();
                     pushNanos += pushEnd - roundStart;
-                    flushNanos += flushed - pushEnd;
-                    for (int roundQueries = queries * round / rounds; sent < roundQueries; sent++) {
-                        if (answeredAsExpected(http, base, traffic.query(sent))) {
-                            answered++;
-                        } else {
-                            failed++;
-                        }
+                    flushNanos += System.nanoTime() - pushEnd;
+                    while (session.sent < (long) queries * round / rounds) {
+                        session.query();
                     }
                 }
-                return new Report(pushed, answered, failed, pushNanos / 1e9, flushNanos / 1e9,
-                        (System.nanoTime() - start) / 1e9);
+                // then each path until the compilers have caught up with it: pushing first (half the budget at
+                // most), flushed, then querying the larger store with what is left
+                double settleSeconds = 0;
+                boolean settled = false;
+                if (compilers.isPresent() && !settle.isZero()) {
+                    CompilerSettle.Outcome pushing = compilers.get().repeat(session::pushPacedIfPast, settle.dividedBy(2));
+                    long pushEnd = System.nanoTime();
+                    session.flush();
+                    flushNanos += System.nanoTime() - pushEnd;
+                    CompilerSettle.Outcome querying = compilers.get().repeat(() -> {
+                        session.query();
+                        return true;
+                    }, settle.minusNanos((long) (pushing.seconds() * 1e9)));
+                    settleSeconds = pushing.seconds() + querying.seconds();
+                    settled = pushing.quiet() && querying.quiet();
+                }
+                return new Report(session.pushed, session.answered, session.failed, pushNanos / 1e9, flushNanos / 1e9,
+                        settleSeconds, settled, (System.nanoTime() - start) / 1e9);
             }
         } finally {
             deleteTree(dir);
             // the private server's buffers and caches are garbage now; without a full collection G1 keeps the heap it
             // grew to for them committed (about 200 MB resident of 385 MB after 200 000 lines, 180 MB after this)
             System.gc();
+        }
+    }
+
+    /** The warm-up's traffic to its private server and what came of it. */
+    private final class Session {
+        private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        private final String base;
+        private final WarmupTraffic traffic;
+        private long pushed;
+        private int sent;
+        private int answered;
+        private int failed;
+
+        Session(String base, WarmupTraffic traffic) {
+            this.base = base;
+            this.traffic = traffic;
+        }
+
+        void push(int batch) throws IOException, InterruptedException {
+            send(http, HttpRequest.newBuilder(URI.create(base + "/loki/api/v1/push"))
+                    .header("Content-Type", "application/x-protobuf")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(traffic.nextBody(batch))), 204);
+            pushed += batch;
+        }
+
+        /**
+         * Pushes a full batch if its lines would all be timestamped in the past (false, nothing sent, otherwise), then
+         * waits as long as the push took: the push path stays hot while the compilers get a core of their own, and the
+         * private server has half the lines to flush afterwards.
+         */
+        boolean pushPacedIfPast() throws IOException, InterruptedException {
+            if (!batchIsPast(traffic.endNanos(), clock.millis() * 1_000_000L)) {
+                return false;
+            }
+            long start = System.nanoTime();
+            push(WarmupTraffic.BATCH_LINES);
+            long tookNanos = System.nanoTime() - start;
+            Thread.sleep(tookNanos / 1_000_000L, (int) (tookNanos % 1_000_000L));
+            return true;
+        }
+
+        void flush() throws IOException, InterruptedException {
+            send(http, HttpRequest.newBuilder(URI.create(base + "/flush")).POST(HttpRequest.BodyPublishers.noBody()),
+                    204);
+        }
+
+        void query() throws IOException, InterruptedException {
+            if (answeredAsExpected(http, base, traffic.query(sent++))) {
+                answered++;
+            } else {
+                failed++;
+            }
         }
     }
 

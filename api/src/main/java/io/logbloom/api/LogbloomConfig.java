@@ -125,7 +125,8 @@ public record LogbloomConfig(
     /** As {@link #withOverrides(Integer, String, Path)}, with {@code --target} too. */
     public LogbloomConfig withOverrides(Integer port, String bindAddress, Path dataDirectory, String target) {
         Server s = new Server(bindAddress != null ? bindAddress : server.httpListenAddress(),
-                port != null ? port : server.httpListenPort(), server.maxRecvMsgSizeBytes(), server.warmupLines());
+                port != null ? port : server.httpListenPort(), server.maxRecvMsgSizeBytes(), server.warmupLines(),
+                server.warmupSettleSeconds());
         Storage st = dataDirectory == null ? storage
                 : new Storage(storage.backend(), dataDirectory, storage.s3());
         Cluster c = target == null ? cluster : new Cluster(Target.parse("--target", target), cluster.kafka());
@@ -162,6 +163,8 @@ public record LogbloomConfig(
                 + "  http_listen_address: " + quote(sv.httpListenAddress()) + "\n"
                 + "  http_listen_port: " + sv.httpListenPort() + "\n"
                 + "  max_recv_msg_size: " + sv.maxRecvMsgSizeBytes() + "\n"
+                + "  warmup_lines: " + sv.warmupLines() + "\n"
+                + "  warmup_settle_seconds: " + sv.warmupSettleSeconds() + "\n"
                 + "auth_enabled: " + authEnabled + "\n"
                 + "storage:\n"
                 + "  backend: " + storage.backend().name().toLowerCase(Locale.ROOT) + "\n"
@@ -312,16 +315,29 @@ public record LogbloomConfig(
      * @param warmupLines         {@code warmup_lines}: lines a private in-process server is pushed and queried with
      *                            before this one starts, so the JIT has compiled the request paths when the first
      *                            pushes and queries arrive ({@link JitWarmup}); 0 turns the warm-up off
+     * @param warmupSettleSeconds {@code warmup_settle_seconds}: after those lines, at most this long pushing and then
+     *                            querying until the compilers go quiet ({@link CompilerSettle}); 0 skips it
      */
-    public record Server(String httpListenAddress, int httpListenPort, long maxRecvMsgSizeBytes, int warmupLines) {
+    public record Server(String httpListenAddress, int httpListenPort, long maxRecvMsgSizeBytes, int warmupLines,
+            int warmupSettleSeconds) {
         /**
          * The start-up warm-up is on: 20 000 lines in four push-flush-query rounds and 400 queries (300 needles),
-         * about 5-7 s before {@code /ready} on two cores, after which the first pushes and queries run compiled.
+         * about 5-7 s on two cores, after which the pushes and queries run compiled, most of them by C1 only (the
+         * settling below takes them to C2).
          * Two 3 M-line bar runs against the warm-up of 40 queries in one round (2026-11-28, fifth session): needle
          * {@code execTime} right after the load 1.7 / 3.5 against 8.8 / 5.6 ms (round trip 6.1 / 5.5 against 12.6 /
          * 7.5), RSS after the load 303 / 252 against 240 / 242 MB with README's {@code -Xms64m}. 0 turns it off.
          */
         public static final int DEFAULT_WARMUP_LINES = 20_000;
+        /**
+         * After its rounds the warm-up pushes for up to 8 s and then queries for the rest of 16 s, each until the
+         * compilers go quiet: on two cores the one C2 thread needs about that long to compile the push and query paths,
+         * which it otherwise compiles during the first load and the first needles after it. One 3 M-line bar run
+         * (2026-11-28, sixth session) against the rounds alone: push 58.4 against 51.1 MB/s (server CPU 9.8 against
+         * 13.1 s), needle right after the load 4.7 against 7.0 ms ({@code execTime} 1.9 against 5.9); start 26 against
+         * 6.6 s.
+         */
+        public static final int DEFAULT_WARMUP_SETTLE_SECONDS = 16;
 
         public Server {
             Objects.requireNonNull(httpListenAddress, "httpListenAddress is null");
@@ -338,17 +354,22 @@ public record LogbloomConfig(
                 throw new ConfigException("server.warmup_lines must be in 0..10000000 (0 turns the warm-up off), got "
                         + warmupLines);
             }
+            if (warmupSettleSeconds < 0 || warmupSettleSeconds > 600) {
+                throw new ConfigException("server.warmup_settle_seconds must be in 0..600 (0 skips settling), got "
+                        + warmupSettleSeconds);
+            }
         }
 
         /** This section with another {@code warmup_lines}. */
         public Server withWarmupLines(int lines) {
-            return new Server(httpListenAddress, httpListenPort, maxRecvMsgSizeBytes, lines);
+            return new Server(httpListenAddress, httpListenPort, maxRecvMsgSizeBytes, lines, warmupSettleSeconds);
         }
 
         static Server from(ConfigNode n) {
             Server s = new Server(n.string("http_listen_address", "127.0.0.1"),
                     n.integer("http_listen_port", DEFAULT_PORT), n.bytes("max_recv_msg_size", 100L << 20),
-                    n.integer("warmup_lines", DEFAULT_WARMUP_LINES));
+                    n.integer("warmup_lines", DEFAULT_WARMUP_LINES),
+                    n.integer("warmup_settle_seconds", DEFAULT_WARMUP_SETTLE_SECONDS));
             n.rejectUnknownKeys();
             return s;
         }

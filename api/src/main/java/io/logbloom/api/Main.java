@@ -2,6 +2,7 @@ package io.logbloom.api;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -71,7 +72,9 @@ public final class Main implements Callable<Integer> {
         HeapTuning.apply();
         int lines = server.config().server().warmupLines();
         if (lines > 0) {
-            new JitWarmup(lines, JitWarmup.queriesFor(lines), Clock.systemUTC()).runQuietly();
+            new JitWarmup(lines, JitWarmup.queriesFor(lines),
+                    Duration.ofSeconds(server.config().server().warmupSettleSeconds()), CompilerSettle.ofThisJvm(),
+                    Clock.systemUTC()).runQuietly();
         }
         try {
             server.start();

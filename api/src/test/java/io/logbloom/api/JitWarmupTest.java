@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -16,8 +18,11 @@ final class JitWarmupTest {
     @Test
     void run_pushesFlushesAndQueriesAPrivateServer_everyAnswerRight_andLeavesNoDirectoryBehind() throws Exception {
         Set<Path> before = warmupDirs();
-        JitWarmup.Report report = new JitWarmup(3_500, 30, Clock.systemUTC()).run();
+        JitWarmup.Report report = new JitWarmup(3_500, 30, Duration.ZERO, CompilerSettle.ofThisJvm(), Clock.systemUTC())
+                .run();
         assertThat(report.lines()).isEqualTo(3_500);
+        assertThat(report.settleSeconds()).isZero();
+        assertThat(report.settled()).isFalse();
         // the needles must find their one line and every other query must answer 200: a warm-up that
         // exercised a broken path would count failures here
         assertThat(report.queries()).isEqualTo(30);
@@ -28,9 +33,34 @@ final class JitWarmupTest {
 
     @Test
     void runQuietly_reportsWhatRan() {
-        JitWarmup.Report report = new JitWarmup(1_000, 4, Clock.systemUTC()).runQuietly();
+        JitWarmup.Report report = new JitWarmup(1_000, 4, Duration.ZERO, Optional.empty(), Clock.systemUTC())
+                .runQuietly();
         assertThat(report.lines()).isEqualTo(1_000);
         assertThat(report.queries()).isEqualTo(4);
+    }
+
+    @Test
+    void settle_pushesThenQueriesUntilTheCompilersGoQuiet_everyAnswerRight() throws Exception {
+        // compilers that are never quiet: each phase runs until its share of the budget is spent
+        long[] nanos = {0};
+        CompilerSettle busy = new CompilerSettle(() -> nanos[0] / 1_000_000L, () -> nanos[0] += 100_000_000L);
+        JitWarmup.Report report = new JitWarmup(2_000, 8, Duration.ofSeconds(4), Optional.of(busy), Clock.systemUTC())
+                .run();
+        // the push phase gets half the budget: 2 s of 0.1 s steps (the clock advancing twice per step)
+        assertThat(report.lines()).isGreaterThan(2_000).isLessThanOrEqualTo(2_000 + 10 * 1_000);
+        assertThat(report.queries()).isGreaterThan(8);
+        assertThat(report.failedQueries()).isZero();
+        assertThat(report.settleSeconds()).isGreaterThanOrEqualTo(3.9);
+        assertThat(report.settled()).isFalse();
+    }
+
+    @Test
+    void batchIsPast_onlyWhenItsLastLineIsBeforeNow() {
+        long now = 10_000_000_000L;
+        long batchSpan = WarmupTraffic.BATCH_LINES * WarmupTraffic.LINE_INTERVAL_NANOS;
+        assertThat(JitWarmup.batchIsPast(now - batchSpan - 1, now)).isTrue();
+        assertThat(JitWarmup.batchIsPast(now - batchSpan, now)).isFalse();
+        assertThat(JitWarmup.batchIsPast(now, now)).isFalse();
     }
 
     @Test
@@ -50,9 +80,12 @@ final class JitWarmupTest {
 
     @Test
     void badSizes_rejected() {
-        assertThatThrownBy(() -> new JitWarmup(0, 1, Clock.systemUTC())).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("lines >= 1");
-        assertThatThrownBy(() -> new JitWarmup(1, -1, Clock.systemUTC())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new JitWarmup(0, 1, Duration.ZERO, Optional.empty(), Clock.systemUTC()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lines >= 1");
+        assertThatThrownBy(() -> new JitWarmup(1, -1, Duration.ZERO, Optional.empty(), Clock.systemUTC()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new JitWarmup(1, 1, Duration.ofSeconds(-1), Optional.empty(), Clock.systemUTC()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("settle");
     }
 
     private static Set<Path> warmupDirs() throws IOException {

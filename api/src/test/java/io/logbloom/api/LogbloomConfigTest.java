@@ -18,7 +18,7 @@ final class LogbloomConfigTest {
     @Test
     void defaults_matchLokiAndDocumentedValues() {
         LogbloomConfig c = LogbloomConfig.defaults();
-        assertThat(c.server()).isEqualTo(new LogbloomConfig.Server("127.0.0.1", 3100, 100L << 20, 20_000));
+        assertThat(c.server()).isEqualTo(new LogbloomConfig.Server("127.0.0.1", 3100, 100L << 20, 20_000, 16));
         assertThat(c.authEnabled()).isFalse();
         assertThat(c.storage().backend()).isEqualTo(LogbloomConfig.Backend.FILESYSTEM);
         assertThat(c.storage().filesystemDirectory()).isEqualTo(Path.of("./data"));
@@ -40,7 +40,8 @@ final class LogbloomConfigTest {
     @Test
     void parse_everyKey_mapped() {
         String yaml = """
-                server: { http_listen_address: 0.0.0.0, http_listen_port: 3200, max_recv_msg_size: 8MB, warmup_lines: 5000 }
+                server: { http_listen_address: 0.0.0.0, http_listen_port: 3200, max_recv_msg_size: 8MB, warmup_lines: 5000,
+                          warmup_settle_seconds: 3 }
                 auth_enabled: true
                 storage:
                   backend: s3
@@ -72,7 +73,7 @@ final class LogbloomConfigTest {
                            results_cache_size: 0, index_cache_size: AUTO }
                 """;
         LogbloomConfig c = LogbloomConfig.parse(yaml, Map.of());
-        assertThat(c.server()).isEqualTo(new LogbloomConfig.Server("0.0.0.0", 3200, 8L << 20, 5000));
+        assertThat(c.server()).isEqualTo(new LogbloomConfig.Server("0.0.0.0", 3200, 8L << 20, 5000, 3));
         assertThat(c.authEnabled()).isTrue();
         assertThat(c.storage()).isEqualTo(new LogbloomConfig.Storage(LogbloomConfig.Backend.S3,
                 Path.of("/var/lib/logbloom"),
@@ -109,6 +110,7 @@ final class LogbloomConfigTest {
             "auth_enabled: maybe|config auth_enabled: expected true or false, got 'maybe'",
             "server: { http_listen_port: 70000 }|server.http_listen_port must be in 0..65535, got 70000",
             "server: { warmup_lines: -1 }|server.warmup_lines must be in 0..10000000 (0 turns the warm-up off), got -1",
+            "server: { warmup_settle_seconds: 601 }|server.warmup_settle_seconds must be in 0..600 (0 skips settling), got 601",
             "storage: { backend: gcs }|config storage.backend: unknown backend 'gcs'",
             "storage: { backend: s3 }|storage.s3.bucket must be set when storage.backend is s3",
             "wal: { fsync: never }|config wal.fsync: unknown policy 'never'",
@@ -217,7 +219,8 @@ final class LogbloomConfigTest {
     @Test
     void toYaml_roundTripsEveryKey_hidesSecret() {
         String yaml = """
-                server: { http_listen_address: 0.0.0.0, http_listen_port: 3200, max_recv_msg_size: 8MB }
+                server: { http_listen_address: 0.0.0.0, http_listen_port: 3200, max_recv_msg_size: 8MB, warmup_lines: 7,
+                          warmup_settle_seconds: 0 }
                 auth_enabled: true
                 storage: { backend: s3, filesystem: { directory: "/var/lib/a$$b" },
                            s3: { endpoint: "http://h:9000", bucket: logs, region: r, access_key_id: ak, secret_access_key: sk } }
