@@ -63,7 +63,10 @@ final class CompilerSettle {
      */
     record Outcome(int steps, boolean quiet, double seconds) {}
 
-    /** Runs {@code step} until the compilers go quiet, the step has nothing more to send, or {@code budget} is spent. */
+    /**
+     * Runs {@code step} until the compilers go quiet, the step has nothing more to send, or {@code budget} is spent (at
+     * once when it is zero or negative).
+     */
     Outcome repeat(Step step, Duration budget) throws IOException, InterruptedException {
         long start = nanoTime.getAsLong();
         long budgetNanos = budget.toNanos();

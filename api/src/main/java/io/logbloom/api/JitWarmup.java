@@ -186,14 +186,13 @@ final class JitWarmup {
                 double settleSeconds = 0;
                 boolean settled = false;
                 if (compilers.isPresent() && !settle.isZero()) {
-                    CompilerSettle.Outcome pushing = compilers.get().repeat(session::pushPacedIfPast, settle.dividedBy(2));
+                    CompilerSettle compiling = compilers.get();
+                    CompilerSettle.Outcome pushing = compiling.repeat(session::pushPacedIfPast, settle.dividedBy(2));
                     long pushEnd = System.nanoTime();
                     session.flush();
                     flushNanos += System.nanoTime() - pushEnd;
-                    CompilerSettle.Outcome querying = compilers.get().repeat(() -> {
-                        session.query();
-                        return true;
-                    }, settle.minusNanos((long) (pushing.seconds() * 1e9)));
+                    CompilerSettle.Outcome querying = compiling.repeat(session::query,
+                            settle.minusNanos((long) (pushing.seconds() * 1e9)));
                     settleSeconds = pushing.seconds() + querying.seconds();
                     settled = pushing.quiet() && querying.quiet();
                 }
@@ -251,12 +250,14 @@ final class JitWarmup {
                     204);
         }
 
-        void query() throws IOException, InterruptedException {
+        /** Sends the next query and checks its answer; true: there is always another to send. */
+        boolean query() throws IOException, InterruptedException {
             if (answeredAsExpected(http, base, traffic.query(sent++))) {
                 answered++;
             } else {
                 failed++;
             }
+            return true;
         }
     }
 
