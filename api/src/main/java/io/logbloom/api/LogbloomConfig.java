@@ -332,10 +332,11 @@ public record LogbloomConfig(
         /**
          * After its rounds the warm-up pushes for up to 8 s and then queries for the rest of 16 s, each until the
          * compilers go quiet: on two cores the one C2 thread needs about that long to compile the push and query paths,
-         * which it otherwise compiles during the first load and the first needles after it. Three 3 M-line bar runs
-         * (2026-11-28, sixth session) against the rounds alone: push 61.3 / 63.1 / 60.0 against 53.4 / 41.1 / 57.7
-         * MB/s, needle {@code execTime} right after the load 1.6 / 1.6 / 1.7 against 6.7 / 4.4 / 3.9 ms (round trip
-         * 3.0 / 3.7 / 5.2 against 9.7 / 7.3 / 4.9); start 23-24 s against 5.6-6.8 s. 0 skips it.
+         * which it otherwise compiles during the first load and the first needles after it. Four 3 M-line bar runs
+         * (2026-11-28, sixth session) against the rounds alone: push 61.3 / 63.1 / 60.0 / 58.5 against 53.4 / 41.1 /
+         * 57.7 / 55.4 MB/s, needle {@code execTime} right after the load 1.6 / 1.6 / 1.7 / 2.0 against 6.7 / 4.4 / 3.9
+         * / 3.3 ms (round trip 3.0 / 3.7 / 5.2 / 6.4 against 9.7 / 7.3 / 4.9 / 5.1); start 23-24 s against 5.6-6.8 s.
+         * 0 skips it.
          */
         public static final int DEFAULT_WARMUP_SETTLE_SECONDS = 16;
 
