@@ -23,7 +23,8 @@ final class CompilerSettleTest {
             compileMillis += steps[0]++ < 25 ? 90 : 10;
             return true;
         }, Duration.ofSeconds(60));
-        // windows close after steps 10, 20, 30 (steps 21-25 busy: 50 + 50 ms of the third, above 200), 40
+        // windows close after steps 10, 20, 30 (steps 21-25 at 90 ms and 26-30 at 10: 500 ms of the third, above 200)
+        // and 40 (100 ms: quiet)
         assertThat(outcome.quiet()).isTrue();
         assertThat(outcome.steps()).isEqualTo(40);
         assertThat(outcome.seconds()).isEqualTo(4.0);
