@@ -235,7 +235,7 @@ final class AstBuilder {
             BytesFilterContext b = (BytesFilterContext) ctx;
             String lit = b.BYTES().getText();
             return new LabelFilter.BytesFilter(b.identifier().getText(), LabelFilter.CompareOp.ofSymbol(b.op.getText()),
-                    lit, Units.parseBytes(lit));
+                    lit, (long) GoUnits.parseBytes(lit));
         } catch (IllegalArgumentException e) {
             throw error(ctx, e.getMessage(), e);
         }

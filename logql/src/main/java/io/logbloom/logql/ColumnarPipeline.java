@@ -406,10 +406,10 @@ public final class ColumnarPipeline {
             };
         }
         if (f instanceof LabelFilter.DurationFilter d) {
-            return converted(slot, d.op(), d.nanos(), v -> (double) Units.parseDurationNanos(v));
+            return converted(slot, d.op(), d.nanos(), v -> (double) GoUnits.parseDuration(v));
         }
         LabelFilter.BytesFilter b = (LabelFilter.BytesFilter) f;
-        return converted(slot, b.op(), b.bytes(), v -> (double) Units.parseBytes(v));
+        return converted(slot, b.op(), b.bytes(), GoUnits::parseBytes);
     }
 
     private interface Converter {
@@ -423,7 +423,7 @@ public final class ColumnarPipeline {
                 return FALSE;
             }
             try {
-                return op.test(conv.convert(v.trim()), value) ? TRUE : FALSE;
+                return op.test(conv.convert(v), value) ? TRUE : FALSE;
             } catch (IllegalArgumentException e) {
                 return UNSURE; // the row path marks the line with the conversion error
             }
@@ -1096,7 +1096,7 @@ public final class ColumnarPipeline {
                 }
             }
             try {
-                return GoStrings.parseFloat(string(slot).trim());
+                return GoStrings.parseFloat(string(slot));
             } catch (IllegalArgumentException e) {
                 numberFailed = true;
                 return Double.NaN;

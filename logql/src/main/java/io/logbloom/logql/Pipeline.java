@@ -273,10 +273,10 @@ final class Pipeline {
             return numeric(n.name(), n.op(), n.value(), GoStrings::parseFloat);
         }
         if (f instanceof LabelFilter.DurationFilter d) {
-            return numeric(d.name(), d.op(), d.nanos(), v -> (double) Units.parseDurationNanos(v));
+            return numeric(d.name(), d.op(), d.nanos(), v -> (double) GoUnits.parseDuration(v));
         }
         LabelFilter.BytesFilter b = (LabelFilter.BytesFilter) f;
-        return numeric(b.name(), b.op(), b.bytes(), v -> (double) Units.parseBytes(v));
+        return numeric(b.name(), b.op(), b.bytes(), GoUnits::parseBytes);
     }
 
     private interface Converter {
@@ -291,7 +291,7 @@ final class Pipeline {
             }
             double x;
             try {
-                x = conv.convert(v.trim());
+                x = conv.convert(v); // untrimmed, as Go's parsers take it
             } catch (IllegalArgumentException e) {
                 labels.setError(LABEL_FILTER_ERROR, e.getMessage()); // keeps an earlier, more useful error
                 return true; // as Loki: an unconvertible value keeps the line, marked with the error

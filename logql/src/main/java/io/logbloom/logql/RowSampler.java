@@ -121,8 +121,8 @@ final class RowSampler {
     static double convert(Unwrap u, String v) {
         return switch (u.conversion()) {
             case NONE -> GoStrings.parseFloat(v);
-            case DURATION, DURATION_SECONDS -> Units.parseDurationNanos(v) / 1e9;
-            case BYTES -> Units.parseBytes(v);
+            case DURATION, DURATION_SECONDS -> GoUnits.durationSeconds(v);
+            case BYTES -> GoUnits.parseBytes(v);
         };
     }
 }

@@ -602,6 +602,20 @@ final class Template {
             case "urldecode":
                 arity(fn, a, 1);
                 return java.net.URLDecoder.decode(str(a.get(0)), java.nio.charset.StandardCharsets.UTF_8);
+            case "bytes":
+                arity(fn, a, 1);
+                try {
+                    return GoUnits.parseBytes(str(a.get(0)));
+                } catch (GoStrings.ConversionException e) {
+                    throw new IllegalArgumentException("error calling bytes: " + e.getMessage());
+                }
+            case "duration", "duration_seconds":
+                arity(fn, a, 1);
+                try {
+                    return GoUnits.durationSeconds(str(a.get(0)));
+                } catch (GoStrings.ConversionException e) {
+                    throw new IllegalArgumentException("error calling " + fn + ": " + e.getMessage());
+                }
             case "alignLeft": {
                 arity(fn, a, 2);
                 int n = (int) integer(a.get(0));
@@ -636,8 +650,8 @@ final class Template {
             "regexReplaceAll", "regexReplaceAllLiteral", "count", "printf", "eq", "ne", "lt", "le", "gt", "ge", "and",
             "or", "not", "int", "float64", "add", "sub", "mul", "div", "mod", "addf", "subf", "mulf", "divf", "abs",
             "ceil", "floor", "round", "max", "min", "maxf", "minf", "unixEpoch", "unixEpochMillis", "unixEpochNanos",
-            "toDateInUTC", "date", "b64enc", "b64dec", "urlencode", "urldecode", "alignLeft", "alignRight", "indent",
-            "nindent");
+            "toDateInUTC", "date", "b64enc", "b64dec", "urlencode", "urldecode", "bytes", "duration",
+            "duration_seconds", "alignLeft", "alignRight", "indent", "nindent");
 
     private static Object instant(Object v) {
         if (v instanceof Instant) {

@@ -3,8 +3,8 @@ package io.logbloom.logql;
 import java.time.Duration;
 
 /**
- * Parsing and printing of durations ({@code 1h30m}, {@code 250ms}, {@code 1.5s}, Prometheus units d/w/y
- * included) and byte sizes ({@code 20MB} = 20*1000^2, {@code 5MiB} = 5*1024^2, as Go's humanize.ParseBytes).
+ * Parsing and printing of the durations written in a query ({@code 1h30m}, {@code 250ms}, {@code 1.5s}, Prometheus
+ * units d/w/y included, as Loki's lexer takes them). Label values are parsed as Loki parses them, by {@link GoUnits}.
  * Stateless and thread-safe.
  */
 final class Units {
@@ -95,42 +95,5 @@ final class Units {
             }
         }
         return sb.toString();
-    }
-
-    /** Parses a humanized byte size ({@code 20MB}, {@code 1.5KiB}, {@code 42B}, {@code 42}); case-insensitive. */
-    static long parseBytes(String text) {
-        String s = text.trim();
-        int i = 0;
-        while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
-            i++;
-        }
-        if (i == 0) {
-            throw new IllegalArgumentException("invalid bytes value: \"" + text + "\"");
-        }
-        double num;
-        try {
-            num = Double.parseDouble(s.substring(0, i));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("invalid bytes value: \"" + text + "\"", e);
-        }
-        String unit = s.substring(i).trim().toLowerCase(java.util.Locale.ROOT);
-        double mult = switch (unit) {
-            case "", "b" -> 1;
-            case "k", "kb" -> 1e3;
-            case "ki", "kib" -> 1024d;
-            case "m", "mb" -> 1e6;
-            case "mi", "mib" -> 1024d * 1024;
-            case "g", "gb" -> 1e9;
-            case "gi", "gib" -> 1024d * 1024 * 1024;
-            case "t", "tb" -> 1e12;
-            case "ti", "tib" -> Math.pow(1024, 4);
-            case "p", "pb" -> 1e15;
-            case "pi", "pib" -> Math.pow(1024, 5);
-            case "e", "eb" -> 1e18;
-            case "ei", "eib" -> Math.pow(1024, 6);
-            default -> throw new IllegalArgumentException(
-                    "invalid bytes value: \"" + text + "\" (unknown unit \"" + unit + "\")");
-        };
-        return (long) (num * mult);
     }
 }

@@ -216,6 +216,20 @@ final class LogPipelineEvalTest {
                 .doesNotContainKey("__error__");
         assertThat(run(source("status=1e400"), "{app=\"a\"} | logfmt | status >= 500").streams().get(0).labels())
                 .containsEntry("__error_details__", "strconv.ParseFloat: parsing \"1e400\": value out of range");
+        // durations and sizes as Go's time.ParseDuration and go-humanize's ParseBytes read them: no days in a
+        // value (a query's literal may use them), no space before the value, commas among the digits
+        assertThat(run(source("took=1d"), "{app=\"a\"} | logfmt | took > 1h").streams().get(0).labels())
+                .containsEntry("__error__", "LabelFilterErr")
+                .containsEntry("__error_details__", "time: unknown unit \"d\" in duration \"1d\"");
+        assertThat(lines(run(source("took=25h", "took=23h"), "{app=\"a\"} | logfmt | took > 1d"))).containsExactly("took=25h");
+        assertThat(run(source("{\"took\":\" 5s\"}"), "{app=\"a\"} | json | took > 1s").streams().get(0).labels())
+                .containsEntry("__error_details__", "time: invalid duration \" 5s\"");
+        assertThat(run(source("{\"n\":\" 5\"}"), "{app=\"a\"} | json | n > 1").streams().get(0).labels())
+                .containsEntry("__error_details__", "strconv.ParseFloat: parsing \" 5\": invalid syntax");
+        assertThat(lines(run(source("size=\"1,024 kB\"", "size=999kB"), "{app=\"a\"} | logfmt | size >= 1MB")))
+                .containsExactly("size=\"1,024 kB\"");
+        assertThat(run(source("size=5QB"), "{app=\"a\"} | logfmt | size >= 1MB").streams().get(0).labels())
+                .containsEntry("__error_details__", "unhandled size name: qb");
         // a line that does not open an object skips the parser; one that opens after whitespace is still parsed
         assertThat(run(notJson, "{app=\"a\"} | json | __error__=\"JSONParserErr\"").streams()).hasSize(1);
         assertThat(run(source(" \t{\"level\":\"x\"}"), "{app=\"a\"} | json").streams().get(0).labels())

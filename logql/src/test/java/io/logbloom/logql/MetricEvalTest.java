@@ -121,6 +121,29 @@ final class MetricEvalTest {
     }
 
     @Test
+    void unwrapDurationAndBytes_convertAsGo_andWordTheirErrorsAsGo() throws IOException {
+        MemorySource values = new MemorySource()
+                .add(Map.of("app", "y"), 10 * S, "took=1.5m size=\"1,024 KiB\"")
+                .add(Map.of("app", "y"), 20 * S, "took=2d size=\" 1KB\"");
+        String took = "{app=\"y\"} | logfmt | unwrap duration(took)";
+        assertThat(((Vector) engine.evalInstant((SampleExpr) LogQL.parse(
+                "sum(sum_over_time(" + took + " | __error__=\"\" [60s]))"), values, 60 * S)).samples())
+                .extracting(Sample::value).containsExactly(90.0);
+        assertThat(((Vector) engine.evalInstant((SampleExpr) LogQL.parse(
+                "sum by (__error_details__) (sum_over_time(" + took + " | __error__!=\"\" [60s]))"), values, 60 * S))
+                .samples()).extracting(Sample::metric)
+                .containsExactly(Map.of("__error_details__", "time: unknown unit \"d\" in duration \"2d\""));
+        String size = "{app=\"y\"} | logfmt | unwrap bytes(size)";
+        assertThat(((Vector) engine.evalInstant((SampleExpr) LogQL.parse(
+                "sum(sum_over_time(" + size + " | __error__=\"\" [60s]))"), values, 60 * S)).samples())
+                .extracting(Sample::value).containsExactly(1_048_576.0);
+        assertThat(((Vector) engine.evalInstant((SampleExpr) LogQL.parse(
+                "sum by (__error_details__) (sum_over_time(" + size + " | __error__!=\"\" [60s]))"), values, 60 * S))
+                .samples()).extracting(Sample::metric)
+                .containsExactly(Map.of("__error_details__", "strconv.ParseFloat: parsing \"\": invalid syntax"));
+    }
+
+    @Test
     void absentOverTime() throws IOException {
         assertThat(instant("absent_over_time({app=\"x\"}[5s])", 60 * S).samples()).isEmpty();
         Vector v = instant("absent_over_time({app=\"x\", pod=~\"a|b\"}[5s])", 65 * S);

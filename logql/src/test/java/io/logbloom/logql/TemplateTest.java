@@ -70,6 +70,8 @@ final class TemplateTest {
                 Arguments.of("{{ contains \"World\" .a }}|{{ hasPrefix \"He\" .a }}|{{ hasSuffix \"x\" .a }}", "true|true|false"),
                 Arguments.of("{{ repeat 3 \"ab\" }}", "ababab"),
                 Arguments.of("{{ .a | b64enc }}|{{ \"SGk=\" | b64dec }}", "SGVsbG8gV29ybGQ=|Hi"),
+                Arguments.of("{{ \"1h30m\" | duration }}|{{ duration_seconds \"250ms\" }}|{{ \"1.5 KiB\" | bytes }}",
+                        "5400|0.25|1536"),
                 Arguments.of("{{ urlencode \"a b&c\" }}", "a+b%26c"),
                 Arguments.of("{{ alignLeft 3 \"abcdef\" }}|{{ alignRight 5 \"ab\" }}", "abc|   ab"),
                 Arguments.of("{{ title \"hello world\" }}", "Hello World"),
@@ -96,6 +98,11 @@ final class TemplateTest {
     void execute_runtimeErrorsThrow() {
         assertThatThrownBy(() -> Template.parse("{{ div 1 0 }}").execute(CTX)).hasMessageContaining("divide by zero");
         assertThatThrownBy(() -> Template.parse("{{ ToUpper }}").execute(CTX)).hasMessageContaining("wrong number of args");
+        // Go's parsers, as Loki's convertDuration and convertBytes: no days, no leading space
+        assertThatThrownBy(() -> Template.parse("{{ duration \"1d\" }}").execute(CTX))
+                .hasMessage("error calling duration: time: unknown unit \"d\" in duration \"1d\"");
+        assertThatThrownBy(() -> Template.parse("{{ bytes \" 5MB\" }}").execute(CTX))
+                .hasMessage("error calling bytes: strconv.ParseFloat: parsing \"\": invalid syntax");
     }
 
     /** Found by HostileInputFuzzTest: "==" and a lone ':' made the lexer add empty tokens until the heap ran out. */
