@@ -147,6 +147,43 @@ final class GoStrings {
         return value;
     }
 
+    /**
+     * Go's {@code strconv.ParseInt(s, 10, 64)}: an optional sign, then ASCII digits only; a value past 64 bits is
+     * out of range (reported where the digits overflow, before any later bad character), as Go words it.
+     */
+    static long parseInt(String s) {
+        int i = signLength(s);
+        boolean negative = i == 1 && s.charAt(0) == '-';
+        if (i == s.length()) {
+            throw new ConversionException("strconv.ParseInt: parsing " + quote(s) + ": invalid syntax");
+        }
+        long cutoff = Long.divideUnsigned(-1L, 10) + 1; // the first value whose tenfold passes 64 unsigned bits
+        long n = 0;
+        for (; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                throw new ConversionException("strconv.ParseInt: parsing " + quote(s) + ": invalid syntax");
+            }
+            if (Long.compareUnsigned(n, cutoff) >= 0) {
+                throw intRange(s);
+            }
+            long next = n * 10 + (c - '0');
+            if (Long.compareUnsigned(next, n * 10) < 0) {
+                throw intRange(s);
+            }
+            n = next;
+        }
+        if (!negative && Long.compareUnsigned(n, Long.MIN_VALUE) >= 0
+                || negative && Long.compareUnsigned(n, Long.MIN_VALUE) > 0) {
+            throw intRange(s);
+        }
+        return negative ? -n : n;
+    }
+
+    private static ConversionException intRange(String s) {
+        return new ConversionException("strconv.ParseInt: parsing " + quote(s) + ": value out of range");
+    }
+
     /** 1 when {@code s} starts with a sign, else 0. */
     private static int signLength(String s) {
         return !s.isEmpty() && (s.charAt(0) == '+' || s.charAt(0) == '-') ? 1 : 0;

@@ -616,18 +616,15 @@ final class Template {
                 } catch (GoStrings.ConversionException e) {
                     throw new IllegalArgumentException("error calling " + fn + ": " + e.getMessage());
                 }
-            case "alignLeft": {
+            case "alignLeft":
                 arity(fn, a, 2);
-                int n = (int) integer(a.get(0));
-                String s = str(a.get(1));
-                return s.length() >= n ? s.substring(0, Math.max(n, 0)) : s + " ".repeat(n - s.length());
-            }
-            case "alignRight": {
+                return align(str(a.get(1)), integer(a.get(0)), true);
+            case "alignRight":
                 arity(fn, a, 2);
-                int n = (int) integer(a.get(0));
-                String s = str(a.get(1));
-                return s.length() >= n ? s.substring(s.length() - Math.max(n, 0)) : " ".repeat(n - s.length()) + s;
-            }
+                return align(str(a.get(1)), integer(a.get(0)), false);
+            case "unixToTime":
+                arity(fn, a, 1);
+                return unixToTime(str(a.get(0)));
             case "indent":
                 arity(fn, a, 2);
                 return indent(str(a.get(1)), (int) integer(a.get(0)));
@@ -651,13 +648,54 @@ final class Template {
             "or", "not", "int", "float64", "add", "sub", "mul", "div", "mod", "addf", "subf", "mulf", "divf", "abs",
             "ceil", "floor", "round", "max", "min", "maxf", "minf", "unixEpoch", "unixEpochMillis", "unixEpochNanos",
             "toDateInUTC", "date", "b64enc", "b64dec", "urlencode", "urldecode", "bytes", "duration",
-            "duration_seconds", "alignLeft", "alignRight", "indent", "nindent");
+            "duration_seconds", "unixToTime", "alignLeft", "alignRight", "indent", "nindent");
 
     private static Object instant(Object v) {
         if (v instanceof Instant) {
             return v;
         }
         throw new IllegalArgumentException("expected a time value, got " + GoStrings.quote(str(v)));
+    }
+
+    /**
+     * Loki's alignLeft / alignRight: {@code s} padded with spaces to {@code count} characters (Unicode code points),
+     * or cut to its first (left) or last (right) {@code count}; a negative count leaves it as it is.
+     */
+    private static String align(String s, long count, boolean left) {
+        int length = s.codePointCount(0, s.length());
+        if (count < 0 || count == length) {
+            return s;
+        }
+        if (count > length) {
+            String pad = " ".repeat((int) Math.min(count - length, Integer.MAX_VALUE - s.length()));
+            return left ? s + pad : pad + s;
+        }
+        return left ? s.substring(0, s.offsetByCodePoints(0, (int) count))
+                : s.substring(s.offsetByCodePoints(0, length - (int) count));
+    }
+
+    /**
+     * Loki's unixToTime: an epoch in days (5 digits), seconds (10), milliseconds (13), microseconds (16) or
+     * nanoseconds (19), told apart by its length as Go's strconv.ParseInt reads it (an optional sign counts).
+     */
+    private static Instant unixToTime(String epoch) {
+        long i;
+        try {
+            i = GoStrings.parseInt(epoch);
+        } catch (GoStrings.ConversionException e) {
+            throw new IllegalArgumentException("error calling unixToTime: unable to parse time '" + epoch + "': "
+                    + e.getMessage());
+        }
+        return switch (epoch.length()) {
+            case 5 -> Instant.ofEpochSecond(i * 86_400);
+            case 10 -> Instant.ofEpochSecond(i);
+            case 13 -> Instant.ofEpochSecond(0, i * 1_000_000); // Go multiplies in 64 bits too
+            case 16 -> Instant.ofEpochSecond(0, i * 1_000);
+            case 19 -> Instant.ofEpochSecond(0, i);
+            // Go wraps the nil error of a successful parse: its %w prints that way
+            default -> throw new IllegalArgumentException("error calling unixToTime: unable to parse time '" + epoch
+                    + "': %!w(<nil>)");
+        };
     }
 
     private static String indent(String s, int n) {

@@ -74,6 +74,17 @@ final class TemplateTest {
                         "5400|0.25|1536"),
                 Arguments.of("{{ urlencode \"a b&c\" }}", "a+b%26c"),
                 Arguments.of("{{ alignLeft 3 \"abcdef\" }}|{{ alignRight 5 \"ab\" }}", "abc|   ab"),
+                // as Loki's: a negative count keeps the text, counts are of characters (code points), not UTF-16 units
+                Arguments.of("{{ alignLeft -1 \"abc\" }}|{{ alignRight -2 \"abc\" }}|{{ alignRight 2 \"abc\" }}",
+                        "abc|abc|bc"),
+                Arguments.of("{{ alignLeft 2 \"\uD83D\uDE00\uD83D\uDE01x\" }}|{{ alignRight 3 \"\uD83D\uDE00\" }}|",
+                        "\uD83D\uDE00\uD83D\uDE01|  \uD83D\uDE00|"),
+                // an epoch told apart by its digits: days, seconds, milliseconds, microseconds, nanoseconds
+                Arguments.of("{{ unixToTime \"19373\" | unixEpoch }}|{{ unixToTime \"1673798889\" | unixEpoch }}|"
+                        + "{{ unixToTime \"1673798889902\" | unixEpochMillis }}|"
+                        + "{{ unixToTime \"1673798889902003\" | unixEpochNanos }}|"
+                        + "{{ unixToTime \"1673798889902003004\" | unixEpochNanos }}",
+                        "1673827200|1673798889|1673798889902|1673798889902003000|1673798889902003004"),
                 Arguments.of("{{ title \"hello world\" }}", "Hello World"),
                 Arguments.of("a  {{- .n -}}  b", "a42b"),
                 Arguments.of("{{/* comment */}}x", "x"),
@@ -101,6 +112,10 @@ final class TemplateTest {
         // Go's parsers, as Loki's convertDuration and convertBytes: no days, no leading space
         assertThatThrownBy(() -> Template.parse("{{ duration \"1d\" }}").execute(CTX))
                 .hasMessage("error calling duration: time: unknown unit \"d\" in duration \"1d\"");
+        assertThatThrownBy(() -> Template.parse("{{ unixToTime \"12ab\" }}").execute(CTX)).hasMessage(
+                "error calling unixToTime: unable to parse time '12ab': strconv.ParseInt: parsing \"12ab\": invalid syntax");
+        assertThatThrownBy(() -> Template.parse("{{ unixToTime \"1234\" }}").execute(CTX))
+                .hasMessage("error calling unixToTime: unable to parse time '1234': %!w(<nil>)");
         assertThatThrownBy(() -> Template.parse("{{ bytes \" 5MB\" }}").execute(CTX))
                 .hasMessage("error calling bytes: strconv.ParseFloat: parsing \"\": invalid syntax");
     }
