@@ -152,32 +152,70 @@ final class GoStrings {
      * out of range (reported where the digits overflow, before any later bad character), as Go words it.
      */
     static long parseInt(String s) {
+        return parseInt(s, 10);
+    }
+
+    /**
+     * Go's {@code strconv.ParseInt(s, base, 64)} for base 10 or 0; base 0 reads the prefix as Go does ({@code 0x}
+     * hexadecimal, {@code 0o} or a bare leading {@code 0} octal, {@code 0b} binary) and allows underscores between
+     * digits.
+     */
+    static long parseInt(String s, int base) {
+        if (base != 0 && base != 10) {
+            throw new IllegalArgumentException("base must be 0 or 10, got " + base);
+        }
         int i = signLength(s);
         boolean negative = i == 1 && s.charAt(0) == '-';
         if (i == s.length()) {
-            throw new ConversionException("strconv.ParseInt: parsing " + quote(s) + ": invalid syntax");
+            throw intSyntax(s);
         }
-        long cutoff = Long.divideUnsigned(-1L, 10) + 1; // the first value whose tenfold passes 64 unsigned bits
+        boolean prefixed = base == 0;
+        int radix = 10;
+        if (prefixed && s.charAt(i) == '0') {
+            char p = s.length() - i >= 3 ? Character.toLowerCase(s.charAt(i + 1)) : 0;
+            radix = p == 'b' ? 2 : p == 'x' ? 16 : 8;
+            i += p == 'b' || p == 'o' || p == 'x' ? 2 : 1;
+        }
+        long cutoff = Long.divideUnsigned(-1L, radix) + 1; // the first value whose product passes 64 unsigned bits
         long n = 0;
+        boolean underscores = false;
         for (; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                throw new ConversionException("strconv.ParseInt: parsing " + quote(s) + ": invalid syntax");
+            int d;
+            if (c == '_' && prefixed) {
+                underscores = true;
+                continue;
+            } else if (c >= '0' && c <= '9') {
+                d = c - '0';
+            } else if (Character.toLowerCase(c) >= 'a' && Character.toLowerCase(c) <= 'z') {
+                d = Character.toLowerCase(c) - 'a' + 10;
+            } else {
+                throw intSyntax(s);
+            }
+            if (d >= radix) {
+                throw intSyntax(s);
             }
             if (Long.compareUnsigned(n, cutoff) >= 0) {
                 throw intRange(s);
             }
-            long next = n * 10 + (c - '0');
-            if (Long.compareUnsigned(next, n * 10) < 0) {
+            long next = n * radix + d;
+            if (Long.compareUnsigned(next, n * radix) < 0) {
                 throw intRange(s);
             }
             n = next;
+        }
+        if (underscores && !underscoresBetweenDigits(s)) {
+            throw intSyntax(s);
         }
         if (!negative && Long.compareUnsigned(n, Long.MIN_VALUE) >= 0
                 || negative && Long.compareUnsigned(n, Long.MIN_VALUE) > 0) {
             throw intRange(s);
         }
         return negative ? -n : n;
+    }
+
+    private static ConversionException intSyntax(String s) {
+        return new ConversionException("strconv.ParseInt: parsing " + quote(s) + ": invalid syntax");
     }
 
     private static ConversionException intRange(String s) {

@@ -310,6 +310,7 @@ final class Template {
         return print(v);
     }
 
+    /** A value as sprig's toFloat64 (spf13/cast) takes it: a string as Go's ParseFloat reads it, untrimmed, else 0. */
     private static double num(Object v) {
         if (v instanceof Double d) {
             return d;
@@ -320,19 +321,51 @@ final class Template {
         if (v instanceof Boolean b) {
             return b ? 1 : 0;
         }
-        String s = str(v).trim();
-        if (s.isEmpty()) {
-            return 0;
-        }
         try {
-            return Double.parseDouble(s);
-        } catch (NumberFormatException e) {
+            return GoStrings.parseFloat(str(v));
+        } catch (IllegalArgumentException e) {
             return 0; // sprig's toFloat64 semantics: unparsable is zero
         }
     }
 
+    /**
+     * A value as sprig's toInt64 (spf13/cast) takes it: a float truncated; a string without a zero fraction
+     * ({@code 12.00} is {@code 12}) read as Go's {@code strconv.ParseInt(s, 0, 0)} ({@code 0x1f}, {@code 0o17},
+     * {@code 017} octal, {@code 1_000}), else 0 ({@code 2.5} too).
+     */
     private static long integer(Object v) {
-        return (long) num(v);
+        if (v instanceof Long l) {
+            return l;
+        }
+        if (v instanceof Double d) {
+            return d.longValue();
+        }
+        if (v instanceof Boolean b) {
+            return b ? 1 : 0;
+        }
+        try {
+            return GoStrings.parseInt(trimZeroDecimal(str(v)), 0);
+        } catch (IllegalArgumentException e) {
+            return 0;
+        }
+    }
+
+    /** spf13/cast's trimZeroDecimal: {@code 12.00} becomes {@code 12}; anything else stays as it is. */
+    static String trimZeroDecimal(String s) {
+        boolean zero = false;
+        for (int i = s.length(); i > 0; i--) {
+            char c = s.charAt(i - 1);
+            if (c == '.') {
+                if (zero) {
+                    return s.substring(0, i - 1);
+                }
+            } else if (c == '0') {
+                zero = true;
+            } else {
+                return s;
+            }
+        }
+        return s;
     }
 
     private static void arity(String fn, List<Object> a, int n) {

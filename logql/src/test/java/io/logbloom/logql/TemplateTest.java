@@ -60,6 +60,12 @@ final class TemplateTest {
                 Arguments.of("{{ if not .empty }}1{{ end }}", "1"),
                 Arguments.of("{{ if gt (int .n) 40 }}big{{ end }}", "big"),
                 Arguments.of("{{ add (int .n) 8 }}", "50"),
+                // strings as sprig converts them (spf13/cast): integers as Go's ParseInt(s, 0, 0) after a zero fraction
+                // is cut, floats as Go's ParseFloat, untrimmed; anything else is 0
+                Arguments.of("{{ add \"2.5\" 1 }}|{{ add \"12.00\" 1 }}|{{ add \"0x10\" \"010\" \"1_000\" }}|{{ int \" 7\" }}",
+                        "1|13|1024|0"),
+                Arguments.of("{{ addf \" 2.5\" 1 }}|{{ addf \"2.5f\" 1 }}|{{ addf \"1_000.5\" 0 }}|{{ float64 \"0x1p4\" }}",
+                        "1|1|1000.5|16"),
                 Arguments.of("{{ sub 10 3 }}|{{ mul 2 3 }}|{{ div 7 2 }}|{{ mod 7 2 }}", "7|6|3|1"),
                 Arguments.of("{{ addf .f 0.25 }}|{{ mulf .f 2 }}|{{ divf 1 4 }}", "2.75|5|0.25"),
                 Arguments.of("{{ round 2.567 2 }}|{{ ceil 1.2 }}|{{ floor 1.8 }}", "2.57|2|1"),
