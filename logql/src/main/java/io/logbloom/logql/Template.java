@@ -1,6 +1,10 @@
 package io.logbloom.logql;
 
 import java.time.Instant;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -287,8 +291,8 @@ final class Template {
         if (v instanceof Double d) {
             return Values.formatValue(d).replace("+Inf", "+Inf");
         }
-        if (v instanceof Instant i) {
-            return GoTime.format(i);
+        if (v instanceof ZonedDateTime t) {
+            return GoTime.format(t);
         }
         if (v instanceof Map<?, ?> m) {
             StringBuilder sb = new StringBuilder("map[");
@@ -382,7 +386,7 @@ final class Template {
                 return ctx.line();
             case "__timestamp__":
                 arity(fn, a, 0);
-                return Instant.ofEpochSecond(0, ctx.timestampNanos());
+                return utc(Instant.ofEpochSecond(0, ctx.timestampNanos()));
             case "ToUpper", "upper", "toUpper":
                 arity(fn, a, 1);
                 return str(a.get(0)).toUpperCase(Locale.ROOT);
@@ -607,18 +611,29 @@ final class Template {
                 return a.stream().mapToDouble(Template::num).min().orElse(0);
             case "unixEpoch":
                 arity(fn, a, 1);
-                return ((Instant) instant(a.get(0))).getEpochSecond();
+                return time(a.get(0)).toEpochSecond();
             case "unixEpochMillis":
                 arity(fn, a, 1);
-                return ((Instant) instant(a.get(0))).toEpochMilli();
+                return time(a.get(0)).toInstant().toEpochMilli();
             case "unixEpochNanos": {
                 arity(fn, a, 1);
-                Instant i = (Instant) instant(a.get(0));
+                Instant i = time(a.get(0)).toInstant();
                 return i.getEpochSecond() * 1_000_000_000L + i.getNano();
             }
             case "toDateInUTC", "date":
                 arity(fn, a, 2);
-                return GoTime.layout(str(a.get(0)), (Instant) instant(a.get(1)));
+                // sprig's date: a time or Unix seconds, in the server's zone (UTC)
+                return GoTime.layout(str(a.get(0)), a.get(1) instanceof Long seconds
+                        ? utc(Instant.ofEpochSecond(seconds)) : time(a.get(1)).withZoneSameInstant(ZoneOffset.UTC));
+            case "now":
+                arity(fn, a, 0);
+                return ZonedDateTime.now(ZoneOffset.UTC);
+            case "toDate":
+                arity(fn, a, 2);
+                return GoTime.parse(str(a.get(0)), str(a.get(1)), ZoneOffset.UTC).orElse(GoTime.ZERO);
+            case "toDateInZone":
+                arity(fn, a, 3);
+                return GoTime.parse(str(a.get(0)), str(a.get(2)), zone(str(a.get(1)))).orElse(GoTime.ZERO);
             case "b64enc":
                 arity(fn, a, 1);
                 return java.util.Base64.getEncoder().encodeToString(str(a.get(0)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -681,11 +696,24 @@ final class Template {
             "or", "not", "int", "float64", "add", "sub", "mul", "div", "mod", "addf", "subf", "mulf", "divf", "abs",
             "ceil", "floor", "round", "max", "min", "maxf", "minf", "unixEpoch", "unixEpochMillis", "unixEpochNanos",
             "toDateInUTC", "date", "b64enc", "b64dec", "urlencode", "urldecode", "bytes", "duration",
-            "duration_seconds", "unixToTime", "alignLeft", "alignRight", "indent", "nindent");
+            "duration_seconds", "unixToTime", "now", "toDate", "toDateInZone", "alignLeft", "alignRight", "indent", "nindent");
 
-    private static Object instant(Object v) {
-        if (v instanceof Instant) {
-            return v;
+    private static ZonedDateTime utc(Instant i) {
+        return i.atZone(ZoneOffset.UTC);
+    }
+
+    /** Go's LoadLocation as Loki's toDateInZone uses it: an unknown zone is UTC, so are "" and "Local" here. */
+    private static ZoneId zone(String name) {
+        try {
+            return name.isEmpty() || name.equals("Local") ? ZoneOffset.UTC : ZoneId.of(name);
+        } catch (DateTimeException e) {
+            return ZoneOffset.UTC;
+        }
+    }
+
+    private static ZonedDateTime time(Object v) {
+        if (v instanceof ZonedDateTime t) {
+            return t;
         }
         throw new IllegalArgumentException("expected a time value, got " + GoStrings.quote(str(v)));
     }
@@ -711,7 +739,7 @@ final class Template {
      * Loki's unixToTime: an epoch in days (5 digits), seconds (10), milliseconds (13), microseconds (16) or
      * nanoseconds (19), told apart by its length as Go's strconv.ParseInt reads it (an optional sign counts).
      */
-    private static Instant unixToTime(String epoch) {
+    private static ZonedDateTime unixToTime(String epoch) {
         long i;
         try {
             i = GoStrings.parseInt(epoch);
@@ -720,11 +748,11 @@ final class Template {
                     + e.getMessage());
         }
         return switch (epoch.length()) {
-            case 5 -> Instant.ofEpochSecond(i * 86_400);
-            case 10 -> Instant.ofEpochSecond(i);
-            case 13 -> Instant.ofEpochSecond(0, i * 1_000_000); // Go multiplies in 64 bits too
-            case 16 -> Instant.ofEpochSecond(0, i * 1_000);
-            case 19 -> Instant.ofEpochSecond(0, i);
+            case 5 -> utc(Instant.ofEpochSecond(i * 86_400));
+            case 10 -> utc(Instant.ofEpochSecond(i));
+            case 13 -> utc(Instant.ofEpochSecond(0, i * 1_000_000)); // Go multiplies in 64 bits too
+            case 16 -> utc(Instant.ofEpochSecond(0, i * 1_000));
+            case 19 -> utc(Instant.ofEpochSecond(0, i));
             // Go wraps the nil error of a successful parse: its %w prints that way
             default -> throw new IllegalArgumentException("error calling unixToTime: unable to parse time '" + epoch
                     + "': %!w(<nil>)");

@@ -53,6 +53,14 @@ final class TemplateTest {
                 Arguments.of("{{ __timestamp__ | unixEpochMillis }}", "1700000000123"),
                 Arguments.of("{{ __timestamp__ | date \"2006-01-02T15:04:05.000Z07:00\" }}", "2023-11-14T22:13:20.123Z"),
                 Arguments.of("{{ __timestamp__ }}", "2023-11-14 22:13:20.123 +0000 UTC"),
+                Arguments.of("{{ __timestamp__ | date \"Jan _2 3:04PM\" }}|{{ 1700000000 | date \"2006-01-02\" }}",
+                        "Nov 14 10:13PM|2023-11-14"),
+                // toDate and toDateInZone parse as Go's time.ParseInLocation; text that does not parse is Go's zero time
+                Arguments.of("{{ toDateInZone \"2006-01-02 15:04:05\" \"Europe/Paris\" \"2024-07-01 12:00:00\" }}",
+                        "2024-07-01 12:00:00 +0200 CEST"),
+                Arguments.of("{{ toDateInZone \"2006-01-02\" \"Nowhere/Else\" \"2024-07-01\" | unixEpoch }}|"
+                        + "{{ toDate \"2006-01-02\" \"2024-07-01\" | unixEpoch }}|{{ toDate \"2006-01-02\" \"nope\" }}",
+                        "1719792000|1719792000|0001-01-01 00:00:00 +0000 UTC"),
                 Arguments.of("{{ if eq .n \"42\" }}yes{{ else }}no{{ end }}", "yes"),
                 Arguments.of("{{ if .empty }}yes{{ else if .a }}elif{{ else }}no{{ end }}", "elif"),
                 Arguments.of("{{ if and .a .empty }}1{{ else }}0{{ end }}", "0"),
@@ -109,6 +117,13 @@ final class TemplateTest {
         assertThatThrownBy(() -> Template.parse("{{ nope .a }}")).hasMessageContaining("function \"nope\" not defined");
         assertThatThrownBy(() -> Template.parse("{{ end }}")).hasMessageContaining("unexpected {{end}}");
         assertThatThrownBy(() -> Template.parse("{{ define \"x\" }}{{ end }}")).hasMessageContaining("not supported");
+    }
+
+    @Test
+    void now_isTheCurrentTime() {
+        long before = java.time.Instant.now().getEpochSecond();
+        long now = Long.parseLong(Template.parse("{{ now | unixEpoch }}").execute(CTX));
+        assertThat(now).isBetween(before, java.time.Instant.now().getEpochSecond());
     }
 
     @Test
