@@ -39,6 +39,29 @@ final class GoTime {
         NUM_SECONDS_TZ, NUM_SHORT_TZ, NUM_COLON_TZ, NUM_COLON_SECONDS_TZ, FRAC0, FRAC9
     }
 
+    /** The numeric fields a value sets, with the range Go accepts while parsing (a 12-hour clock shares HOUR). */
+    private enum Field {
+        MONTH(1, 12), DAY(0, 99), HOUR(0, 23), MINUTE(0, 59), SECOND(0, 59);
+
+        final int min;
+        final int max;
+
+        Field(int min, int max) {
+            this.min = min;
+            this.max = max;
+        }
+
+        static Field of(Std std) {
+            return switch (std) {
+                case NUM_MONTH, ZERO_MONTH -> MONTH;
+                case DAY, UNDER_DAY, ZERO_DAY -> DAY;
+                case HOUR, HOUR12, ZERO_HOUR12 -> HOUR;
+                case MINUTE, ZERO_MINUTE -> MINUTE;
+                default -> SECOND;
+            };
+        }
+    }
+
     /** Literal text before an element (null: the layout's trailing text), and for fractions their digit count. */
     private record Chunk(String literal, Std std, int digits, char separator) {}
 
@@ -145,12 +168,8 @@ final class GoTime {
      */
     static Optional<ZonedDateTime> parse(String layout, String value, ZoneId zone) {
         int year = 0;
-        int month = -1;
-        int day = -1;
+        int[] fields = {-1, -1, 0, 0, 0}; // month and day unset, then hour, minute and second (see Field)
         int yearDay = -1;
-        int hour = 0;
-        int minute = 0;
-        int second = 0;
         int nanos = 0;
         boolean pm = false;
         boolean am = false;
@@ -168,7 +187,6 @@ final class GoTime {
             if (c.std() == null) {
                 break;
             }
-            int[] n;
             switch (c.std()) {
                 case LONG_YEAR -> {
                     if (v.length() < 4 || !digit(v, 0)) {
@@ -194,7 +212,7 @@ final class GoTime {
                     if (m < 0) {
                         return Optional.empty();
                     }
-                    month = m + 1;
+                    fields[Field.MONTH.ordinal()] = m + 1;
                     v = v.substring(c.std() == Std.MONTH ? 3 : MONTHS[m].length());
                 }
                 case LONG_WEEKDAY, WEEKDAY -> {
@@ -204,68 +222,34 @@ final class GoTime {
                     }
                     v = v.substring(c.std() == Std.WEEKDAY ? 3 : DAYS[d].length());
                 }
-                case NUM_MONTH, ZERO_MONTH -> {
-                    n = getnum(v, c.std() == Std.ZERO_MONTH);
-                    if (n == null || n[0] < 1 || n[0] > 12) {
-                        return Optional.empty();
-                    }
-                    month = n[0];
-                    v = v.substring(n[1]);
-                }
-                case DAY, UNDER_DAY, ZERO_DAY -> {
-                    if (c.std() == Std.UNDER_DAY && v.startsWith(" ")) {
-                        v = v.substring(1);
-                    }
-                    n = getnum(v, c.std() == Std.ZERO_DAY);
-                    if (n == null) {
-                        return Optional.empty();
-                    }
-                    day = n[0]; // checked against the month at the end, as Go does
-                    v = v.substring(n[1]);
-                }
                 case UNDER_YEAR_DAY, ZERO_YEAR_DAY -> {
                     int i = 0;
                     while (c.std() == Std.UNDER_YEAR_DAY && i < 2 && i < v.length() && v.charAt(i) == ' ') {
                         i++;
                     }
-                    n = getnum3(v.substring(i), c.std() == Std.ZERO_YEAR_DAY);
+                    int[] n = getnum3(v.substring(i), c.std() == Std.ZERO_YEAR_DAY);
                     if (n == null || n[0] < 1 || n[0] > 366) {
                         return Optional.empty();
                     }
                     yearDay = n[0];
                     v = v.substring(i + n[1]);
                 }
-                case HOUR -> {
-                    n = getnum(v, false);
-                    if (n == null || n[0] > 23) {
+                case NUM_MONTH, ZERO_MONTH, DAY, UNDER_DAY, ZERO_DAY, HOUR, HOUR12, ZERO_HOUR12, MINUTE, ZERO_MINUTE,
+                        SECOND, ZERO_SECOND -> {
+                    if (c.std() == Std.UNDER_DAY && v.startsWith(" ")) {
+                        v = v.substring(1);
+                    }
+                    Field field = Field.of(c.std());
+                    int[] n = getnum(v, c.std().name().startsWith("ZERO_"));
+                    int max = c.std() == Std.HOUR12 || c.std() == Std.ZERO_HOUR12 ? 12 : field.max;
+                    if (n == null || n[0] < field.min || n[0] > max) {
                         return Optional.empty();
                     }
-                    hour = n[0];
+                    fields[field.ordinal()] = n[0]; // a day is checked against its month at the end, as Go does
                     v = v.substring(n[1]);
-                }
-                case HOUR12, ZERO_HOUR12 -> {
-                    n = getnum(v, c.std() == Std.ZERO_HOUR12);
-                    if (n == null || n[0] > 12) {
-                        return Optional.empty();
+                    if (field != Field.SECOND) {
+                        break;
                     }
-                    hour = n[0];
-                    v = v.substring(n[1]);
-                }
-                case MINUTE, ZERO_MINUTE -> {
-                    n = getnum(v, c.std() == Std.ZERO_MINUTE);
-                    if (n == null || n[0] > 59) {
-                        return Optional.empty();
-                    }
-                    minute = n[0];
-                    v = v.substring(n[1]);
-                }
-                case SECOND, ZERO_SECOND -> {
-                    n = getnum(v, c.std() == Std.ZERO_SECOND);
-                    if (n == null || n[0] > 59) {
-                        return Optional.empty();
-                    }
-                    second = n[0];
-                    v = v.substring(n[1]);
                     // a fraction the layout does not spell is read too, unless a fraction element follows
                     boolean fractionNext = ci + 1 < chunks.size()
                             && (chunks.get(ci + 1).std() == Std.FRAC0 || chunks.get(ci + 1).std() == Std.FRAC9);
@@ -356,6 +340,11 @@ final class GoTime {
         if (!v.isEmpty()) {
             return Optional.empty(); // extra text
         }
+        int month = fields[Field.MONTH.ordinal()];
+        int day = fields[Field.DAY.ordinal()];
+        int hour = fields[Field.HOUR.ordinal()];
+        int minute = fields[Field.MINUTE.ordinal()];
+        int second = fields[Field.SECOND.ordinal()];
         if (pm && hour < 12) {
             hour += 12;
         } else if (am && hour == 12) {
@@ -410,126 +399,63 @@ final class GoTime {
         };
     }
 
+    /** A layout element's text; {@code word}: not an element when a lower-case letter follows ({@code Janet}). */
+    private record Element(String text, Std std, boolean word) {}
+
+    /** The elements in the order Go's {@code nextStdChunk} tries them (longer forms first). */
+    private static final List<Element> ELEMENTS = List.of(new Element("January", Std.LONG_MONTH, false),
+            new Element("Jan", Std.MONTH, true), new Element("Monday", Std.LONG_WEEKDAY, false),
+            new Element("Mon", Std.WEEKDAY, true), new Element("MST", Std.TZ, false),
+            new Element("01", Std.ZERO_MONTH, false), new Element("02", Std.ZERO_DAY, false),
+            new Element("03", Std.ZERO_HOUR12, false), new Element("04", Std.ZERO_MINUTE, false),
+            new Element("05", Std.ZERO_SECOND, false), new Element("06", Std.YEAR, false),
+            new Element("002", Std.ZERO_YEAR_DAY, false), new Element("15", Std.HOUR, false),
+            new Element("1", Std.NUM_MONTH, false), new Element("2006", Std.LONG_YEAR, false),
+            new Element("2", Std.DAY, false), new Element("__2", Std.UNDER_YEAR_DAY, false),
+            new Element("_2", Std.UNDER_DAY, false), new Element("3", Std.HOUR12, false),
+            new Element("4", Std.MINUTE, false), new Element("5", Std.SECOND, false), new Element("PM", Std.PM, false),
+            new Element("pm", Std.LOWER_PM, false), new Element("-07:00:00", Std.NUM_COLON_SECONDS_TZ, false),
+            new Element("-070000", Std.NUM_SECONDS_TZ, false), new Element("-07:00", Std.NUM_COLON_TZ, false),
+            new Element("-0700", Std.NUM_TZ, false), new Element("-07", Std.NUM_SHORT_TZ, false),
+            new Element("Z07:00:00", Std.ISO_COLON_SECONDS_TZ, false), new Element("Z070000", Std.ISO_SECONDS_TZ, false),
+            new Element("Z07:00", Std.ISO_COLON_TZ, false), new Element("Z0700", Std.ISO_TZ, false),
+            new Element("Z07", Std.ISO_SHORT_TZ, false));
+
     /** The layout as Go's {@code nextStdChunk} reads it. */
     private static List<Chunk> chunks(String layout) {
         List<Chunk> out = new ArrayList<>();
         int from = 0;
         int i = 0;
         while (i < layout.length()) {
-            Std std = null;
+            Chunk chunk = null;
             int len = 0;
-            int digits = 0;
-            char separator = 0;
-            String rest = layout.substring(i);
-            char c = layout.charAt(i);
-            switch (c) {
-                case 'J' -> {
-                    if (rest.startsWith("January")) {
-                        std = Std.LONG_MONTH;
-                        len = 7;
-                    } else if (rest.startsWith("Jan")) {
-                        std = Std.MONTH;
-                        len = 3;
-                    }
-                }
-                case 'M' -> {
-                    if (rest.startsWith("Monday")) {
-                        std = Std.LONG_WEEKDAY;
-                        len = 6;
-                    } else if (rest.startsWith("Mon")) {
-                        std = Std.WEEKDAY;
-                        len = 3;
-                    } else if (rest.startsWith("MST")) {
-                        std = Std.TZ;
-                        len = 3;
-                    }
-                }
-                case '0' -> {
-                    if (rest.length() >= 2 && rest.charAt(1) >= '1' && rest.charAt(1) <= '6') {
-                        std = new Std[] {Std.ZERO_MONTH, Std.ZERO_DAY, Std.ZERO_HOUR12, Std.ZERO_MINUTE,
-                            Std.ZERO_SECOND, Std.YEAR}[rest.charAt(1) - '1'];
-                        len = 2;
-                    } else if (rest.startsWith("002")) {
-                        std = Std.ZERO_YEAR_DAY;
-                        len = 3;
-                    }
-                }
-                case '1' -> {
-                    if (rest.startsWith("15")) {
-                        std = Std.HOUR;
-                        len = 2;
-                    } else {
-                        std = Std.NUM_MONTH;
-                        len = 1;
-                    }
-                }
-                case '2' -> {
-                    if (rest.startsWith("2006")) {
-                        std = Std.LONG_YEAR;
-                        len = 4;
-                    } else {
-                        std = Std.DAY;
-                        len = 1;
-                    }
-                }
-                case '_' -> {
-                    if (rest.startsWith("_2") && !rest.startsWith("_2006")) {
-                        std = Std.UNDER_DAY;
-                        len = 2;
-                    } else if (rest.startsWith("__2")) {
-                        std = Std.UNDER_YEAR_DAY;
-                        len = 3;
-                    }
-                }
-                case '3', '4', '5' -> {
-                    std = c == '3' ? Std.HOUR12 : c == '4' ? Std.MINUTE : Std.SECOND;
-                    len = 1;
-                }
-                case 'P', 'p' -> {
-                    if (rest.length() >= 2 && rest.charAt(1) == (c == 'P' ? 'M' : 'm')) {
-                        std = c == 'P' ? Std.PM : Std.LOWER_PM;
-                        len = 2;
-                    }
-                }
-                case '-', 'Z' -> {
-                    String[] forms = c == '-'
-                            ? new String[] {"-07:00:00", "-070000", "-07:00", "-0700", "-07"}
-                            : new String[] {"Z07:00:00", "Z070000", "Z07:00", "Z0700", "Z07"};
-                    Std[] stds = c == '-'
-                            ? new Std[] {Std.NUM_COLON_SECONDS_TZ, Std.NUM_SECONDS_TZ, Std.NUM_COLON_TZ, Std.NUM_TZ,
-                                Std.NUM_SHORT_TZ}
-                            : new Std[] {Std.ISO_COLON_SECONDS_TZ, Std.ISO_SECONDS_TZ, Std.ISO_COLON_TZ, Std.ISO_TZ,
-                                Std.ISO_SHORT_TZ};
-                    for (int f = 0; f < forms.length && std == null; f++) {
-                        if (rest.startsWith(forms[f])) {
-                            std = stds[f];
-                            len = forms[f].length();
-                        }
-                    }
-                }
-                case '.', ',' -> {
-                    if (rest.length() >= 2 && (rest.charAt(1) == '0' || rest.charAt(1) == '9')) {
-                        char ch = rest.charAt(1);
-                        int j = 1;
-                        while (j < rest.length() && rest.charAt(j) == ch) {
-                            j++;
-                        }
-                        if (!digit(rest, j)) { // the digits end here
-                            std = ch == '0' ? Std.FRAC0 : Std.FRAC9;
-                            len = j;
-                            digits = j - 1;
-                            separator = c;
-                        }
-                    }
-                }
-                default -> {
+            for (Element e : ELEMENTS) {
+                int end = i + e.text().length();
+                if (layout.startsWith(e.text(), i) && !(e.word() && end < layout.length()
+                        && Character.isLowerCase(layout.charAt(end))) && !layout.startsWith("_2006", i)) {
+                    chunk = new Chunk(layout.substring(from, i), e.std(), 0, (char) 0);
+                    len = e.text().length();
+                    break;
                 }
             }
-            if (std == null) {
+            char c = layout.charAt(i);
+            if (chunk == null && (c == '.' || c == ',') && i + 1 < layout.length()
+                    && (layout.charAt(i + 1) == '0' || layout.charAt(i + 1) == '9')) {
+                char repeated = layout.charAt(i + 1);
+                int j = i + 1;
+                while (j < layout.length() && layout.charAt(j) == repeated) {
+                    j++;
+                }
+                if (!digit(layout, j)) { // the digits end here: a fraction
+                    chunk = new Chunk(layout.substring(from, i), repeated == '0' ? Std.FRAC0 : Std.FRAC9, j - i - 1, c);
+                    len = j - i;
+                }
+            }
+            if (chunk == null) {
                 i++;
                 continue;
             }
-            out.add(new Chunk(layout.substring(from, i), std, digits, separator));
+            out.add(chunk);
             i += len;
             from = i;
         }

@@ -125,22 +125,19 @@ final class MetricEvalTest {
         MemorySource values = new MemorySource()
                 .add(Map.of("app", "y"), 10 * S, "took=1.5m size=\"1,024 KiB\"")
                 .add(Map.of("app", "y"), 20 * S, "took=2d size=\" 1KB\"");
-        String took = "{app=\"y\"} | logfmt | unwrap duration(took)";
+        assertUnwrapped(values, "duration(took)", 90.0, "time: unknown unit \"d\" in duration \"2d\"");
+        assertUnwrapped(values, "bytes(size)", 1_048_576.0, "strconv.ParseFloat: parsing \"\": invalid syntax");
+    }
+
+    /** The sum of what {@code unwrap} converts, and the one error detail of what it does not. */
+    private void assertUnwrapped(MemorySource values, String unwrap, double sum, String errorDetails) throws IOException {
+        String q = "{app=\"y\"} | logfmt | unwrap " + unwrap;
         assertThat(((Vector) engine.evalInstant((SampleExpr) LogQL.parse(
-                "sum(sum_over_time(" + took + " | __error__=\"\" [60s]))"), values, 60 * S)).samples())
-                .extracting(Sample::value).containsExactly(90.0);
+                "sum(sum_over_time(" + q + " | __error__=\"\" [60s]))"), values, 60 * S)).samples())
+                .extracting(Sample::value).containsExactly(sum);
         assertThat(((Vector) engine.evalInstant((SampleExpr) LogQL.parse(
-                "sum by (__error_details__) (sum_over_time(" + took + " | __error__!=\"\" [60s]))"), values, 60 * S))
-                .samples()).extracting(Sample::metric)
-                .containsExactly(Map.of("__error_details__", "time: unknown unit \"d\" in duration \"2d\""));
-        String size = "{app=\"y\"} | logfmt | unwrap bytes(size)";
-        assertThat(((Vector) engine.evalInstant((SampleExpr) LogQL.parse(
-                "sum(sum_over_time(" + size + " | __error__=\"\" [60s]))"), values, 60 * S)).samples())
-                .extracting(Sample::value).containsExactly(1_048_576.0);
-        assertThat(((Vector) engine.evalInstant((SampleExpr) LogQL.parse(
-                "sum by (__error_details__) (sum_over_time(" + size + " | __error__!=\"\" [60s]))"), values, 60 * S))
-                .samples()).extracting(Sample::metric)
-                .containsExactly(Map.of("__error_details__", "strconv.ParseFloat: parsing \"\": invalid syntax"));
+                "sum by (__error_details__) (sum_over_time(" + q + " | __error__!=\"\" [60s]))"), values, 60 * S))
+                .samples()).extracting(Sample::metric).containsExactly(Map.of("__error_details__", errorDetails));
     }
 
     @Test
