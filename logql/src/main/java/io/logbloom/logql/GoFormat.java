@@ -3,7 +3,10 @@ package io.logbloom.logql;
 import java.util.List;
 import java.util.Locale;
 
-/** A subset of Go's fmt.Sprintf for templates: verbs s v d f e g q x X t %, with flags, width and precision. Stateless. */
+/**
+ * A subset of Go's fmt.Sprintf for templates: verbs s v d f e g q x X t %, with flags, width and precision. A verb that
+ * does not fit its value's type prints as Go prints it ({@code %!f(string=2.5)}: label values are strings). Stateless.
+ */
 final class GoFormat {
 
     private GoFormat() {
@@ -55,9 +58,23 @@ final class GoFormat {
     }
 
     private static String one(String spec, char verb, Object a) {
+        Spec f = Spec.parse(spec);
+        String type = goType(a);
+        boolean fits = switch (type) {
+            case "string" -> "svqxX".indexOf(verb) >= 0;
+            case "int" -> "vdxXq".indexOf(verb) >= 0;
+            case "float64" -> "vfFeEgG".indexOf(verb) >= 0;
+            case "bool" -> "vt".indexOf(verb) >= 0;
+            default -> true;
+        };
+        if (!fits) {
+            // Go's bad verb: the type, then the value as %v with the same flags, width and precision
+            return "%!" + verb + "(" + type + "=" + f.pad(plain(a, f)) + ")";
+        }
         try {
             return switch (verb) {
-                case 'd' -> String.format(Locale.ROOT, spec + "d", toLong(a));
+                case 'd' -> a instanceof Long l ? f.integer(l, spec.indexOf('+') > 0, spec.indexOf(' ') > 0)
+                        : String.format(Locale.ROOT, spec + "d", toLong(a));
                 case 'f', 'F', 'e', 'E', 'g', 'G' -> {
                     String s = spec;
                     if ((verb == 'f' || verb == 'F') && !s.contains(".")) {
@@ -68,7 +85,7 @@ final class GoFormat {
                     }
                     yield String.format(Locale.ROOT, s + Character.toLowerCase(verb), toDouble(a));
                 }
-                case 'q' -> GoStrings.quote(Template.print(a));
+                case 'q' -> f.pad(GoStrings.quote(f.truncate(Template.print(a))));
                 case 'x', 'X' -> {
                     if (a instanceof Long l) {
                         yield String.format(Locale.ROOT, spec + verb, l);
@@ -79,12 +96,94 @@ final class GoFormat {
                     }
                     yield hex.toString();
                 }
-                case 't' -> String.valueOf(Template.truthy(a));
-                case 's', 'v' -> String.format(Locale.ROOT, spec + "s", Template.print(a));
-                default -> "%!" + verb + "(" + Template.print(a) + ")";
+                case 't' -> f.pad(String.valueOf(Template.truthy(a)));
+                case 's', 'v' -> a instanceof Long l ? f.integer(l, spec.indexOf('+') > 0, spec.indexOf(' ') > 0)
+                        : f.pad(plain(a, f));
+                default -> "%!" + verb + "(" + type + "=" + f.pad(plain(a, f)) + ")";
             };
         } catch (java.util.IllegalFormatException e) {
-            return "%!" + verb + "(" + Template.print(a) + ")";
+            return "%!" + verb + "(" + type + "=" + Template.print(a) + ")";
+        }
+    }
+
+    /** The Go type a template value has: label values and text are strings, numbers int or float64. */
+    private static String goType(Object a) {
+        if (a instanceof Long) {
+            return "int";
+        }
+        if (a instanceof Double) {
+            return "float64";
+        }
+        if (a instanceof Boolean) {
+            return "bool";
+        }
+        if (a instanceof String || a == null) {
+            return "string";
+        }
+        if (a instanceof java.time.ZonedDateTime) {
+            return "time.Time";
+        }
+        return a instanceof java.util.Map ? "map[string]string" : a.getClass().getSimpleName();
+    }
+
+    /** A value as Go's %v prints it before padding: a string cut to the precision, an int extended to it. */
+    private static String plain(Object a, Spec f) {
+        if (a instanceof Long l && f.precision() >= 0) {
+            String digits = Long.toString(Math.abs(l));
+            return (l < 0 ? "-" : "") + "0".repeat(Math.max(0, f.precision() - digits.length())) + digits;
+        }
+        String s = Template.print(a);
+        return a instanceof String || a == null ? f.truncate(s) : s;
+    }
+
+    /** The flags, width and precision of a verb ({@code %-05.1}); -1 when absent. */
+    private record Spec(boolean minus, boolean zero, int width, int precision) {
+        static Spec parse(String spec) {
+            int i = 1;
+            boolean minus = false;
+            boolean zero = false;
+            for (; i < spec.length() && "+-# 0".indexOf(spec.charAt(i)) >= 0; i++) {
+                minus |= spec.charAt(i) == '-';
+                zero |= spec.charAt(i) == '0';
+            }
+            int dot = spec.indexOf('.', i);
+            String width = spec.substring(i, dot < 0 ? spec.length() : dot);
+            String precision = dot < 0 ? null : spec.substring(dot + 1);
+            return new Spec(minus, zero && !minus, width.isEmpty() ? -1 : Integer.parseInt(width),
+                    precision == null ? -1 : precision.isEmpty() ? 0 : Integer.parseInt(precision));
+        }
+
+        /**
+         * An integer as Go's %d prints it: at least the precision's digits (then the 0 flag is ignored), else zeros
+         * up to the width with the 0 flag; a sign for negatives, or + / space when those flags are set.
+         */
+        String integer(long value, boolean plus, boolean space) {
+            String digits = value == Long.MIN_VALUE ? "9223372036854775808" : Long.toString(Math.abs(value));
+            String sign = value < 0 ? "-" : plus ? "+" : space ? " " : "";
+            if (precision >= 0) {
+                digits = "0".repeat(Math.max(0, precision - digits.length())) + digits;
+            } else if (zero && width > 0) {
+                digits = "0".repeat(Math.max(0, width - sign.length() - digits.length())) + digits;
+            }
+            return new Spec(minus, false, width, -1).pad(sign + digits);
+        }
+
+        /** Cut to the precision in characters (code points), as Go cuts a string. */
+        String truncate(String s) {
+            if (precision < 0 || s.codePointCount(0, s.length()) <= precision) {
+                return s;
+            }
+            return s.substring(0, s.offsetByCodePoints(0, precision));
+        }
+
+        /** Padded to the width: on the left with spaces, or zeros with the 0 flag; on the right with the - flag. */
+        String pad(String s) {
+            int missing = width - s.codePointCount(0, s.length());
+            if (missing <= 0) {
+                return s;
+            }
+            String padding = (zero ? "0" : " ").repeat(missing);
+            return minus ? s + padding : padding + s;
         }
     }
 

@@ -45,7 +45,12 @@ final class TemplateTest {
                 Arguments.of("{{ default \"d\" .empty }}", "d"),
                 Arguments.of("{{ .empty | default \"d\" }}", "d"),
                 Arguments.of("{{ default \"d\" .a }}", "Hello World"),
-                Arguments.of("{{ printf \"%s=%d (%.1f) %q %v%%\" .a 7 .f \"q\" true }}", "Hello World=7 (2.5) \"q\" true%"),
+                // label values are strings: %f of one is Go's bad verb, its value printed with the verb's precision
+                Arguments.of("{{ printf \"%s=%d (%.1f) %q %v%%\" .a 7 .f \"q\" true }}", "Hello World=7 (%!f(string=2)) \"q\" true%"),
+                Arguments.of("{{ printf \"%d|%5.2f|%-4s|%04d|%.3d|%05s|%x|%+d\" 42 2.5 \"ab\" 7 7 \"ab\" \"hi\" 3 }}",
+                        "42| 2.50|ab  |0007|007|000ab|6869|+3"),
+                Arguments.of("{{ printf \"%d|%s|%f|%t|%d|%05.1f\" .n 42 7 \"x\" 2.5 .empty }}",
+                        "%!d(string=42)|%!s(int=42)|%!f(int=7)|%!t(string=x)|%!d(float64=2.5)|%!f(string=00000)"),
                 Arguments.of("{{ printf \"%5s|%-3s|\" \"ab\" \"c\" }}", "   ab|c  |"),
                 Arguments.of("{{ __line__ }}", "the line"),
                 Arguments.of("{{ __line__ | len }}", "8"),
