@@ -1,5 +1,6 @@
 package io.logbloom.api;
 
+import io.logbloom.logql.GoStrings;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -139,16 +140,19 @@ final class QueryParams {
         return interval;
     }
 
-    /** Float seconds, else a Prometheus duration; errors as Loki's. */
+    /**
+     * Float seconds as Go's ParseFloat reads them, else a Prometheus duration; errors as Loki's ({@code 1d} is a day:
+     * Java's own parser would read it as 1 second).
+     */
     static long secondsOrDuration(String name, String value) {
         try {
-            double seconds = Double.parseDouble(value);
+            double seconds = GoStrings.parseFloat(value);
             double nanos = seconds * 1e9;
             if (Double.isNaN(nanos) || nanos > Long.MAX_VALUE || nanos < Long.MIN_VALUE) {
                 throw badRequest("cannot parse \"" + value + "\" to a valid duration. It overflows int64");
             }
             return (long) nanos;
-        } catch (NumberFormatException notFloat) {
+        } catch (GoStrings.ConversionException notFloat) {
             return duration(name, value);
         }
     }
@@ -211,18 +215,20 @@ final class QueryParams {
         }
         if (value.contains(".")) {
             try {
-                double t = Double.parseDouble(value);
-                double seconds = Math.floor(t);
-                double frac = Math.round((t - seconds) * 1000) / 1000.0;
-                return (long) seconds * 1_000_000_000L + Math.round(frac * 1e9);
-            } catch (NumberFormatException notFloat) {
+                // as Loki: Go's ParseFloat, math.Modf's whole and fractional parts, the fraction to milliseconds
+                double t = GoStrings.parseFloat(value);
+                double seconds = t < 0 ? Math.ceil(t) : Math.floor(t);
+                double frac = t - seconds;
+                double millis = Math.signum(frac) * Math.floor(Math.abs(frac) * 1000 + 0.5) / 1000;
+                return (long) seconds * 1_000_000_000L + Math.round(millis * 1e9);
+            } catch (GoStrings.ConversionException notFloat) {
                 // fall through to integer and RFC3339 forms
             }
         }
         try {
-            long n = Long.parseLong(value);
+            long n = GoStrings.parseInt(value);
             return value.length() <= 10 ? Math.multiplyExact(n, 1_000_000_000L) : n;
-        } catch (NumberFormatException | ArithmeticException notInteger) {
+        } catch (GoStrings.ConversionException | ArithmeticException notInteger) {
             try {
                 Instant i = OffsetDateTime.parse(value).toInstant();
                 return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000_000L), i.getNano());

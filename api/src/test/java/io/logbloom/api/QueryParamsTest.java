@@ -29,6 +29,7 @@ final class QueryParamsTest {
         "2023-11-14T22:13:20Z, 1700000000000000000",
         "2023-11-14T22:13:20.25+00:00, 1700000000250000000",
         "4, 4000000000",
+        "-1.5, -1500000000",
     })
     void timestamp_lokiForms(String value, long nanos) {
         assertThat(QueryParams.timestamp("time", value, 0)).isEqualTo(nanos);
@@ -39,6 +40,9 @@ final class QueryParamsTest {
         assertThatThrownBy(() -> QueryParams.timestamp("start", "yesterday", 0))
                 .isInstanceOf(HttpException.class)
                 .hasMessage("invalid parameter \"start\": cannot parse \"yesterday\" to a valid timestamp");
+        // Java would read 1.5d as 1.5 s; Go's ParseFloat, ParseInt and RFC3339 all refuse it, as Loki does
+        assertThatThrownBy(() -> QueryParams.timestamp("start", "1700000000.5d", 0))
+                .hasMessage("invalid parameter \"start\": cannot parse \"1700000000.5d\" to a valid timestamp");
     }
 
     @Test
@@ -60,7 +64,9 @@ final class QueryParamsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"1000ms, 1000000000", "15, 15000000000", "0.5, 500000000", "1h30m, 5400000000000", "1w, 604800000000000"})
+    @CsvSource({"1000ms, 1000000000", "15, 15000000000", "0.5, 500000000", "1h30m, 5400000000000", "1w, 604800000000000",
+        // Go's ParseFloat refuses 1d and 5f (Java's own reads them as 1 and 5 seconds): durations then
+        "1d, 86400000000000", "0x1p4, 16000000000", "1_0, 10000000000"})
     void step_durationOrFloatSeconds(String step, long nanos) {
         assertThat(QueryParams.step(params("step", step), new QueryParams.Range(0, 1_000_000_000_000L)))
                 .isEqualTo(nanos);

@@ -5,7 +5,7 @@ package io.logbloom.logql;
  * escapes, or backtick raw strings) and {@link #quote} prints strings the way Go's strconv.Quote does,
  * so printed queries parse back to the same value. Stateless and thread-safe.
  */
-final class GoStrings {
+public final class GoStrings {
 
     private GoStrings() {
     }
@@ -88,7 +88,7 @@ final class GoStrings {
      * @throws IllegalArgumentException worded as Go's error: {@code strconv.ParseFloat: parsing "s": invalid syntax},
      *     or {@code value out of range} when the value overflows a double (Go then also fails)
      */
-    static double parseFloat(String s) {
+    public static double parseFloat(String s) {
         int n = s.length();
         int i = signLength(s);
         if (i < n && Character.toLowerCase(s.charAt(i)) == 'i') {
@@ -151,7 +151,7 @@ final class GoStrings {
      * Go's {@code strconv.ParseInt(s, 10, 64)}: an optional sign, then ASCII digits only; a value past 64 bits is
      * out of range (reported where the digits overflow, before any later bad character), as Go words it.
      */
-    static long parseInt(String s) {
+    public static long parseInt(String s) {
         return parseInt(s, 10);
     }
 
@@ -268,7 +268,7 @@ final class GoStrings {
      * A value that does not convert (bad syntax or out of range), worded as Go's error, without a stack trace: a filter over a field that never
      * converts (an access log's {@code -} for no bytes) meets one per line.
      */
-    static final class ConversionException extends IllegalArgumentException {
+    public static final class ConversionException extends IllegalArgumentException {
         ConversionException(String message) {
             super(message);
         }
