@@ -2,6 +2,7 @@ package io.logbloom.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.logbloom.logql.GoStrings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -94,8 +95,8 @@ final class ConfigNode {
             return value.doubleValue();
         }
         try {
-            return Double.parseDouble(value.asText().trim());
-        } catch (NumberFormatException e) {
+            return GoStrings.parseFloat(value.asText().trim()); // as Go reads a number: 4d and 4f are not numbers
+        } catch (GoStrings.ConversionException e) {
             throw new ConfigException("config " + child(key) + ": expected a number, got '" + value.asText() + "'", e);
         }
     }

@@ -125,6 +125,8 @@ final class LogbloomConfigTest {
             "limits: { otlp_config: { resource_attributes: { defaults: true } } }|config limits.otlp_config.resource_attributes.defaults: unknown key",
             "pattern_ingester: { retain: 1h }|config pattern_ingester.retain: unknown key",
             "querier: { bloom_cache_size: lots }|config querier.bloom_cache_size: invalid size 'lots'",
+            // a number as Go reads one: Java's own parser would take 4d as 4
+            "limits: { ingestion_rate_mb: 4d }|config limits.ingestion_rate_mb: expected a number, got '4d'",
     })
     void parse_badInput_namesKeyPathAndValue(String yaml, String message) {
         assertThatThrownBy(() -> LogbloomConfig.parse(yaml, Map.of()))
