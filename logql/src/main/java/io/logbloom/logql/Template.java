@@ -1,7 +1,7 @@
 package io.logbloom.logql;
 
-import java.time.Instant;
 import java.time.DateTimeException;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -456,8 +456,24 @@ final class Template {
                 arity(fn, a, 2);
                 return str(a.get(1)).endsWith(str(a.get(0)));
             case "len":
+                // Go's len: a string's bytes (UTF-8), a map's entries
                 arity(fn, a, 1);
-                return (long) str(a.get(0)).length();
+                return a.get(0) instanceof Map<?, ?> m ? (long) m.size()
+                        : (long) str(a.get(0)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            case "print":
+                return GoText.sprint(a, false);
+            case "println":
+                return GoText.sprint(a, true);
+            case "html":
+                return GoText.html(GoText.sprint(a, false));
+            case "js":
+                return GoText.js(GoText.sprint(a, false));
+            case "urlquery":
+                return GoText.queryEscape(GoText.sprint(a, false));
+            case "index":
+                return GoText.index(a);
+            case "slice":
+                return GoText.slice(a);
             case "repeat":
                 arity(fn, a, 2);
                 return str(a.get(1)).repeat((int) Math.max(0, integer(a.get(0))));
@@ -646,7 +662,7 @@ final class Template {
                 }
             case "urlencode":
                 arity(fn, a, 1);
-                return java.net.URLEncoder.encode(str(a.get(0)), java.nio.charset.StandardCharsets.UTF_8);
+                return GoText.queryEscape(str(a.get(0)));
             case "urldecode":
                 arity(fn, a, 1);
                 return java.net.URLDecoder.decode(str(a.get(0)), java.nio.charset.StandardCharsets.UTF_8);
@@ -696,7 +712,8 @@ final class Template {
             "or", "not", "int", "float64", "add", "sub", "mul", "div", "mod", "addf", "subf", "mulf", "divf", "abs",
             "ceil", "floor", "round", "max", "min", "maxf", "minf", "unixEpoch", "unixEpochMillis", "unixEpochNanos",
             "toDateInUTC", "date", "b64enc", "b64dec", "urlencode", "urldecode", "bytes", "duration",
-            "duration_seconds", "unixToTime", "now", "toDate", "toDateInZone", "alignLeft", "alignRight", "indent", "nindent");
+            "duration_seconds", "unixToTime", "now", "toDate", "toDateInZone", "print", "println", "html", "js",
+            "urlquery", "index", "slice", "alignLeft", "alignRight", "indent", "nindent");
 
     private static ZonedDateTime utc(Instant i) {
         return i.atZone(ZoneOffset.UTC);

@@ -89,6 +89,13 @@ final class TemplateTest {
                 Arguments.of("{{ contains \"World\" .a }}|{{ hasPrefix \"He\" .a }}|{{ hasSuffix \"x\" .a }}", "true|true|false"),
                 Arguments.of("{{ repeat 3 \"ab\" }}", "ababab"),
                 Arguments.of("{{ .a | b64enc }}|{{ \"SGk=\" | b64dec }}", "SGVsbG8gV29ybGQ=|Hi"),
+                // Go's text/template built-ins: Sprint's spacing (none next to a string), escapers, index and slice by bytes
+                Arguments.of("{{ print 1 2 \"x\" 3 true }}|{{ println .n 7 }}|", "1 2x3 true|42 7\n|"),
+                Arguments.of("{{ html \"<a href='x'>&\\\"\" }}|{{ js \"it's <b>=\\n\" }}|{{ urlquery \"a b*~/é\" }}",
+                        "&lt;a href=&#39;x&#39;&gt;&amp;&#34;|it\\'s \\u003Cb\\u003E\\u003D\\u000A|a+b%2A~%2F%C3%A9"),
+                Arguments.of("{{ index . \"ip\" }}|{{ index . \"none\" }}|{{ index .a 1 }}|{{ slice .a 6 }}|{{ slice .a 0 5 }}|{{ \"é\" | len }}",
+                        "10.0.0.1||101|World|Hello|2"),
+                Arguments.of("{{ urlencode \"a*b~c d\" }}", "a%2Ab~c+d"),
                 Arguments.of("{{ \"1h30m\" | duration }}|{{ duration_seconds \"250ms\" }}|{{ \"1.5 KiB\" | bytes }}",
                         "5400|0.25|1536"),
                 Arguments.of("{{ urlencode \"a b&c\" }}", "a+b%26c"),
@@ -138,6 +145,10 @@ final class TemplateTest {
         // Go's parsers, as Loki's convertDuration and convertBytes: no days, no leading space
         assertThatThrownBy(() -> Template.parse("{{ duration \"1d\" }}").execute(CTX))
                 .hasMessage("error calling duration: time: unknown unit \"d\" in duration \"1d\"");
+        assertThatThrownBy(() -> Template.parse("{{ index .a 99 }}").execute(CTX))
+                .hasMessage("error calling index: index out of range: 99");
+        assertThatThrownBy(() -> Template.parse("{{ slice .a 1 2 3 }}").execute(CTX))
+                .hasMessage("error calling slice: cannot 3-index slice a string");
         assertThatThrownBy(() -> Template.parse("{{ unixToTime \"12ab\" }}").execute(CTX)).hasMessage(
                 "error calling unixToTime: unable to parse time '12ab': strconv.ParseInt: parsing \"12ab\": invalid syntax");
         assertThatThrownBy(() -> Template.parse("{{ unixToTime \"1234\" }}").execute(CTX))
