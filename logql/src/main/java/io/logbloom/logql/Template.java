@@ -355,7 +355,7 @@ final class Template {
     }
 
     /** spf13/cast's trimZeroDecimal: {@code 12.00} becomes {@code 12}; anything else stays as it is. */
-    static String trimZeroDecimal(String s) {
+    private static String trimZeroDecimal(String s) {
         boolean zero = false;
         for (int i = s.length(); i > 0; i--) {
             char c = s.charAt(i - 1);
