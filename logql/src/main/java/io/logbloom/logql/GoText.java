@@ -99,6 +99,30 @@ final class GoText {
     }
 
     /**
+     * url.QueryUnescape: {@code +} as a space, {@code %XX} as its byte; a bad escape fails with Go's error (the
+     * function's error, as Loki's urldecode reports it).
+     */
+    static String queryUnescape(String s) {
+        byte[] in = s.getBytes(StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(in.length);
+        for (int i = 0; i < in.length; i++) {
+            byte c = in[i];
+            if (c == '%') {
+                if (i + 2 >= in.length || Character.digit(in[i + 1], 16) < 0 || Character.digit(in[i + 2], 16) < 0) {
+                    String bad = new String(in, i, Math.min(3, in.length - i), StandardCharsets.UTF_8);
+                    throw new IllegalArgumentException("error calling urldecode: invalid URL escape "
+                            + GoStrings.quote(bad));
+                }
+                out.write(Character.digit(in[i + 1], 16) << 4 | Character.digit(in[i + 2], 16));
+                i += 2;
+            } else {
+                out.write(c == '+' ? ' ' : c);
+            }
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
      * Go's {@code index item key...}: a map's value for a key (the empty string when absent, as Loki's templates give
      * a missing label), a string's byte at an index (a number, as Go prints a byte).
      */

@@ -665,7 +665,7 @@ final class Template {
                 return GoText.queryEscape(str(a.get(0)));
             case "urldecode":
                 arity(fn, a, 1);
-                return java.net.URLDecoder.decode(str(a.get(0)), java.nio.charset.StandardCharsets.UTF_8);
+                return GoText.queryUnescape(str(a.get(0)));
             case "bytes":
                 arity(fn, a, 1);
                 try {

@@ -95,7 +95,7 @@ final class TemplateTest {
                         "&lt;a href=&#39;x&#39;&gt;&amp;&#34;|it\\'s \\u003Cb\\u003E\\u003D\\u000A|a+b%2A~%2F%C3%A9"),
                 Arguments.of("{{ index . \"ip\" }}|{{ index . \"none\" }}|{{ index .a 1 }}|{{ slice .a 6 }}|{{ slice .a 0 5 }}|{{ \"é\" | len }}",
                         "10.0.0.1||101|World|Hello|2"),
-                Arguments.of("{{ urlencode \"a*b~c d\" }}", "a%2Ab~c+d"),
+                Arguments.of("{{ urlencode \"a*b~c d\" }}|{{ urldecode \"a%2Ab~c+d%C3%A9\" }}", "a%2Ab~c+d|a*b~c dé"),
                 Arguments.of("{{ \"1h30m\" | duration }}|{{ duration_seconds \"250ms\" }}|{{ \"1.5 KiB\" | bytes }}",
                         "5400|0.25|1536"),
                 Arguments.of("{{ urlencode \"a b&c\" }}", "a+b%26c"),
@@ -145,6 +145,10 @@ final class TemplateTest {
         // Go's parsers, as Loki's convertDuration and convertBytes: no days, no leading space
         assertThatThrownBy(() -> Template.parse("{{ duration \"1d\" }}").execute(CTX))
                 .hasMessage("error calling duration: time: unknown unit \"d\" in duration \"1d\"");
+        assertThatThrownBy(() -> Template.parse("{{ urldecode \"100%zz\" }}").execute(CTX))
+                .hasMessage("error calling urldecode: invalid URL escape \"%zz\"");
+        assertThatThrownBy(() -> Template.parse("{{ urldecode \"ab%4\" }}").execute(CTX))
+                .hasMessage("error calling urldecode: invalid URL escape \"%4\"");
         assertThatThrownBy(() -> Template.parse("{{ index .a 99 }}").execute(CTX))
                 .hasMessage("error calling index: index out of range: 99");
         assertThatThrownBy(() -> Template.parse("{{ slice .a 1 2 3 }}").execute(CTX))
