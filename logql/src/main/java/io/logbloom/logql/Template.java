@@ -832,12 +832,20 @@ final class Template {
         return s.substring(a, b);
     }
 
+    /**
+     * Go's strings.Title (sprig's title): the first letter of each word in title case, a word starting after a
+     * separator: any ASCII character but letters, digits and '_' (an apostrophe too: "don't" is "Don'T"), and
+     * Unicode space.
+     */
     private static String title(String s) {
         StringBuilder sb = new StringBuilder(s.length());
         boolean start = true;
-        for (char c : s.toCharArray()) {
-            sb.append(start ? Character.toUpperCase(c) : c);
-            start = !Character.isLetterOrDigit(c) && c != '_' && c != '\'';
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            i += Character.charCount(c);
+            sb.appendCodePoint(start ? Character.toTitleCase(c) : c);
+            start = c <= 0x7F ? !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_')
+                    : !Character.isLetterOrDigit(c) && (c == 0x85 || Character.isSpaceChar(c) || Character.isWhitespace(c));
         }
         return sb.toString();
     }

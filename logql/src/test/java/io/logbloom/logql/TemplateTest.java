@@ -112,6 +112,8 @@ final class TemplateTest {
                         + "{{ unixToTime \"1673798889902003004\" | unixEpochNanos }}",
                         "1673827200|1673798889|1673798889902|1673798889902003000|1673798889902003004"),
                 Arguments.of("{{ title \"hello world\" }}", "Hello World"),
+                // Go's strings.Title: every ASCII character but letters, digits and _ starts a word, an apostrophe too
+                Arguments.of("{{ title \"don't stop-now \u00e9_x\" }}", "Don'T Stop-Now \u00c9_x"),
                 Arguments.of("a  {{- .n -}}  b", "a42b"),
                 Arguments.of("{{/* comment */}}x", "x"),
                 Arguments.of("{{ `raw` }}", "raw"));
