@@ -478,26 +478,30 @@ final class Template {
                 arity(fn, a, 2);
                 return str(a.get(1)).repeat((int) Math.max(0, integer(a.get(0))));
             case "substr": {
+                // Loki's substring and trunc: on characters (Go runes), not UTF-16 units
                 arity(fn, a, 3);
-                String s = str(a.get(2));
-                int start = (int) integer(a.get(0));
-                int end = (int) integer(a.get(1));
+                int[] s = str(a.get(2)).codePoints().toArray();
+                int end = (int) Math.max(-1, Math.min(integer(a.get(1)), s.length)); // only a negative's sign matters
+                int start = (int) Math.max(-1, Math.min(integer(a.get(0)), s.length));
                 if (start < 0) {
-                    return s.substring(0, Math.min(Math.max(end, 0), s.length()));
+                    return end < 0 ? "" : new String(s, 0, end);
                 }
-                if (end < 0 || end > s.length()) {
-                    return start > s.length() ? "" : s.substring(start);
+                if (end < 0) {
+                    return new String(s, start, s.length - start);
                 }
-                return start > end ? "" : s.substring(start, end);
+                return start > end ? "" : new String(s, start, end - start);
             }
             case "trunc": {
                 arity(fn, a, 2);
-                String s = str(a.get(1));
-                int n = (int) integer(a.get(0));
-                if (n >= 0) {
-                    return s.length() > n ? s.substring(0, n) : s;
+                int[] s = str(a.get(1)).codePoints().toArray();
+                long n = integer(a.get(0));
+                if (n < 0 && s.length + n > 0) {
+                    return new String(s, (int) (s.length + n), (int) -n);
                 }
-                return s.length() > -n ? s.substring(s.length() + n) : s;
+                if (n >= 0 && s.length > n) {
+                    return new String(s, 0, (int) n);
+                }
+                return str(a.get(1));
             }
             case "regexReplaceAll":
                 arity(fn, a, 3);

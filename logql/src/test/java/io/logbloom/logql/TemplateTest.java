@@ -86,6 +86,8 @@ final class TemplateTest {
                 Arguments.of("{{ regexReplaceAllLiteral \"o\" .a \"$\" }}", "Hell$ W$rld"),
                 Arguments.of("{{ count \"o\" .a }}", "2"),
                 Arguments.of("{{ substr 0 5 .a }}|{{ trunc 3 .a }}|{{ trunc -3 .a }}", "Hello|Hel|rld"),
+                Arguments.of("{{ substr 1 3 \"\uD83D\uDE00ab\uD83D\uDE01\" }}|{{ trunc 2 \"\uD83D\uDE00ab\" }}|{{ trunc -1 \"ab\uD83D\uDE01\" }}|{{ substr -1 -1 \"ab\" }}|{{ substr 5 9 \"ab\" }}",
+                        "ab|\uD83D\uDE00a|\uD83D\uDE01||"),
                 Arguments.of("{{ contains \"World\" .a }}|{{ hasPrefix \"He\" .a }}|{{ hasSuffix \"x\" .a }}", "true|true|false"),
                 Arguments.of("{{ repeat 3 \"ab\" }}", "ababab"),
                 Arguments.of("{{ .a | b64enc }}|{{ \"SGk=\" | b64dec }}", "SGVsbG8gV29ybGQ=|Hi"),
