@@ -443,8 +443,11 @@ final class Template {
                 arity(fn, a, 2);
                 return trimChars(str(a.get(1)), str(a.get(0)), true, true);
             case "default": {
-                arity(fn, a, 2);
-                return truthy(a.get(1)) ? a.get(1) : a.get(0);
+                // sprig's default(d, given...): d unless a given value is set
+                if (a.isEmpty() || a.size() > 2) {
+                    throw new IllegalArgumentException("wrong number of args for default: want 1 or 2 got " + a.size());
+                }
+                return a.size() == 2 && truthy(a.get(1)) ? a.get(1) : a.get(0);
             }
             case "contains":
                 arity(fn, a, 2);

@@ -45,6 +45,7 @@ final class TemplateTest {
                 Arguments.of("{{ default \"d\" .empty }}", "d"),
                 Arguments.of("{{ .empty | default \"d\" }}", "d"),
                 Arguments.of("{{ default \"d\" .a }}", "Hello World"),
+                Arguments.of("{{ default \"d\" }}|{{ default 5 0 }}|{{ 0 | default 7 }}", "d|5|7"),
                 // label values are strings: %f of one is Go's bad verb, its value printed with the verb's precision
                 Arguments.of("{{ printf \"%s=%d (%.1f) %q %v%%\" .a 7 .f \"q\" true }}", "Hello World=7 (%!f(string=2)) \"q\" true%"),
                 Arguments.of("{{ printf \"%d|%5.2f|%-4s|%04d|%.3d|%05s|%x|%+d\" 42 2.5 \"ab\" 7 7 \"ab\" \"hi\" 3 }}",
