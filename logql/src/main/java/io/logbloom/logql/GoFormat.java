@@ -59,7 +59,7 @@ final class GoFormat {
 
     private static String one(String spec, char verb, Object a) {
         Spec f = Spec.parse(spec);
-        String type = goType(a);
+        String type = a == null ? "string" : Template.typeName(a); // a missing value prints as Go's ""
         boolean fits = switch (type) {
             case "string" -> "svqxX".indexOf(verb) >= 0;
             case "int" -> "vdxXq".indexOf(verb) >= 0;
@@ -104,26 +104,6 @@ final class GoFormat {
         } catch (java.util.IllegalFormatException e) {
             return "%!" + verb + "(" + type + "=" + Template.print(a) + ")";
         }
-    }
-
-    /** The Go type a template value has: label values and text are strings, numbers int or float64. */
-    private static String goType(Object a) {
-        if (a instanceof Long) {
-            return "int";
-        }
-        if (a instanceof Double) {
-            return "float64";
-        }
-        if (a instanceof Boolean) {
-            return "bool";
-        }
-        if (a instanceof String || a == null) {
-            return "string";
-        }
-        if (a instanceof java.time.ZonedDateTime) {
-            return "time.Time";
-        }
-        return a instanceof java.util.Map ? "map[string]string" : a.getClass().getSimpleName();
     }
 
     /** A value as Go's %v prints it before padding: a string cut to the precision, an int extended to it. */

@@ -252,7 +252,8 @@ final class Template {
         throw new IllegalArgumentException("can't evaluate field " + name + " in type " + typeName(dot));
     }
 
-    private static String typeName(Object v) {
+    /** The Go type a template value stands for: label values and text are strings, numbers int or float64. */
+    static String typeName(Object v) {
         if (v instanceof String) {
             return "string";
         }
@@ -261,6 +262,15 @@ final class Template {
         }
         if (v instanceof Double) {
             return "float64";
+        }
+        if (v instanceof Boolean) {
+            return "bool";
+        }
+        if (v instanceof ZonedDateTime) {
+            return "time.Time";
+        }
+        if (v instanceof Map) {
+            return "map[string]string";
         }
         return v == null ? "<nil>" : v.getClass().getSimpleName();
     }
