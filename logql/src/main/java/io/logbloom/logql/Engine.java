@@ -521,7 +521,6 @@ public final class Engine {
             throw new LogQLValidationException("label_replace expects a vector, got a scalar");
         }
         com.google.re2j.Pattern p = Matcher.anchored(r.regex());
-        List<String> names = GoRegex.groupNames(p);
         List<Map<Map<String, String>, Double>> out = new ArrayList<>();
         for (Map<Map<String, String>, Double> step : ((VectorValue) in).steps) {
             Map<Map<String, String>, Double> m = new HashMap<>();
@@ -530,7 +529,7 @@ public final class Engine {
                 com.google.re2j.Matcher mm = p.matcher(src);
                 Map<String, String> key = e.getKey();
                 if (mm.matches()) {
-                    String value = expand(r.replacement(), mm, names);
+                    String value = GoRegex.expand(r.replacement(), mm, p);
                     TreeMap<String, String> k = new TreeMap<>(key);
                     if (value.isEmpty()) {
                         k.remove(r.destination());
@@ -544,62 +543,6 @@ public final class Engine {
             out.add(m);
         }
         return new VectorValue(out);
-    }
-
-    /** Go's Regexp.Expand: $1, ${1}, $name, ${name}; $$ is a literal $. */
-    static String expand(String template, com.google.re2j.Matcher m, List<String> names) {
-        StringBuilder sb = new StringBuilder();
-        int i = 0;
-        while (i < template.length()) {
-            char c = template.charAt(i);
-            if (c != '$' || i + 1 >= template.length()) {
-                sb.append(c);
-                i++;
-                continue;
-            }
-            if (template.charAt(i + 1) == '$') {
-                sb.append('$');
-                i += 2;
-                continue;
-            }
-            String name;
-            int end;
-            if (template.charAt(i + 1) == '{') {
-                end = template.indexOf('}', i + 2);
-                if (end < 0) {
-                    sb.append(c);
-                    i++;
-                    continue;
-                }
-                name = template.substring(i + 2, end);
-                end++;
-            } else {
-                end = i + 1;
-                while (end < template.length() && (Character.isLetterOrDigit(template.charAt(end)) || template.charAt(end) == '_')) {
-                    end++;
-                }
-                name = template.substring(i + 1, end);
-            }
-            if (name.isEmpty()) {
-                sb.append(c);
-                i++;
-                continue;
-            }
-            String v = null;
-            if (name.chars().allMatch(Character::isDigit)) {
-                int g = Integer.parseInt(name);
-                if (g <= m.groupCount()) {
-                    v = m.group(g);
-                }
-            } else {
-                if (names.contains(name)) {
-                    v = m.group(name);
-                }
-            }
-            sb.append(v == null ? "" : v);
-            i = end;
-        }
-        return sb.toString();
     }
 
     // ---- binary operators

@@ -518,12 +518,10 @@ final class Template {
             }
             case "regexReplaceAll":
                 arity(fn, a, 3);
-                return GoRegex.compileSearch(str(a.get(0))).matcher(str(a.get(1)))
-                        .replaceAll(goReplacement(str(a.get(2))));
+                return GoRegex.replaceAll(GoRegex.compileSearch(str(a.get(0))), str(a.get(1)), str(a.get(2)), false);
             case "regexReplaceAllLiteral":
                 arity(fn, a, 3);
-                return GoRegex.compileSearch(str(a.get(0))).matcher(str(a.get(1)))
-                        .replaceAll(com.google.re2j.Matcher.quoteReplacement(str(a.get(2))));
+                return GoRegex.replaceAll(GoRegex.compileSearch(str(a.get(0))), str(a.get(1)), str(a.get(2)), true);
             case "count": {
                 arity(fn, a, 2);
                 com.google.re2j.Matcher m = GoRegex.compileSearch(str(a.get(0))).matcher(str(a.get(1)));
@@ -796,12 +794,6 @@ final class Template {
     private static String indent(String s, int n) {
         String pad = " ".repeat(Math.max(0, n));
         return pad + s.replace("\n", "\n" + pad);
-    }
-
-    private static String goReplacement(String repl) {
-        // Go expands $1 / ${name}; Java uses $1 / ${name} too but our named groups are renamed g<i>,
-        // so only numeric references are supported; backslashes are literal in Go.
-        return repl.replace("\\", "\\\\");
     }
 
     private static int compare(Object x, Object y) {

@@ -214,6 +214,10 @@ final class MetricEvalTest {
         assertThat(v.samples()).extracting(x -> x.metric().get("short")).containsExactlyInAnyOrder("p-a", "p-b");
         Vector none = instant("label_replace(count_over_time({app=\"x\"}[60s]), \"short\", \"$1\", \"pod\", \"zz(.)\")", 60 * S);
         assertThat(none.samples()).allSatisfy(x -> assertThat(x.metric()).doesNotContainKey("short"));
+        // Go's Expand: ${1}x is group 1 then x, $$ a dollar, $1x the group named 1x (none), a long number no group
+        Vector expanded = instant("label_replace(count_over_time({app=\"x\", pod=\"a\"}[60s]), \"short\", "
+                + "\"${1}x$$|$1x|$99999999999\", \"pod\", \"(.)\")", 60 * S);
+        assertThat(expanded.samples()).extracting(x -> x.metric().get("short")).containsExactly("ax$||");
     }
 
     @Test

@@ -85,6 +85,13 @@ final class TemplateTest {
                 Arguments.of("{{ round 2.567 2 }}|{{ ceil 1.2 }}|{{ floor 1.8 }}", "2.57|2|1"),
                 Arguments.of("{{ regexReplaceAll \"o(.)\" .a \"0$1\" }}", "Hell0 W0rld"),
                 Arguments.of("{{ regexReplaceAllLiteral \"o\" .a \"$\" }}", "Hell$ W$rld"),
+                // Go's Expand: $1x names the group 1x (none: nothing), ${1}x is group 1 then x, $$ a dollar, $ before
+                // no name itself; Go's ReplaceAll leaves an empty match right after a match alone
+                Arguments.of("{{ regexReplaceAll \"(a)\" \"xa\" \"$1x\" }}|{{ regexReplaceAll \"(a)\" \"xa\" \"${1}x\" }}|"
+                        + "{{ regexReplaceAll \"a\" \"xa\" \"$$\" }}|{{ regexReplaceAll \"(?P<w>o)\" \"foo\" \"<$w>\" }}|"
+                        + "{{ regexReplaceAll \"a*\" \"baaac\" \"-\" }}|{{ regexReplaceAll \"a\" \"xa\" \"${\" }}|"
+                        + "{{ regexReplaceAllLiteral \"a*\" \"baaac\" \"$1\" }}",
+                        "x|xax|x$|f<o><o>|-b-c-|x${|$1b$1c$1"),
                 Arguments.of("{{ count \"o\" .a }}", "2"),
                 Arguments.of("{{ substr 0 5 .a }}|{{ trunc 3 .a }}|{{ trunc -3 .a }}", "Hello|Hel|rld"),
                 Arguments.of("{{ substr 1 3 \"\uD83D\uDE00ab\uD83D\uDE01\" }}|{{ trunc 2 \"\uD83D\uDE00ab\" }}|{{ trunc -1 \"ab\uD83D\uDE01\" }}|{{ substr -1 -1 \"ab\" }}|{{ substr 5 9 \"ab\" }}",
