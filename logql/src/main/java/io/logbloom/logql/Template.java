@@ -661,10 +661,10 @@ final class Template {
                 return ZonedDateTime.now(ZoneOffset.UTC);
             case "toDate":
                 arity(fn, a, 2);
-                return GoTime.parse(str(a.get(0)), str(a.get(1)), ZoneOffset.UTC).orElse(GoTime.ZERO);
+                return GoTimeParser.parse(str(a.get(0)), str(a.get(1)), ZoneOffset.UTC).orElse(GoTime.ZERO);
             case "toDateInZone":
                 arity(fn, a, 3);
-                return GoTime.parse(str(a.get(0)), str(a.get(2)), zone(str(a.get(1)))).orElse(GoTime.ZERO);
+                return GoTimeParser.parse(str(a.get(0)), str(a.get(2)), zone(str(a.get(1)))).orElse(GoTime.ZERO);
             case "b64enc":
                 arity(fn, a, 1);
                 return java.util.Base64.getEncoder().encodeToString(str(a.get(0)).getBytes(java.nio.charset.StandardCharsets.UTF_8));

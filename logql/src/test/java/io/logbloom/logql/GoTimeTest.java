@@ -51,7 +51,7 @@ final class GoTimeTest {
         "Jan 06|UTC|Nov 68|2068-11-01 00:00:00 +0000 UTC",
         "Jan 06|UTC|Nov 69|1969-11-01 00:00:00 +0000 UTC"})
     void parsesAsGo(String layout, String zone, String value, String printed) {
-        Optional<ZonedDateTime> t = GoTime.parse(layout, value, ZoneId.of(zone));
+        Optional<ZonedDateTime> t = GoTimeParser.parse(layout, value, ZoneId.of(zone));
         assertThat(t).isPresent();
         assertThat(GoTime.format(t.get())).isEqualTo(printed);
     }
@@ -62,6 +62,6 @@ final class GoTimeTest {
         "2006-01-02T15:04:05Z07:00|2024-07-01T12:00:00+0200", "2006 002|2023 366", "Jan 02 2006|Jan 2 2006",
         ".000|.12"})
     void refusesWhatGoRefuses(String layout, String value) {
-        assertThat(GoTime.parse(layout, value, ZoneOffset.UTC)).isEmpty();
+        assertThat(GoTimeParser.parse(layout, value, ZoneOffset.UTC)).isEmpty();
     }
 }
