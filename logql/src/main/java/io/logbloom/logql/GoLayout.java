@@ -25,7 +25,7 @@ final class GoLayout {
         NUM_SECONDS_TZ, NUM_SHORT_TZ, NUM_COLON_TZ, NUM_COLON_SECONDS_TZ, FRAC0, FRAC9
     }
 
-    /** Literal text before an element ({@code std} null: the layout's trailing text); a fraction's digits and separator. */
+    /** Literal text before an element ({@code std} null: the trailing text); a fraction's digits and separator. */
     record Chunk(String literal, Std std, int digits, char separator) {}
 
     private GoLayout() {}
@@ -48,7 +48,8 @@ final class GoLayout {
             new Element("pm", Std.LOWER_PM, false), new Element("-07:00:00", Std.NUM_COLON_SECONDS_TZ, false),
             new Element("-070000", Std.NUM_SECONDS_TZ, false), new Element("-07:00", Std.NUM_COLON_TZ, false),
             new Element("-0700", Std.NUM_TZ, false), new Element("-07", Std.NUM_SHORT_TZ, false),
-            new Element("Z07:00:00", Std.ISO_COLON_SECONDS_TZ, false), new Element("Z070000", Std.ISO_SECONDS_TZ, false),
+            new Element("Z07:00:00", Std.ISO_COLON_SECONDS_TZ, false),
+            new Element("Z070000", Std.ISO_SECONDS_TZ, false),
             new Element("Z07:00", Std.ISO_COLON_TZ, false), new Element("Z0700", Std.ISO_TZ, false),
             new Element("Z07", Std.ISO_SHORT_TZ, false));
 

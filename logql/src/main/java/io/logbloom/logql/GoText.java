@@ -45,7 +45,7 @@ final class GoText {
         return sb.toString();
     }
 
-    /** template.JSEscapeString: quotes, backslash, {@code <>&=} and controls as escapes, unprintable runes as \\uXXXX. */
+    /** template.JSEscapeString: quotes, backslash, {@code <>&=} and controls escaped, unprintable runes as \\uXXXX. */
     static String js(String s) {
         StringBuilder sb = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); ) {

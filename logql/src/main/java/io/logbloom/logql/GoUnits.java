@@ -198,7 +198,8 @@ final class GoUnits {
             i += Character.charCount(c);
             if (c >= 0x80 || c < ' ') {
                 for (byte b : new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8)) {
-                    sb.append("\\x").append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+                    sb.append("\\x").append(Character.forDigit((b >> 4) & 0xF, 16))
+                            .append(Character.forDigit(b & 0xF, 16));
                 }
             } else {
                 if (c == '"' || c == '\\') {
