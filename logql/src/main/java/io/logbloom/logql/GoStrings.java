@@ -218,6 +218,56 @@ public final class GoStrings {
         return new ConversionException("strconv.ParseInt: parsing " + quote(s) + ": invalid syntax");
     }
 
+    /**
+     * Go's {@code strconv.FormatFloat(v, 'g', -1, 64)}, which is also how fmt's {@code %v} and a template print a
+     * float64: the shortest digits that read back as {@code v}, in exponent form when the exponent is below -4 or at
+     * least 6 ({@code 1e+06}, {@code 1.5e-05}, {@code 123456}), {@code +Inf}, {@code -Inf}, {@code NaN}.
+     */
+    static String formatFloat(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "+Inf" : "-Inf";
+        }
+        if (v == 0) {
+            return 1 / v < 0 ? "-0" : "0";
+        }
+        String e = null;
+        for (int digits = 1; digits <= 17; digits++) { // the fewest correctly rounded digits that read back
+            e = String.format(java.util.Locale.ROOT, "%." + (digits - 1) + "e", Math.abs(v));
+            if (Double.parseDouble(e) == Math.abs(v)) {
+                break;
+            }
+        }
+        int mark = e.indexOf('e');
+        String mantissa = e.substring(0, mark).replace(".", "");
+        int exponent = Integer.parseInt(e.substring(mark + 1));
+        int end = mantissa.length();
+        while (end > 1 && mantissa.charAt(end - 1) == '0') {
+            end--;
+        }
+        mantissa = mantissa.substring(0, end);
+        StringBuilder sb = new StringBuilder(v < 0 ? "-" : "");
+        if (exponent < -4 || exponent >= 6) {
+            sb.append(mantissa.charAt(0));
+            if (mantissa.length() > 1) {
+                sb.append('.').append(mantissa, 1, mantissa.length());
+            }
+            String exp = Integer.toString(Math.abs(exponent));
+            return sb.append('e').append(exponent < 0 ? '-' : '+').append(exp.length() < 2 ? "0" : "").append(exp)
+                    .toString();
+        }
+        if (exponent < 0) {
+            return sb.append("0.").append("0".repeat(-exponent - 1)).append(mantissa).toString();
+        }
+        if (mantissa.length() <= exponent + 1) {
+            return sb.append(mantissa).append("0".repeat(exponent + 1 - mantissa.length())).toString();
+        }
+        return sb.append(mantissa, 0, exponent + 1).append('.').append(mantissa, exponent + 1, mantissa.length())
+                .toString();
+    }
+
     private static ConversionException intRange(String s) {
         return new ConversionException("strconv.ParseInt: parsing " + quote(s) + ": value out of range");
     }

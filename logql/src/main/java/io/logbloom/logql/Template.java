@@ -299,7 +299,7 @@ final class Template {
             return "";
         }
         if (v instanceof Double d) {
-            return Values.formatValue(d).replace("+Inf", "+Inf");
+            return GoStrings.formatFloat(d); // a float64 as Go's templates print it: 1e+06, not 1000000
         }
         if (v instanceof ZonedDateTime t) {
             return GoTime.format(t);

@@ -108,6 +108,9 @@ final class TemplateTest {
                 Arguments.of("{{ urlencode \"a*b~c d\" }}|{{ urldecode \"a%2Ab~c+d%C3%A9\" }}", "a%2Ab~c+d|a*b~c dé"),
                 Arguments.of("{{ \"1h30m\" | duration }}|{{ duration_seconds \"250ms\" }}|{{ \"1.5 KiB\" | bytes }}",
                         "5400|0.25|1536"),
+                // a float64 prints as Go prints it: the exponent form from 1e+06 on
+                Arguments.of("{{ \"20MB\" | bytes }}|{{ mulf 1000 1000 }}|{{ divf 1 100000 }}|{{ addf 999999 0 }}",
+                        "2e+07|1e+06|1e-05|999999"),
                 Arguments.of("{{ urlencode \"a b&c\" }}", "a+b%26c"),
                 Arguments.of("{{ alignLeft 3 \"abcdef\" }}|{{ alignRight 5 \"ab\" }}", "abc|   ab"),
                 // as Loki's: a negative count keeps the text, counts are of characters (code points), not UTF-16 units
