@@ -123,6 +123,90 @@ final class GoText {
     }
 
     /**
+     * sprig's b64dec: Go's {@code base64.StdEncoding.DecodeString} (padding required, {@code \r} and {@code \n}
+     * skipped anywhere), and on bad input Go's error text as the result, as sprig returns it
+     * ({@code illegal base64 data at input byte 4}).
+     */
+    static String base64Decode(String s) {
+        byte[] src = s.getBytes(StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(src.length / 4 * 3);
+        int si = 0;
+        while (si < src.length) {
+            int[] quantum = new int[4];
+            int length = 4;
+            long trailingGarbage = -1;
+            for (int j = 0; j < 4; j++) {
+                if (si == src.length) {
+                    if (j == 0) {
+                        return out.toString(StandardCharsets.UTF_8); // only line breaks were left
+                    }
+                    return corrupt(si - j);
+                }
+                byte in = src[si++];
+                int value = BASE64_DECODE[in & 0xFF];
+                if (value >= 0) {
+                    quantum[j] = value;
+                    continue;
+                }
+                if (in == '\n' || in == '\r') {
+                    j--;
+                    continue;
+                }
+                if (in != '=' || j < 2) {
+                    return corrupt(si - 1);
+                }
+                if (j == 2) { // "==" expected, the first one read
+                    si = skipLineBreaks(src, si);
+                    if (si == src.length) {
+                        return corrupt(src.length);
+                    }
+                    if (src[si] != '=') {
+                        return corrupt(si - 1);
+                    }
+                    si++;
+                }
+                si = skipLineBreaks(src, si);
+                if (si < src.length) {
+                    trailingGarbage = si;
+                }
+                length = j;
+                break;
+            }
+            int bits = quantum[0] << 18 | quantum[1] << 12 | quantum[2] << 6 | quantum[3];
+            for (int k = 0; k < length - 1; k++) {
+                out.write(bits >> (16 - 8 * k) & 0xFF);
+            }
+            if (trailingGarbage >= 0) {
+                return corrupt(trailingGarbage);
+            }
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Per byte, its value in the standard base64 alphabet, or -1. */
+    private static final int[] BASE64_DECODE = new int[256];
+
+    static {
+        java.util.Arrays.fill(BASE64_DECODE, -1);
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 0; i < alphabet.length(); i++) {
+            BASE64_DECODE[alphabet.charAt(i)] = i;
+        }
+    }
+
+    private static int skipLineBreaks(byte[] src, int from) {
+        int i = from;
+        while (i < src.length && (src[i] == '\n' || src[i] == '\r')) {
+            i++;
+        }
+        return i;
+    }
+
+    private static String corrupt(long at) {
+        return "illegal base64 data at input byte " + at;
+    }
+
+    /**
      * Go's {@code index item key...}: a map's value for a key (the empty string when absent, as Loki's templates give
      * a missing label), a string's byte at an index (a number, as Go prints a byte).
      */

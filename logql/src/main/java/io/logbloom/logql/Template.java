@@ -670,11 +670,7 @@ final class Template {
                 return java.util.Base64.getEncoder().encodeToString(str(a.get(0)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
             case "b64dec":
                 arity(fn, a, 1);
-                try {
-                    return new String(java.util.Base64.getDecoder().decode(str(a.get(0))), java.nio.charset.StandardCharsets.UTF_8);
-                } catch (IllegalArgumentException e) {
-                    return e.getMessage();
-                }
+                return GoText.base64Decode(str(a.get(0)));
             case "urlencode":
                 arity(fn, a, 1);
                 return GoText.queryEscape(str(a.get(0)));

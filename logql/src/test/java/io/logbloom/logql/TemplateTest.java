@@ -99,6 +99,11 @@ final class TemplateTest {
                 Arguments.of("{{ contains \"World\" .a }}|{{ hasPrefix \"He\" .a }}|{{ hasSuffix \"x\" .a }}", "true|true|false"),
                 Arguments.of("{{ repeat 3 \"ab\" }}", "ababab"),
                 Arguments.of("{{ .a | b64enc }}|{{ \"SGk=\" | b64dec }}", "SGVsbG8gV29ybGQ=|Hi"),
+                // sprig's b64dec is Go's StdEncoding: padding required, line breaks skipped, Go's error as the result
+                Arguments.of("{{ b64dec \"SG\\nk=\" }}|{{ b64dec \"SG=\\n=\" }}|{{ b64dec \"SGk\" }}|{{ b64dec \"SG!k\" }}|"
+                        + "{{ b64dec \"SGk=x\" }}|{{ b64dec \"S===\" }}|{{ b64dec \"\" }}",
+                        "Hi|H|illegal base64 data at input byte 0|illegal base64 data at input byte 2|"
+                        + "illegal base64 data at input byte 4|illegal base64 data at input byte 1|"),
                 // Go's text/template built-ins: Sprint's spacing (none next to a string), escapers, index and slice by bytes
                 Arguments.of("{{ print 1 2 \"x\" 3 true }}|{{ println .n 7 }}|", "1 2x3 true|42 7\n|"),
                 Arguments.of("{{ html \"<a href='x'>&\\\"\" }}|{{ js \"it's <b>=\\n\" }}|{{ urlquery \"a b*~/é\" }}",
