@@ -65,7 +65,7 @@ final class GoFormat {
             case "int" -> "vdxXq".indexOf(verb) >= 0;
             case "float64" -> "vfFeEgG".indexOf(verb) >= 0;
             case "bool" -> "vt".indexOf(verb) >= 0;
-            default -> true;
+            default -> "svqxX".indexOf(verb) >= 0; // a time prints through its String(), as Go's Stringer
         };
         if (!fits) {
             // Go's bad verb: the type, then the value as %v with the same flags, width and precision
@@ -73,17 +73,17 @@ final class GoFormat {
         }
         try {
             return switch (verb) {
-                case 'd' -> a instanceof Long l ? f.integer(l, spec.indexOf('+') > 0, spec.indexOf(' ') > 0)
-                        : String.format(Locale.ROOT, spec + "d", toLong(a));
+                case 'd' -> f.integer((Long) a); // only an int fits %d
                 case 'f', 'F', 'e', 'E', 'g', 'G' -> {
                     String s = spec;
                     if ((verb == 'f' || verb == 'F') && !s.contains(".")) {
                         s = s + ".6";
                     }
                     if ((verb == 'g' || verb == 'G') && !spec.contains(".")) {
-                        yield Template.print(toDouble(a));
+                        yield Template.print(a);
                     }
-                    yield String.format(Locale.ROOT, s + Character.toLowerCase(verb), toDouble(a));
+                    // only a float64 fits these verbs
+                    yield String.format(Locale.ROOT, s + Character.toLowerCase(verb), (Double) a);
                 }
                 case 'q' -> f.pad(GoStrings.quote(f.truncate(Template.print(a))));
                 case 'x', 'X' -> {
@@ -97,8 +97,7 @@ final class GoFormat {
                     yield hex.toString();
                 }
                 case 't' -> f.pad(String.valueOf(Template.truthy(a)));
-                case 's', 'v' -> a instanceof Long l ? f.integer(l, spec.indexOf('+') > 0, spec.indexOf(' ') > 0)
-                        : f.pad(plain(a, f));
+                case 's', 'v' -> a instanceof Long l ? f.integer(l) : f.pad(plain(a, f));
                 default -> "%!" + verb + "(" + type + "=" + f.pad(plain(a, f)) + ")";
             };
         } catch (java.util.IllegalFormatException e) {
@@ -117,19 +116,19 @@ final class GoFormat {
     }
 
     /** The flags, width and precision of a verb ({@code %-05.1}); -1 when absent. */
-    private record Spec(boolean minus, boolean zero, int width, int precision) {
+    private record Spec(boolean minus, boolean zero, boolean plus, boolean space, int width, int precision) {
         static Spec parse(String spec) {
             int i = 1;
-            boolean minus = false;
-            boolean zero = false;
+            String flags = "";
             for (; i < spec.length() && "+-# 0".indexOf(spec.charAt(i)) >= 0; i++) {
-                minus |= spec.charAt(i) == '-';
-                zero |= spec.charAt(i) == '0';
+                flags += spec.charAt(i);
             }
+            boolean minus = flags.indexOf('-') >= 0;
             int dot = spec.indexOf('.', i);
             String width = spec.substring(i, dot < 0 ? spec.length() : dot);
             String precision = dot < 0 ? null : spec.substring(dot + 1);
-            return new Spec(minus, zero && !minus, width.isEmpty() ? -1 : Integer.parseInt(width),
+            return new Spec(minus, flags.indexOf('0') >= 0 && !minus, flags.indexOf('+') >= 0, flags.indexOf(' ') >= 0,
+                    width.isEmpty() ? -1 : Integer.parseInt(width),
                     precision == null ? -1 : precision.isEmpty() ? 0 : Integer.parseInt(precision));
         }
 
@@ -137,7 +136,7 @@ final class GoFormat {
          * An integer as Go's %d prints it: at least the precision's digits (then the 0 flag is ignored), else zeros
          * up to the width with the 0 flag; a sign for negatives, or + / space when those flags are set.
          */
-        String integer(long value, boolean plus, boolean space) {
+        String integer(long value) {
             String digits = value == Long.MIN_VALUE ? "9223372036854775808" : Long.toString(Math.abs(value));
             String sign = value < 0 ? "-" : plus ? "+" : space ? " " : "";
             if (precision >= 0) {
@@ -145,7 +144,7 @@ final class GoFormat {
             } else if (zero && width > 0) {
                 digits = "0".repeat(Math.max(0, width - sign.length() - digits.length())) + digits;
             }
-            return new Spec(minus, false, width, -1).pad(sign + digits);
+            return new Spec(minus, false, false, false, width, -1).pad(sign + digits);
         }
 
         /** Cut to the precision in characters (code points), as Go cuts a string. */
@@ -164,35 +163,6 @@ final class GoFormat {
             }
             String padding = (zero ? "0" : " ").repeat(missing);
             return minus ? s + padding : padding + s;
-        }
-    }
-
-    private static long toLong(Object a) {
-        if (a instanceof Long l) {
-            return l;
-        }
-        if (a instanceof Double d) {
-            return d.longValue();
-        }
-        String s = Template.print(a).trim();
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            throw new java.util.IllegalFormatConversionException('d', String.class);
-        }
-    }
-
-    private static double toDouble(Object a) {
-        if (a instanceof Double d) {
-            return d;
-        }
-        if (a instanceof Long l) {
-            return l;
-        }
-        try {
-            return Double.parseDouble(Template.print(a).trim());
-        } catch (NumberFormatException e) {
-            throw new java.util.IllegalFormatConversionException('f', String.class);
         }
     }
 }
