@@ -47,15 +47,17 @@ final class WarmupTrafficTest {
     }
 
     @Test
-    void queries_mostlyNeedlesOverEverything_andScansOverWindowsInsideThePushedRange() {
+    void queries_mostlyNeedlesOverEverything_andScansInTurnOverWindowsAndOverEverything() {
         WarmupTraffic traffic = new WarmupTraffic(7, START);
         for (int i = 0; i < 20; i++) {
             traffic.nextBody(1000);
         }
         long end = traffic.endNanos();
-        Set<String> scanKinds = new HashSet<>();
+        Set<String> windowKinds = new HashSet<>();
+        Set<String> wholeKinds = new HashSet<>();
         int needles = 0;
-        for (int n = 0; n < 6 * WarmupTraffic.NEEDLE_EVERY; n++) {
+        int queries = 2 * WarmupTraffic.SCAN_SHAPES * WarmupTraffic.NEEDLE_EVERY;
+        for (int n = 0; n < queries; n++) {
             WarmupTraffic.WarmupQuery q = traffic.query(n);
             if (n % WarmupTraffic.NEEDLE_EVERY != 0) {
                 needles++;
@@ -63,16 +65,28 @@ final class WarmupTrafficTest {
                 assertThat(q.lines()).isEqualTo(1);
                 assertThat(q.fromNanos()).isEqualTo(START);
                 assertThat(q.toNanos()).isEqualTo(end);
-            } else {
-                scanKinds.add(q.logql().replaceAll("\\[\\d+s\\]", "[r]"));
-                assertThat(q.lines()).isEqualTo(-1);
+                continue;
+            }
+            String kind = q.logql().replaceAll("\\[\\d+s\\]", "[r]");
+            assertThat(q.lines()).isEqualTo(-1);
+            if (n / WarmupTraffic.NEEDLE_EVERY / WarmupTraffic.SCAN_SHAPES == 0) {
+                windowKinds.add(kind);
                 assertThat(q.fromNanos()).isBetween(START, end);
                 assertThat(q.toNanos()).isBetween(q.fromNanos() + 1, end);
                 assertThat(q.toNanos() - q.fromNanos()).isLessThanOrEqualTo(WarmupTraffic.SCAN_WINDOW_NANOS);
+            } else {
+                wholeKinds.add(kind);
+                assertThat(q.fromNanos()).isEqualTo(START);
+                assertThat(q.toNanos()).isEqualTo(end);
+                if (q.instant()) { // the range vector reaches back over everything pushed
+                    long seconds = Long.parseLong(q.logql().replaceAll("(?s).*\\[(\\d+)s\\].*", "$1"));
+                    assertThat(seconds * 1_000_000_000L).isGreaterThanOrEqualTo(end - START);
+                }
             }
         }
-        assertThat(scanKinds).hasSize(6);
-        assertThat(needles).isEqualTo(6 * (WarmupTraffic.NEEDLE_EVERY - 1));
+        assertThat(windowKinds).hasSize(WarmupTraffic.SCAN_SHAPES).isEqualTo(wholeKinds);
+        assertThat(windowKinds).anyMatch(k -> k.contains("|= \"timeout\""));
+        assertThat(needles).isEqualTo(queries / WarmupTraffic.NEEDLE_EVERY * (WarmupTraffic.NEEDLE_EVERY - 1));
     }
 
     @Test
