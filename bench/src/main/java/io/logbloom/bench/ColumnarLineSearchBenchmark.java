@@ -56,9 +56,10 @@ public class ColumnarLineSearchBenchmark {
 
     /**
      * {@code scan}: QueryScanReport's logfmt lines (a status of 200 to 500 in every line); {@code loadtest}: the load
-     * test's logfmt, JSON and plain lines.
+     * test's logfmt, JSON and plain lines of all its streams; {@code loadtest-info}: those of its info streams only, as
+     * the block of one such stream holds them (statuses 200-304, so the ranges rule {@code status=500} out).
      */
-    @Param({"scan", "loadtest"})
+    @Param({"scan", "loadtest", "loadtest-info"})
     String shape;
 
     private byte[] needle;
@@ -79,7 +80,7 @@ public class ColumnarLineSearchBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         ColumnarConfig config = ColumnarConfig.defaults().withZstdLevel(9);
-        ColumnarRows rows = shape.equals("scan") ? scanRows(config) : loadTestRows(config);
+        ColumnarRows rows = shape.equals("scan") ? scanRows(config) : loadTestRows(config, shape.equals("loadtest-info"));
         byte[] object = ColumnarObjectWriter.write(config, Map.of(Labels.of("job", "bench"), rows));
         ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes("bench", object));
         if (reader.directory().blocks().size() != 1) {
@@ -114,12 +115,15 @@ public class ColumnarLineSearchBenchmark {
         }
     }
 
-    private static ColumnarRows loadTestRows(ColumnarConfig config) {
+    private static ColumnarRows loadTestRows(ColumnarConfig config, boolean infoOnly) {
         LogGenerator generator = new LogGenerator(new GeneratorConfig(42, "bench", 100, 1000, false, 85));
         LogGenerator.Lane lane = generator.lane(0, 1, () -> Instant.ofEpochSecond(1_760_000_000L));
         ColumnarRows rows = new ColumnarRows();
         while (true) {
             for (LogStream stream : lane.next().streams()) {
+                if (infoOnly && !"info".equals(stream.labels().get("level"))) {
+                    continue;
+                }
                 for (io.logbloom.loadtest.LogEntry entry : stream.entries()) {
                     long rowRaw = entry.line().getBytes(StandardCharsets.UTF_8).length + 8 + 32;
                     if (rows.rawBytes() + rowRaw > config.maxRawBytesPerBlock()) {

@@ -175,7 +175,7 @@ public final class ColumnarBlock {
         }
         // a tokenized column is searched on its tokens even once its lines are decoded: the walk reads one code
         // per line run, a substring search every line byte
-        if (decoded == null || info.lines().encoding() == ColumnarEncoding.LINES_TOKENIZED) {
+        if (decoded == null || info.lines().encoding().tokenized()) {
             try {
                 return search.rowsContaining(literal, scratch);
             } catch (ChunkFormatException e) {

@@ -90,8 +90,9 @@ final class ColumnarColumnDecoder {
 
     static ColumnarLines lines(byte[] payload, ColumnarColumnInfo column, int rows, String where)
             throws ChunkFormatException {
-        if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
-            return ColumnarLineTokens.decode(payload, rows, where);
+        if (column.encoding().tokenized()) {
+            return ColumnarLineTokens.decode(payload, rows, column.encoding() == ColumnarEncoding.LINES_TOKENIZED_RANGES,
+                    where);
         }
         if (column.encoding() != ColumnarEncoding.LINES) {
             throw wrongEncoding(column, where);
@@ -117,8 +118,9 @@ final class ColumnarColumnDecoder {
     /** Which rows of a line column contain {@code literal}; a tokenized column is searched on its tokens. */
     static boolean[] rowsContaining(byte[] payload, ColumnarColumnInfo column, int rows, String where, byte[] literal)
             throws ChunkFormatException {
-        if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
-            return ColumnarLineTokens.rowsContaining(payload, rows, where, literal);
+        if (column.encoding().tokenized()) {
+            return ColumnarLineTokens.rowsContaining(payload, rows,
+                    column.encoding() == ColumnarEncoding.LINES_TOKENIZED_RANGES, where, literal);
         }
         ColumnarLines lines = lines(payload, column, rows, where);
         boolean[] out = new boolean[rows];

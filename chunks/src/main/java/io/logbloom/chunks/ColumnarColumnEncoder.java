@@ -106,7 +106,7 @@ final class ColumnarColumnEncoder implements AutoCloseable {
             return plainLines(rows, order, from, to);
         }
         double dictionaryShare = tokens.encode(rows, order, from, to, zstd, third);
-        Encoded tokenized = new Encoded(ColumnarEncoding.LINES_TOKENIZED, false, third.array(), third.size(),
+        Encoded tokenized = new Encoded(ColumnarEncoding.LINES_TOKENIZED_RANGES, false, third.array(), third.size(),
                 third.size());
         if (dictionaryShare < MAX_DICTIONARY_SHARE_WITHOUT_PLAIN) {
             return tokenized;

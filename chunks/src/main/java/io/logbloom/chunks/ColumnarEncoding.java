@@ -17,6 +17,12 @@ public enum ColumnarEncoding {
      * varint numbers, each section zstd'd on its own (layout in {@code ColumnarLineTokens}).
      */
     LINES_TOKENIZED(8),
+    /**
+     * Lines: {@link #LINES_TOKENIZED}'s sections and a fourth, the range of the numbers after each pair of runs
+     * ({@code ColumnarNumberRanges}), so a literal filter can rule a block out before inflating its codes. Written
+     * since columnar version 4.
+     */
+    LINES_TOKENIZED_RANGES(9),
     /** Metadata: presence, then one value shared by every present row. */
     METADATA_CONSTANT(4),
     /** Metadata: presence, the distinct values, then one uvarint id per present row. */
@@ -35,6 +41,11 @@ public enum ColumnarEncoding {
     /** The identifier written into the directory. */
     public int id() {
         return id;
+    }
+
+    /** Whether this is a tokenized line layout ({@link #LINES_TOKENIZED} with or without the ranges section). */
+    public boolean tokenized() {
+        return this == LINES_TOKENIZED || this == LINES_TOKENIZED_RANGES;
     }
 
     /** The encoding with identifier {@code id}, or null when unknown. */

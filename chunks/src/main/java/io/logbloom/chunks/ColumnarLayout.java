@@ -12,7 +12,7 @@ import java.util.zip.CRC32C;
  * <pre>
  * object:
  *   0     4   magic "LBCO"
- *   4     1   version (3; 2 is read too; v1 is the row chunk "LBCK")
+ *   4     1   version (4; 2 and 3 are read too; v1 is the row chunk "LBCK")
  *   5     ... column data: for each block in directory order, its columns back to back
  *             (timestamps, lines, then one per metadata key in key order), no gaps
  *   D     L   directory (below); D = end of the last column
@@ -53,8 +53,11 @@ import java.util.zip.CRC32C;
  */
 final class ColumnarLayout {
     static final byte[] MAGIC = {'L', 'B', 'C', 'O'};
-    /** Bump when the layout changes; the version written. */
-    static final int VERSION = 3;
+    /**
+     * Bump when the layout changes; the version written. 4: line columns are written as
+     * {@link ColumnarEncoding#LINES_TOKENIZED_RANGES} (a payload section more), which a version-3 reader does not know.
+     */
+    static final int VERSION = 4;
     /** The oldest version still read: 2 has no block flags. */
     static final int OLDEST_READ_VERSION = 2;
     /** The first version whose block entries carry a flags uvarint. */

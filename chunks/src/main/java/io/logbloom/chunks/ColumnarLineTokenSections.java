@@ -65,7 +65,7 @@ final class ColumnarLineTokenSections {
     }
 
     /** The header of the payload: total line bytes and where each section lies. */
-    private record Layout(int total, Section dictionary, Section codes, Section numbers) {}
+    private record Layout(int total, Section dictionary, Section codes, Section numbers, Section ranges) {}
 
     /** A section's bytes {@code array[from, to)}: inflated, or the stored bytes of a plain section in place. */
     private record Bytes(byte[] array, int from, int to) {}
@@ -78,6 +78,8 @@ final class ColumnarLineTokenSections {
 
     private final byte[] payload;
     private final int rows;
+    /** Whether the payload has the ranges section ({@link ColumnarEncoding#LINES_TOKENIZED_RANGES}). */
+    private final boolean hasRanges;
     private final String where;
     /** Inflates the sections kept by this object (a search given scan buffers uses theirs). */
     private final ZstdInflater inflater;
@@ -87,15 +89,20 @@ final class ColumnarLineTokenSections {
     private Text text;
     /** Guarded by this. */
     private Bytes numbers;
+    /** Guarded by this; null until parsed, {@link #NO_RANGES} when the payload records none. */
+    private ColumnarNumberRanges.Table ranges;
+    private static final ColumnarNumberRanges.Table NO_RANGES = new ColumnarNumberRanges.Table(new int[0], new int[0],
+            new long[0], new long[0]);
 
     /** Sections that inflate with a context of their own per section (one-off decodes). */
-    ColumnarLineTokenSections(byte[] payload, int rows, String where) {
-        this(payload, rows, where, ZstdInflater.perCall());
+    ColumnarLineTokenSections(byte[] payload, int rows, boolean hasRanges, String where) {
+        this(payload, rows, hasRanges, where, ZstdInflater.perCall());
     }
 
-    ColumnarLineTokenSections(byte[] payload, int rows, String where, ZstdInflater inflater) {
+    ColumnarLineTokenSections(byte[] payload, int rows, boolean hasRanges, String where, ZstdInflater inflater) {
         this.payload = payload;
         this.rows = rows;
+        this.hasRanges = hasRanges;
         this.where = where;
         this.inflater = inflater;
     }
@@ -109,10 +116,12 @@ final class ColumnarLineTokenSections {
             Section dictionary = section(in, "dictionary", maxSection);
             Section codes = section(in, "codes", maxSection);
             Section numbers = section(in, "numbers", maxSection);
+            Section ranges = hasRanges ? section(in, "ranges", maxSection) : null;
             if (in.hasRemaining()) {
-                throw new ChunkFormatException(where + ": trailing bytes after the numbers section");
+                throw new ChunkFormatException(where + ": trailing bytes after the " + (hasRanges ? "ranges" : "numbers")
+                        + " section");
             }
-            layout = new Layout(total, dictionary, codes, numbers);
+            layout = new Layout(total, dictionary, codes, numbers, ranges);
         }
         return layout;
     }
@@ -217,6 +226,25 @@ final class ColumnarLineTokenSections {
             numbers = bytes(layout().numbers(), null, null, "numbers");
         }
         return numbers;
+    }
+
+    /**
+     * The ranges section parsed (once; it is a few hundred bytes), or null when the payload has none or records none;
+     * {@code codeLimit} is the dictionary's token count plus 2.
+     */
+    private synchronized ColumnarNumberRanges.Table ranges(int codeLimit) throws ChunkFormatException {
+        if (ranges == null) {
+            Section section = layout().ranges();
+            if (section == null) {
+                ranges = NO_RANGES;
+            } else {
+                Bytes b = bytes(section, null, null, "ranges");
+                ColumnarNumberRanges.Table table = ColumnarNumberRanges.parse(b.array(), b.from(), b.to(), codeLimit,
+                        where);
+                ranges = table == null ? NO_RANGES : table;
+            }
+        }
+        return ranges == NO_RANGES ? null : ranges;
     }
 
     ColumnarLineTokenView tokens() throws ChunkFormatException {
@@ -595,6 +623,12 @@ final class ColumnarLineTokenSections {
         if (((tokenUnion | numberUnion) & required) != required) {
             return out; // some run of the literal has nothing in this block that could stand for it
         }
+        if (digitRuns != null && hasRanges) {
+            ColumnarNumberRanges.Table table = ranges(count + 2);
+            if (table != null && rangesRuleOut(table, codeMasks, tokenUnion, digitRuns)) {
+                return out; // some digit run of the literal has no number in range after runs that could precede it
+            }
+        }
         Bytes numberSection = null;
         if (digitRuns != null) {
             if (keptNumbers != null) {
@@ -621,6 +655,47 @@ final class ColumnarLineTokenSections {
         }
         walk(codes, numberSection, codeMasks, literal, runs, digitRuns, out);
         return out;
+    }
+
+    /**
+     * Whether the ranges prove that no row contains the literal: for some digit run i ≥ 1 of the literal that no token
+     * of the block can stand for (so only a number can), no number recorded after a pair of runs that can stand for
+     * literal runs i - 2 and i - 1 lies where run i needs it (equal to it when inner, starting with it when last).
+     *
+     * <p>Why it holds: a line containing the literal holds its runs as consecutive line runs; the line run standing
+     * for run i is then a number whose two preceding line runs stand for runs i - 2 and i - 1 (a token among them
+     * has that mask bit; a number standing for a digit run i - 2 is accepted whatever its value), and the block's
+     * ranges record that number under those two runs' codes. Run i - 1 is never a digit run (runs alternate class),
+     * so its line run is a token; for i = 1 the run before it is not part of the literal and any code will do.
+     */
+    private static boolean rangesRuleOut(ColumnarNumberRanges.Table table, long[] codeMasks, long tokenUnion,
+            DigitRuns digitRuns) {
+        for (int i = 1; i < digitRuns.runs; i++) {
+            long bit = 1L << i;
+            if (digitRuns.lengths[i] == 0 || (tokenUnion & bit) != 0) {
+                continue; // not a digit run, or a token (a digit run that is no canonical number) may stand for it
+            }
+            long beforeBit = 1L << (i - 1);
+            long twoBeforeBit = i >= 2 ? 1L << (i - 2) : 0;
+            boolean twoBeforeDigits = i >= 2 && digitRuns.lengths[i - 2] > 0;
+            boolean found = false;
+            for (int e = 0; e < table.size() && !found; e++) {
+                if ((codeMasks[table.before1()[e]] & beforeBit) == 0) {
+                    continue;
+                }
+                if (i >= 2) {
+                    int before2 = table.before2()[e];
+                    if (!(before2 == 0 ? twoBeforeDigits : (codeMasks[before2] & twoBeforeBit) != 0)) {
+                        continue;
+                    }
+                }
+                found = digitRuns.mayLieIn(i, table.least()[e], table.greatest()[e]);
+            }
+            if (!found) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -935,6 +1010,34 @@ final class ColumnarLineTokenSections {
                 }
             }
             return new DigitRuns(possible, values, lengths, runs);
+        }
+
+        /**
+         * Whether a number in [{@code least}, {@code greatest}] can stand for run {@code i} ≥ 1 (a digit run): equal
+         * to it when inner; when last, a canonical decimal starting with it (of each length d from the run's on,
+         * the interval [value·10^(d-n), (value+1)·10^(d-n)) within the d-digit numbers).
+         */
+        boolean mayLieIn(int i, long least, long greatest) {
+            if ((possible & (1L << i)) == 0) {
+                return false;
+            }
+            if (i < runs - 1) {
+                return least <= values[i] && values[i] <= greatest;
+            }
+            int n = lengths[i];
+            for (int d = n; d <= 18; d++) {
+                long lo = values[i] * POW10[d - n];
+                if (lo > greatest) {
+                    return false;
+                }
+                long hi = (values[i] + 1) * POW10[d - n] - 1;
+                lo = Math.max(lo, d == 1 ? 0 : POW10[d - 1]);
+                hi = Math.min(hi, POW10[d] - 1);
+                if (lo <= hi && lo <= greatest && hi >= least) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** The positional mask bits number {@code value} carries (two or more runs). */

@@ -17,6 +17,8 @@ import java.util.Arrays;
  *   section dictionary: uvarint token count, then (uvarint length, bytes) per token
  *   section codes: per line, uvarint codes: 0 = next number, 1 = end of line, k = token k - 2
  *   section numbers: uvarint values, in order of use
+ *   section ranges ({@link ColumnarEncoding#LINES_TOKENIZED_RANGES} only, the encoding written): the least and
+ *     greatest number after each pair of runs, layout in {@link ColumnarNumberRanges}
  * section:
  *   uvarint stored length, uvarint raw length (0 = stored plain, else zstd frame inflating to it)
  * </pre>
@@ -57,6 +59,8 @@ final class ColumnarLineTokens {
     private final ByteSink dictionary = new ByteSink(4096);
     private final ByteSink codes = new ByteSink(64 * 1024);
     private final ByteSink numbers = new ByteSink(16 * 1024);
+    private final ByteSink ranges = new ByteSink(1024);
+    private final ColumnarNumberRanges.Builder pairs = new ColumnarNumberRanges.Builder();
     private final TokenTable tokens = new TokenTable();
     private byte[] compressed = new byte[64 * 1024];
 
@@ -68,6 +72,7 @@ final class ColumnarLineTokens {
         tokens.clear();
         codes.reset();
         numbers.reset();
+        pairs.clear();
         byte[] bytes = rows.lineBytes();
         long total = 0;
         for (int i = from; i < to; i++) {
@@ -76,6 +81,9 @@ final class ColumnarLineTokens {
             int end = start + rows.lineLength(row);
             total += end - start;
             int p = start;
+            // the codes of the two runs before the current one, for the ranges section
+            int before2 = ColumnarNumberRanges.LINE_START;
+            int before1 = ColumnarNumberRanges.LINE_START;
             while (p < end) {
                 // one pass per run: its class, its end, and its number value or its token key (hash and packed bytes)
                 byte first = bytes[p];
@@ -87,12 +95,17 @@ final class ColumnarLineTokens {
                         value = value * 10 + (bytes[q] - '0'); // wraps past 18 digits: such a run is a token below
                         q++;
                     }
+                    int code;
                     if (q - p <= MAX_NUMBER_DIGITS && (q - p == 1 || first != '0')) {
-                        codes.writeUvarint(0);
+                        code = 0;
                         numbers.writeUvarint(value);
+                        pairs.add(before2, before1, value);
                     } else {
-                        codes.writeUvarint(tokens.idOf(bytes, p, q - p) + 2L);
+                        code = tokens.idOf(bytes, p, q - p) + 2;
                     }
+                    codes.writeUvarint(code);
+                    before2 = before1;
+                    before1 = code;
                 } else {
                     int hash = 31 + first;
                     long head = first & 0xFF;
@@ -107,7 +120,10 @@ final class ColumnarLineTokens {
                         }
                         q++;
                     }
-                    codes.writeUvarint(tokens.idOf(bytes, p, q - p, hash, head, tail) + 2L);
+                    int code = tokens.idOf(bytes, p, q - p, hash, head, tail) + 2;
+                    codes.writeUvarint(code);
+                    before2 = before1;
+                    before1 = code;
                 }
                 p = q;
             }
@@ -124,6 +140,8 @@ final class ColumnarLineTokens {
         writeSection(out, dictionary, zstd);
         writeSection(out, codes, zstd);
         writeSection(out, numbers, zstd);
+        pairs.writeTo(ranges);
+        writeSection(out, ranges, zstd);
         return total == 0 ? 1 : dictionary.size() / (double) total;
     }
 
@@ -145,9 +163,12 @@ final class ColumnarLineTokens {
         }
     }
 
-    /** Decodes a payload written by {@link #encode} holding {@code rows} lines. */
-    static ColumnarLines decode(byte[] payload, int rows, String where) throws ChunkFormatException {
-        return new ColumnarLineTokenSections(payload, rows, where).decode();
+    /**
+     * Decodes a payload written by {@link #encode} holding {@code rows} lines; {@code ranges}: whether it has the ranges
+     * section ({@link ColumnarEncoding#LINES_TOKENIZED_RANGES}).
+     */
+    static ColumnarLines decode(byte[] payload, int rows, boolean ranges, String where) throws ChunkFormatException {
+        return new ColumnarLineTokenSections(payload, rows, ranges, where).decode();
     }
 
     /** Whether {@code b} is an ASCII digit (the class numbers are made of). */
@@ -283,9 +304,9 @@ final class ColumnarLineTokens {
      *
      * @throws ChunkFormatException when the payload is malformed, as {@link #decode} would
      */
-    static boolean[] rowsContaining(byte[] payload, int rows, String where, byte[] literal)
+    static boolean[] rowsContaining(byte[] payload, int rows, boolean ranges, String where, byte[] literal)
             throws ChunkFormatException {
-        return new ColumnarLineTokenSections(payload, rows, where).rowsContaining(literal);
+        return new ColumnarLineTokenSections(payload, rows, ranges, where).rowsContaining(literal);
     }
 
     /** First position of {@code needle} in {@code bytes[offset, offset + length)}, or -1. */

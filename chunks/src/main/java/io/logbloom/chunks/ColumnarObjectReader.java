@@ -209,7 +209,7 @@ public final class ColumnarObjectReader {
                     // inflated on the first decode or search, once: a block whose rows a metadata test rules out
                     // never copies or inflates its line column
                     LinePayload payload = new LinePayload(stored, at, column, where, inflater);
-                    if (column.encoding() == ColumnarEncoding.LINES_TOKENIZED) {
+                    if (column.encoding().tokenized()) {
                         // one instance per block: its sections are inflated once, however often it is searched
                         lines = () -> payload.sections(info.rows()).decode();
                         someLines = wanted -> payload.sections(info.rows()).lines(wanted);
@@ -259,7 +259,8 @@ public final class ColumnarObjectReader {
 
         synchronized ColumnarLineTokenSections sections(int rows) throws ChunkFormatException {
             if (sections == null) {
-                sections = new ColumnarLineTokenSections(bytes(), rows, where, inflater);
+                sections = new ColumnarLineTokenSections(bytes(), rows,
+                        column.encoding() == ColumnarEncoding.LINES_TOKENIZED_RANGES, where, inflater);
             }
             return sections;
         }

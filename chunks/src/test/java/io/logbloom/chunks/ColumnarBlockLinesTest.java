@@ -37,7 +37,7 @@ final class ColumnarBlockLinesTest {
                 Map.of(Labels.of("a", "b"), ColumnarRows.of(entries)));
         ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes("lines", bytes));
         assertThat(reader.directory().blocks().get(0).lines().encoding())
-                .isEqualTo(kind == Kind.PLAIN ? ColumnarEncoding.LINES : ColumnarEncoding.LINES_TOKENIZED);
+                .isEqualTo(kind == Kind.PLAIN ? ColumnarEncoding.LINES : ColumnarEncoding.LINES_TOKENIZED_RANGES);
         return lazily ? reader.readBlockLazily(0) : reader.readBlock(0);
     }
 
@@ -107,7 +107,7 @@ final class ColumnarBlockLinesTest {
             corrupt[random.nextInt(corrupt.length)] ^= (byte) (1 + random.nextInt(255));
             ColumnarLines whole;
             try {
-                whole = new ColumnarLineTokenSections(corrupt, rows.size(), "fuzz").decode();
+                whole = new ColumnarLineTokenSections(corrupt, rows.size(), true, "fuzz").decode();
             } catch (ChunkFormatException e) {
                 whole = null;
             }
@@ -115,7 +115,7 @@ final class ColumnarBlockLinesTest {
                 boolean[] wanted = new boolean[rows.size()];
                 wanted[wantedRow] = true;
                 try {
-                    String[] some = new ColumnarLineTokenSections(corrupt, rows.size(), "fuzz").lines(wanted);
+                    String[] some = new ColumnarLineTokenSections(corrupt, rows.size(), true, "fuzz").lines(wanted);
                     if (whole != null) {
                         assertThat(some[wantedRow]).isEqualTo(whole.line(wantedRow));
                     }

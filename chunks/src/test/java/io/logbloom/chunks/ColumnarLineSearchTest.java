@@ -69,7 +69,7 @@ final class ColumnarLineSearchTest {
             byte[] payload = encode(lines);
             for (int k = 0; k < 10; k++) {
                 String literal = literal(r, lines);
-                boolean[] got = ColumnarLineTokens.rowsContaining(payload, n, "test",
+                boolean[] got = ColumnarLineTokens.rowsContaining(payload, n, true, "test",
                         literal.getBytes(StandardCharsets.UTF_8));
                 for (int i = 0; i < n; i++) {
                     assertThat(got[i]).as("%s in %s", literal, lines.get(i)).isEqualTo(lines.get(i).contains(literal));
@@ -124,7 +124,7 @@ final class ColumnarLineSearchTest {
                 lines.add(randomText(r, 8) + " " + word + " status=" + (100 * (1 + r.nextInt(5))) + " " + randomText(r, 3));
             }
             byte[] payload = encode(lines);
-            ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, n, "test");
+            ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, n, true, "test");
             for (int k = 0; k < 8; k++) {
                 String literal = k == 0 ? "status=500" : k == 1 ? "retry" : literal(r, lines);
                 boolean[] got = sections.rowsContaining(literal.getBytes(StandardCharsets.UTF_8), scratch);
@@ -143,7 +143,7 @@ final class ColumnarLineSearchTest {
         List<String> lines = List.of("status=500 ok", "status=200 retry");
         byte[] payload = encode(lines);
         // one row more than the codes hold: the walk must refuse, not answer
-        ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, 3, "test");
+        ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, 3, true, "test");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> sections.rowsContaining(
                 "status".getBytes(StandardCharsets.UTF_8), new ColumnarScanBuffers()))
                 .isInstanceOf(ChunkFormatException.class).hasMessageContaining("codes end before row 2");
@@ -171,7 +171,7 @@ final class ColumnarLineSearchTest {
         }
         byte[] payload = encode(lines);
         for (String literal : new String[] {"status=500", "status=50", "=500 done", "status=5", "done 39", " 399"}) {
-            boolean[] got = ColumnarLineTokens.rowsContaining(payload, lines.size(), "test",
+            boolean[] got = ColumnarLineTokens.rowsContaining(payload, lines.size(), true, "test",
                     literal.getBytes(StandardCharsets.UTF_8));
             int hits = 0;
             for (int i = 0; i < lines.size(); i++) {
@@ -192,7 +192,7 @@ final class ColumnarLineSearchTest {
         String[] literals = {"ts=129 ", "ts=128 ", "ts=38571 ", "ts=16383 ", "=00" + 12 + "", " id=0012", "n=3 ",
             "ts=0 ", "=1", "29 l", "ts=", "=38571"};
         for (String literal : literals) {
-            boolean[] got = ColumnarLineTokens.rowsContaining(payload, lines.size(), "test",
+            boolean[] got = ColumnarLineTokens.rowsContaining(payload, lines.size(), true, "test",
                     literal.getBytes(StandardCharsets.UTF_8));
             for (int i = 0; i < lines.size(); i++) {
                 assertThat(got[i]).as("%s in %s", literal, lines.get(i)).isEqualTo(lines.get(i).contains(literal));

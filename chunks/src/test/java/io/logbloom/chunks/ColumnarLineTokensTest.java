@@ -25,7 +25,7 @@ final class ColumnarLineTokensTest {
         try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
             new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
         }
-        ColumnarLines decoded = ColumnarLineTokens.decode(out.toByteArray(), rows.size(), "test");
+        ColumnarLines decoded = ColumnarLineTokens.decode(out.toByteArray(), rows.size(), true, "test");
         List<String> result = new ArrayList<>();
         for (int i = 0; i < decoded.rows(); i++) {
             result.add(decoded.line(i));
@@ -60,7 +60,7 @@ final class ColumnarLineTokensTest {
         try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
             new ColumnarLineTokens().encode(rows, new int[] {0}, 0, 1, zstd, out);
         }
-        ColumnarLines decoded = ColumnarLineTokens.decode(out.toByteArray(), 1, "test");
+        ColumnarLines decoded = ColumnarLineTokens.decode(out.toByteArray(), 1, true, "test");
         byte[] back = java.util.Arrays.copyOfRange(decoded.bytes(), decoded.offset(0), decoded.offset(0)
                 + decoded.length(0));
         assertThat(back).isEqualTo(bad);
@@ -89,7 +89,7 @@ final class ColumnarLineTokensTest {
                 corrupt[random.nextInt(corrupt.length)] ^= (byte) (1 + random.nextInt(255));
             }
             try {
-                ColumnarLineTokens.decode(corrupt, rows.size(), "fuzz");
+                ColumnarLineTokens.decode(corrupt, rows.size(), true, "fuzz");
             } catch (ChunkFormatException e) {
                 assertThat(e).hasMessageContaining("fuzz");
                 failures++;

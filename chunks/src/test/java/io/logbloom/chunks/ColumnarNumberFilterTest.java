@@ -80,8 +80,8 @@ final class ColumnarNumberFilterTest {
                 lines.add(randomText(r, 12) + " n=" + r.nextInt(3000) + " " + randomText(r, 3));
             }
             byte[] payload = encode(lines);
-            ColumnarLineTokenSections kept = new ColumnarLineTokenSections(payload, n, "test");
-            ColumnarLineTokenSections scanned = new ColumnarLineTokenSections(payload, n, "test");
+            ColumnarLineTokenSections kept = new ColumnarLineTokenSections(payload, n, true, "test");
+            ColumnarLineTokenSections scanned = new ColumnarLineTokenSections(payload, n, true, "test");
             for (int k = 0; k < 10; k++) {
                 String literal = switch (r.nextInt(3)) {
                     case 0 -> " n=" + r.nextInt(3000) + " ";
@@ -118,7 +118,7 @@ final class ColumnarNumberFilterTest {
         for (int i = 0; i < 2000; i++) {
             lines.add("ts=" + (1_000_000 + 7 * i) + " status=" + (i % 5 == 0 ? 500 : 200) + " bytes=" + (i * 31 % 997));
         }
-        ColumnarNumberFilter filter = new ColumnarLineTokenSections(encode(lines), lines.size(), "test")
+        ColumnarNumberFilter filter = new ColumnarLineTokenSections(encode(lines), lines.size(), true, "test")
                 .numberFilter(new ColumnarScanBuffers());
         for (int i = 0; i < 2000; i++) {
             assertThat(filter.mayContain(1_000_000 + 7 * i)).isTrue();
@@ -146,7 +146,7 @@ final class ColumnarNumberFilterTest {
             payload.writeUvarint(0); // stored plain
             payload.writeBytes(section, 0, section.length);
         }
-        ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload.toByteArray(), 1, "test");
+        ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload.toByteArray(), 1, false, "test");
         assertThat(sections.decode().line(0)).isEqualTo("x 123 y");
         byte[] literal = "x 123 y".getBytes(StandardCharsets.UTF_8);
         assertThat(sections.rowsContaining(literal, new ColumnarScanBuffers())).containsExactly(true);
@@ -163,7 +163,7 @@ final class ColumnarNumberFilterTest {
             payload.writeUvarint(0);
             payload.writeBytes(section, 0, section.length);
         }
-        ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload.toByteArray(), 1, "test");
+        ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload.toByteArray(), 1, false, "test");
         assertThatThrownBy(() -> sections.numberFilter(new ColumnarScanBuffers()))
                 .isInstanceOf(ChunkFormatException.class).hasMessageContaining("truncated");
     }
@@ -177,7 +177,7 @@ final class ColumnarNumberFilterTest {
         byte[] object = ColumnarObjectWriter.write(new ColumnarConfig(300, ColumnarConfig.DEFAULT_MAX_RAW_BYTES_PER_BLOCK,
                 ColumnarConfig.DEFAULT_ZSTD_LEVEL), Map.of(Labels.of("app", "a"), ColumnarRows.of(entries)));
         ColumnarBlock block = new ColumnarObjectReader(RangeSource.ofBytes("o", object)).readBlock(0);
-        assertThat(block.info().lines().encoding()).isEqualTo(ColumnarEncoding.LINES_TOKENIZED);
+        assertThat(block.info().lines().encoding()).isEqualTo(ColumnarEncoding.LINES_TOKENIZED_RANGES);
         ColumnarNumberFilter filter = block.numberFilter(null);
         assertThat(filter.mayContain(299)).isTrue();
         assertThat(filter.mayContain(200)).isTrue();
@@ -187,7 +187,7 @@ final class ColumnarNumberFilterTest {
                 ColumnarConfig.DEFAULT_ZSTD_LEVEL).withEffort(ColumnarConfig.Effort.FAST),
                 Map.of(Labels.of("app", "a"), ColumnarRows.of(entries)));
         ColumnarBlock fast = new ColumnarObjectReader(RangeSource.ofBytes("p", plain)).readBlock(0);
-        assertThat(fast.info().lines().encoding()).isNotEqualTo(ColumnarEncoding.LINES_TOKENIZED);
+        assertThat(fast.info().lines().encoding()).isNotEqualTo(ColumnarEncoding.LINES_TOKENIZED_RANGES);
         assertThat(fast.numberFilter(null)).isNull();
     }
 }

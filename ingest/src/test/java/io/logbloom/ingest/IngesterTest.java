@@ -404,7 +404,7 @@ final class IngesterTest {
             ChunkRef ref = IngesterFixture.refs(ingester, "t").get(0);
             var block = new io.logbloom.chunks.ColumnarObjectReader(
                     io.logbloom.chunks.RangeSource.ofObject(store, ref.objectKey())).directory().blocks().get(0);
-            assertThat(block.lines().encoding()).isEqualTo(io.logbloom.chunks.ColumnarEncoding.LINES_TOKENIZED);
+            assertThat(block.lines().encoding()).isEqualTo(io.logbloom.chunks.ColumnarEncoding.LINES_TOKENIZED_RANGES);
             assertThat(block.metadata("trace_id").encoding()).isEqualTo(io.logbloom.chunks.ColumnarEncoding.METADATA_HEX);
             assertThat(IngesterFixture.stored(ingester, store, "t")).containsExactlyElementsOf(entries);
         }
