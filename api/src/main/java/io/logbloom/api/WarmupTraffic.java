@@ -48,6 +48,13 @@ final class WarmupTraffic {
     static final long LINE_INTERVAL_NANOS = 1_000_000L;
     /** Time range of a scanning query over a window: about 2 000 lines. */
     static final long SCAN_WINDOW_NANOS = 2_000_000_000L;
+    /**
+     * Time range of a scanning query over everything: the first 20 000 lines. It covers whole blocks as a count over a
+     * whole load does, while its cost and the heap it touches stay those of a small store however long the warm-up
+     * pushes (over all of a settled warm-up's half a million lines, these scans left the heap grown to 330 MB and the
+     * process at 553 MB resident after the warm-up, against 88 and 265 MB).
+     */
+    static final long WHOLE_SCAN_NANOS = 20_000 * LINE_INTERVAL_NANOS;
     /** Kinds of scanning query, sent in turn. */
     static final int SCAN_SHAPES = 7;
 
@@ -104,8 +111,8 @@ final class WarmupTraffic {
      * Query {@code n}. Needles (all but every {@value #NEEDLE_EVERY}th query: the latency-sensitive path, and a cheap
      * one) look up trace ids already pushed, over everything pushed; the rest cycle through line-filter, parser and
      * metric queries, one cycle over a window of about 2 000 lines that moves back from the newest line (as a
-     * dashboard's panels scan a slice), the next over everything pushed (as an operator's count over the last hours
-     * does), and so on.
+     * dashboard's panels scan a slice), the next over the first lines pushed, whose blocks it covers whole (as an operator's
+     * count over the last hours covers a load's), and so on.
      *
      * <p>Why both: a window that cuts through every block compiles only the paths for blocks straddling the range,
      * and the first real count over a whole load, whose blocks lie inside its range, then threw that code away and
@@ -128,7 +135,7 @@ final class WarmupTraffic {
             from = Math.max(startNanos, to - SCAN_WINDOW_NANOS);
         } else {
             from = startNanos;
-            to = end;
+            to = Math.min(end, startNanos + WHOLE_SCAN_NANOS);
         }
         // an instant query's range reaches back to the window's start: whole seconds, rounded up
         String range = "[" + Math.max(1, (to - from + 999_999_999L) / 1_000_000_000L) + "s]";
