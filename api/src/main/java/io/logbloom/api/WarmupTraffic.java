@@ -111,8 +111,8 @@ final class WarmupTraffic {
      * Query {@code n}. Needles (all but every {@value #NEEDLE_EVERY}th query: the latency-sensitive path, and a cheap
      * one) look up trace ids already pushed, over everything pushed; the rest cycle through line-filter, parser and
      * metric queries, one cycle over a window of about 2 000 lines that moves back from the newest line (as a
-     * dashboard's panels scan a slice), the next over the first lines pushed, whose blocks it covers whole (as an operator's
-     * count over the last hours covers a load's), and so on.
+     * dashboard's panels scan a slice), the next over the first lines pushed, whose blocks it covers whole (as an
+     * operator's count over the last hours covers a load's), and so on.
      *
      * <p>Why both: a window that cuts through every block compiles only the paths for blocks straddling the range,
      * and the first real count over a whole load, whose blocks lie inside its range, then threw that code away and
@@ -148,8 +148,8 @@ final class WarmupTraffic {
                     true, from, to, -1);
             case 4 -> new WarmupQuery("sum by (service) (rate(" + sel + " |~ \"retry|timeout\" [1s]))", false, from, to,
                     -1);
-            case 5 -> new WarmupQuery("sum by (level) (count_over_time(" + sel + " |= \"timeout\" " + range + "))", true,
-                    from, to, -1);
+            case 5 -> new WarmupQuery("sum by (level) (count_over_time(" + sel + " |= \"timeout\" " + range + "))",
+                    true, from, to, -1);
             default -> new WarmupQuery(sel + " | json | status >= 500 | line_format \"{{.method}} {{.path}}\"", false,
                     from, to, -1);
         };

@@ -80,7 +80,8 @@ public class ColumnarLineSearchBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         ColumnarConfig config = ColumnarConfig.defaults().withZstdLevel(9);
-        ColumnarRows rows = shape.equals("scan") ? scanRows(config) : loadTestRows(config, shape.equals("loadtest-info"));
+        ColumnarRows rows = shape.equals("scan") ? scanRows(config)
+                : loadTestRows(config, shape.equals("loadtest-info"));
         byte[] object = ColumnarObjectWriter.write(config, Map.of(Labels.of("job", "bench"), rows));
         ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes("bench", object));
         if (reader.directory().blocks().size() != 1) {

@@ -91,8 +91,8 @@ final class ColumnarColumnDecoder {
     static ColumnarLines lines(byte[] payload, ColumnarColumnInfo column, int rows, String where)
             throws ChunkFormatException {
         if (column.encoding().tokenized()) {
-            return ColumnarLineTokens.decode(payload, rows, column.encoding() == ColumnarEncoding.LINES_TOKENIZED_RANGES,
-                    where);
+            boolean ranges = column.encoding() == ColumnarEncoding.LINES_TOKENIZED_RANGES;
+            return ColumnarLineTokens.decode(payload, rows, ranges, where);
         }
         if (column.encoding() != ColumnarEncoding.LINES) {
             throw wrongEncoding(column, where);

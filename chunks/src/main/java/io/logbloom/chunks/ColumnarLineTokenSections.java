@@ -118,8 +118,8 @@ final class ColumnarLineTokenSections {
             Section numbers = section(in, "numbers", maxSection);
             Section ranges = hasRanges ? section(in, "ranges", maxSection) : null;
             if (in.hasRemaining()) {
-                throw new ChunkFormatException(where + ": trailing bytes after the " + (hasRanges ? "ranges" : "numbers")
-                        + " section");
+                throw new ChunkFormatException(where + ": trailing bytes after the "
+                        + (hasRanges ? "ranges" : "numbers") + " section");
             }
             layout = new Layout(total, dictionary, codes, numbers, ranges);
         }
@@ -658,9 +658,9 @@ final class ColumnarLineTokenSections {
     }
 
     /**
-     * Whether the ranges prove that no row contains the literal: for some digit run i ≥ 1 of the literal that no token
-     * of the block can stand for (so only a number can), no number recorded after a pair of runs that can stand for
-     * literal runs i - 2 and i - 1 lies where run i needs it (equal to it when inner, starting with it when last).
+     * Whether the ranges prove that no row contains the literal: for some digit run i ≥ 1 of the literal that no
+     * token of the block can stand for (so only a number can), no number recorded after a pair of runs that can stand
+     * for literal runs i - 2 and i - 1 lies where run i needs it (equal to it when inner, starting with it when last).
      *
      * <p>Why it holds: a line containing the literal holds its runs as consecutive line runs; the line run standing
      * for run i is then a number whose two preceding line runs stand for runs i - 2 and i - 1 (a token among them

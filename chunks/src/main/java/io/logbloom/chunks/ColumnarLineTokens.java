@@ -164,8 +164,8 @@ final class ColumnarLineTokens {
     }
 
     /**
-     * Decodes a payload written by {@link #encode} holding {@code rows} lines; {@code ranges}: whether it has the ranges
-     * section ({@link ColumnarEncoding#LINES_TOKENIZED_RANGES}).
+     * Decodes a payload written by {@link #encode} holding {@code rows} lines; {@code ranges}: whether it has the
+     * ranges section ({@link ColumnarEncoding#LINES_TOKENIZED_RANGES}).
      */
     static ColumnarLines decode(byte[] payload, int rows, boolean ranges, String where) throws ChunkFormatException {
         return new ColumnarLineTokenSections(payload, rows, ranges, where).decode();

@@ -133,8 +133,8 @@ final class ColumnarNumberRanges {
     }
 
     /**
-     * Parses a section's raw bytes {@code bytes[from, to)} of a block whose codes are below {@code codeLimit}; null when
-     * the section is empty (nothing recorded).
+     * Parses a section's raw bytes {@code bytes[from, to)} of a block whose codes are below {@code codeLimit}; null
+     * when the section is empty (nothing recorded).
      *
      * @throws ChunkFormatException when the bytes are malformed or name a code outside the dictionary
      */

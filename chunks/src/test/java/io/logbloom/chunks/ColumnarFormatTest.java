@@ -381,7 +381,8 @@ final class ColumnarFormatTest {
         // written by the version-3 writer: 40 rows "level=info path=/api/v1/users/{7i} status={500 every 5th, else 200}
         // bytes={1000 + 37i}", trace_id {i as 32 hex digits}
         byte[] bytes;
-        try (java.io.InputStream in = ColumnarFormatTest.class.getResourceAsStream("/columnar/v3-tokenized-object.bin")) {
+        String fixture = "/columnar/v3-tokenized-object.bin";
+        try (java.io.InputStream in = ColumnarFormatTest.class.getResourceAsStream(fixture)) {
             bytes = in.readAllBytes();
         }
         assertThat(bytes[4]).isEqualTo((byte) 3);
@@ -391,8 +392,9 @@ final class ColumnarFormatTest {
         ColumnarBlock block = reader.readBlock(0);
         List<LogEntry> entries = block.entries();
         assertThat(entries).hasSize(40);
-        assertThat(entries.get(5)).isEqualTo(new LogEntry(1_005, "level=info path=/api/v1/users/35 status=500 bytes=1185",
-                List.of(new Label("trace_id", String.format("%032x", 5)))));
+        assertThat(entries.get(5)).isEqualTo(new LogEntry(1_005,
+                "level=info path=/api/v1/users/35 status=500 bytes=1185",
+                List.of(new Label("trace_id", "0".repeat(31) + "5"))));
         boolean[] hits = block.rowsContaining("status=500 ".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         for (int i = 0; i < 40; i++) {
             assertThat(hits[i]).as("row %d", i).isEqualTo(i % 5 == 0);

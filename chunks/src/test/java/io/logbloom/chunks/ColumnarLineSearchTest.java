@@ -2,7 +2,6 @@ package io.logbloom.chunks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.luben.zstd.ZstdCompressCtx;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,21 +24,6 @@ final class ColumnarLineSearchTest {
         return sb.toString();
     }
 
-    private static byte[] encode(List<String> lines) {
-        ColumnarRows rows = new ColumnarRows();
-        for (String line : lines) {
-            rows.append(0, line, List.of());
-        }
-        int[] order = new int[rows.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        ByteSink out = new ByteSink(1024);
-        try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
-            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
-        }
-        return out.toByteArray();
-    }
 
     private static String literal(Random r, List<String> lines) {
         if (r.nextBoolean() && !lines.isEmpty()) {
@@ -66,7 +50,7 @@ final class ColumnarLineSearchTest {
             for (int i = 0; i < n; i++) {
                 lines.add(randomText(r, 10));
             }
-            byte[] payload = encode(lines);
+            byte[] payload = ColumnarTestData.tokenizedPayload(lines);
             for (int k = 0; k < 10; k++) {
                 String literal = literal(r, lines);
                 boolean[] got = ColumnarLineTokens.rowsContaining(payload, n, true, "test",
@@ -123,7 +107,7 @@ final class ColumnarLineSearchTest {
                 String word = "w" + (char) ('a' + r.nextInt(26)) + (char) ('a' + r.nextInt(26));
                 lines.add(randomText(r, 8) + " " + word + " status=" + (100 * (1 + r.nextInt(5))) + " " + randomText(r, 3));
             }
-            byte[] payload = encode(lines);
+            byte[] payload = ColumnarTestData.tokenizedPayload(lines);
             ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, n, true, "test");
             for (int k = 0; k < 8; k++) {
                 String literal = k == 0 ? "status=500" : k == 1 ? "retry" : literal(r, lines);
@@ -141,7 +125,7 @@ final class ColumnarLineSearchTest {
     @Test
     void corruptCodes_refusedInScratchSearch() {
         List<String> lines = List.of("status=500 ok", "status=200 retry");
-        byte[] payload = encode(lines);
+        byte[] payload = ColumnarTestData.tokenizedPayload(lines);
         // one row more than the codes hold: the walk must refuse, not answer
         ColumnarLineTokenSections sections = new ColumnarLineTokenSections(payload, 3, true, "test");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> sections.rowsContaining(
@@ -169,7 +153,7 @@ final class ColumnarLineSearchTest {
             line.append("status=").append(r.nextBoolean() ? 500 : 200 + r.nextInt(400)).append(" done ").append(i);
             lines.add(line.toString());
         }
-        byte[] payload = encode(lines);
+        byte[] payload = ColumnarTestData.tokenizedPayload(lines);
         for (String literal : new String[] {"status=500", "status=50", "=500 done", "status=5", "done 39", " 399"}) {
             boolean[] got = ColumnarLineTokens.rowsContaining(payload, lines.size(), true, "test",
                     literal.getBytes(StandardCharsets.UTF_8));
@@ -188,7 +172,7 @@ final class ColumnarLineSearchTest {
         for (int i = 0; i < 300; i++) {
             lines.add("ts=" + (i * 129) + " level=info n=" + (i % 7) + " id=00" + i);
         }
-        byte[] payload = encode(lines);
+        byte[] payload = ColumnarTestData.tokenizedPayload(lines);
         String[] literals = {"ts=129 ", "ts=128 ", "ts=38571 ", "ts=16383 ", "=00" + 12 + "", " id=0012", "n=3 ",
             "ts=0 ", "=1", "29 l", "ts=", "=38571"};
         for (String literal : literals) {

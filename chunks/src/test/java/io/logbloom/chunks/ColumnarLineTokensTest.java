@@ -13,19 +13,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 final class ColumnarLineTokensTest {
     private static List<String> roundTrip(List<String> lines) throws ChunkFormatException {
-        ColumnarRows rows = new ColumnarRows();
-        for (String line : lines) {
-            rows.append(0, line, List.of());
-        }
-        int[] order = new int[rows.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        ByteSink out = new ByteSink(1024);
-        try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
-            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
-        }
-        ColumnarLines decoded = ColumnarLineTokens.decode(out.toByteArray(), rows.size(), true, "test");
+        ColumnarLines decoded = ColumnarLineTokens.decode(ColumnarTestData.tokenizedPayload(lines), lines.size(), true,
+                "test");
         List<String> result = new ArrayList<>();
         for (int i = 0; i < decoded.rows(); i++) {
             result.add(decoded.line(i));

@@ -3,7 +3,6 @@ package io.logbloom.chunks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.github.luben.zstd.ZstdCompressCtx;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,21 +17,6 @@ final class ColumnarNumberFilterTest {
     private static final String[] PIECES = {"ts", "=", "500", "5001", "0500", "007", "0", "1", " ", "_", "é", "😀",
         "123456789012345678", "1234567890123456789", "x", "-", ".", "999999999999999999", "42", "4"};
 
-    private static byte[] encode(List<String> lines) {
-        ColumnarRows rows = new ColumnarRows();
-        for (String line : lines) {
-            rows.append(0, line, List.of());
-        }
-        int[] order = new int[rows.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        ByteSink out = new ByteSink(1024);
-        try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
-            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
-        }
-        return out.toByteArray();
-    }
 
     private static String randomText(Random r, int maxPieces) {
         StringBuilder sb = new StringBuilder();
@@ -79,7 +63,7 @@ final class ColumnarNumberFilterTest {
             for (int i = 0; i < n; i++) {
                 lines.add(randomText(r, 12) + " n=" + r.nextInt(3000) + " " + randomText(r, 3));
             }
-            byte[] payload = encode(lines);
+            byte[] payload = ColumnarTestData.tokenizedPayload(lines);
             ColumnarLineTokenSections kept = new ColumnarLineTokenSections(payload, n, true, "test");
             ColumnarLineTokenSections scanned = new ColumnarLineTokenSections(payload, n, true, "test");
             for (int k = 0; k < 10; k++) {
@@ -118,7 +102,8 @@ final class ColumnarNumberFilterTest {
         for (int i = 0; i < 2000; i++) {
             lines.add("ts=" + (1_000_000 + 7 * i) + " status=" + (i % 5 == 0 ? 500 : 200) + " bytes=" + (i * 31 % 997));
         }
-        ColumnarNumberFilter filter = new ColumnarLineTokenSections(encode(lines), lines.size(), true, "test")
+        byte[] payload = ColumnarTestData.tokenizedPayload(lines);
+        ColumnarNumberFilter filter = new ColumnarLineTokenSections(payload, lines.size(), true, "test")
                 .numberFilter(new ColumnarScanBuffers());
         for (int i = 0; i < 2000; i++) {
             assertThat(filter.mayContain(1_000_000 + 7 * i)).isTrue();

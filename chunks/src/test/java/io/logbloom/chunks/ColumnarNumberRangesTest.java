@@ -3,7 +3,6 @@ package io.logbloom.chunks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.github.luben.zstd.ZstdCompressCtx;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,21 +11,6 @@ import org.junit.jupiter.api.Test;
 
 /** The ranges section of a tokenized line column and the proof of absence drawn from it. */
 final class ColumnarNumberRangesTest {
-    private static byte[] encode(List<String> lines) {
-        ColumnarRows rows = new ColumnarRows();
-        for (String line : lines) {
-            rows.append(0, line, List.of());
-        }
-        int[] order = new int[rows.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        ByteSink out = new ByteSink(1024);
-        try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
-            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
-        }
-        return out.toByteArray();
-    }
 
     /** The payload's sections: [total, dictionary, codes, numbers, ranges] as (stored, raw, bytes). */
     private record Section(int stored, int raw, byte[] bytes) {}
@@ -72,7 +56,8 @@ final class ColumnarNumberRangesTest {
 
     @Test
     void section_recordsLeastAndGreatestNumberPerPairOfRuns() throws ChunkFormatException {
-        byte[] payload = encode(List.of("status=200 bytes=17", "status=304 bytes=4", "12 x", "status=201"));
+        byte[] payload = ColumnarTestData.tokenizedPayload(
+                List.of("status=200 bytes=17", "status=304 bytes=4", "12 x", "status=201"));
         List<Section> s = sections(payload);
         assertThat(s).hasSize(4);
         Section ranges = s.get(3);
@@ -81,7 +66,8 @@ final class ColumnarNumberRangesTest {
         ColumnarNumberRanges.Table table = ColumnarNumberRanges.parse(ranges.bytes(), 0, ranges.bytes().length, 7, "t");
         List<String> pairs = new ArrayList<>();
         for (int i = 0; i < table.size(); i++) {
-            pairs.add(table.before2()[i] + "," + table.before1()[i] + ":" + table.least()[i] + ".." + table.greatest()[i]);
+            pairs.add(table.before2()[i] + "," + table.before1()[i] + ":" + table.least()[i] + ".."
+                    + table.greatest()[i]);
         }
         // (line start, line start) 12; (status, =) 200..304; (bytes, =) 4..17
         assertThat(pairs).containsExactly("1,1:12..12", "2,3:200..304", "5,3:4..17");
@@ -98,7 +84,7 @@ final class ColumnarNumberRangesTest {
             }
             lines.add(key + "q=" + i);
         }
-        byte[] payload = encode(lines);
+        byte[] payload = ColumnarTestData.tokenizedPayload(lines);
         assertThat(sections(payload).get(3).bytes()).isEmpty();
         boolean[] got = search(payload, lines.size(), "=77");
         for (int i = 0; i < lines.size(); i++) {
@@ -112,7 +98,7 @@ final class ColumnarNumberRangesTest {
         for (int i = 0; i < 50; i++) {
             info.add("level=info status=" + (i % 2 == 0 ? 200 : 304) + " bytes=" + (5000 + i) + " took 500ms");
         }
-        byte[] unreadable = withUnreadableCodes(encode(info));
+        byte[] unreadable = withUnreadableCodes(ColumnarTestData.tokenizedPayload(info));
         // only a number can stand for 500 after "status=", and those lie in 200..304: nothing is inflated
         for (String literal : List.of("status=500", "status=500 ", "\"status=5", "tatus=404 bytes", "status=2000")) {
             assertThat(search(unreadable, info.size(), literal)).as(literal).containsOnly(false);
@@ -127,7 +113,7 @@ final class ColumnarNumberRangesTest {
     @Test
     void keysEndingInTheLiteralsFirstRun_andDigitRunsBeforeTheNumber_areCandidates() throws ChunkFormatException {
         List<String> lines = List.of("httpstatus=500 a", "v1.500 b", "x=7");
-        byte[] unreadable = withUnreadableCodes(encode(lines));
+        byte[] unreadable = withUnreadableCodes(ColumnarTestData.tokenizedPayload(lines));
         // "status" is a suffix of "httpstatus": the pair (httpstatus, =) holds 500, the block must be read
         assertThatThrownBy(() -> search(unreadable, 3, "status=500")).isInstanceOf(ChunkFormatException.class);
         // a digit run before the number: the pair (number, .) is a candidate whatever the number was
@@ -157,16 +143,18 @@ final class ColumnarNumberRangesTest {
                 }
                 lines.add(line.toString());
             }
-            byte[] payload = encode(lines);
+            byte[] payload = ColumnarTestData.tokenizedPayload(lines);
             byte[] unreadable = withUnreadableCodes(payload);
             for (int k = 0; k < 12; k++) {
-                long value = r.nextBoolean() ? base + r.nextInt(25) - 2 : (long) Math.pow(10, r.nextInt(8)) * (1 + r.nextInt(9));
+                long value = r.nextBoolean() ? base + r.nextInt(25) - 2
+                        : (long) Math.pow(10, r.nextInt(8)) * (1 + r.nextInt(9));
                 String number = r.nextInt(8) == 0 ? "0" + value : Long.toString(value);
                 if (r.nextBoolean()) {
                     number = number.substring(0, 1 + r.nextInt(number.length()));
                 }
-                String literal = (r.nextBoolean() ? keys[r.nextInt(keys.length)] : keys[r.nextInt(keys.length)].substring(2))
-                        + separators[r.nextInt(separators.length)] + number + (r.nextBoolean() ? " " : "");
+                String key = keys[r.nextInt(keys.length)];
+                String literal = (r.nextBoolean() ? key : key.substring(2)) + separators[r.nextInt(separators.length)]
+                        + number + (r.nextBoolean() ? " " : "");
                 boolean[] got = search(payload, n, literal);
                 for (int i = 0; i < n; i++) {
                     assertThat(got[i]).as("%s in %s", literal, lines.get(i)).isEqualTo(lines.get(i).contains(literal));
@@ -187,7 +175,7 @@ final class ColumnarNumberRangesTest {
     @Test
     void payloadWithoutRanges_readAsBefore() throws ChunkFormatException {
         List<String> lines = List.of("status=200 ok", "status=500 failed", "status=503");
-        byte[] payload = encode(lines);
+        byte[] payload = ColumnarTestData.tokenizedPayload(lines);
         List<Section> s = sections(payload);
         byte[] old = rebuild(payload, s.subList(0, 3));
         ColumnarLineTokenSections sections = new ColumnarLineTokenSections(old, 3, false, "test");
@@ -199,12 +187,13 @@ final class ColumnarNumberRangesTest {
                 .isInstanceOf(ChunkFormatException.class);
         // and a payload with ranges read as one without has trailing bytes
         assertThatThrownBy(() -> new ColumnarLineTokenSections(payload, 3, false, "test").decode())
-                .isInstanceOf(ChunkFormatException.class).hasMessageContaining("trailing bytes after the numbers section");
+                .isInstanceOf(ChunkFormatException.class)
+                .hasMessageContaining("trailing bytes after the numbers section");
     }
 
     @Test
     void corruptRanges_refusedWithAClearError() throws ChunkFormatException {
-        byte[] payload = encode(List.of("status=200", "status=204"));
+        byte[] payload = ColumnarTestData.tokenizedPayload(List.of("status=200", "status=204"));
         List<Section> s = new ArrayList<>(sections(payload));
         ByteSink bad = new ByteSink(16);
         bad.writeUvarint(1);

@@ -91,4 +91,21 @@ final class ColumnarTestData {
         streams.forEach((labels, entries) -> rows.put(labels, ColumnarRows.of(entries)));
         return rows;
     }
+
+    /** The lines as one {@link ColumnarLineTokens} payload (as the writer encodes a block's line column). */
+    static byte[] tokenizedPayload(List<String> lines) {
+        ColumnarRows rows = new ColumnarRows();
+        for (String line : lines) {
+            rows.append(0, line, List.of());
+        }
+        int[] order = new int[rows.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        ByteSink out = new ByteSink(1024);
+        try (com.github.luben.zstd.ZstdCompressCtx zstd = new com.github.luben.zstd.ZstdCompressCtx()) {
+            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
+        }
+        return out.toByteArray();
+    }
 }
