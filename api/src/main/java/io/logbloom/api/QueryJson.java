@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
+import io.logbloom.logql.Values;
 import io.logbloom.querier.IndexStats;
 import io.logbloom.querier.QueryStatistics;
 import io.logbloom.querier.SeriesVolume;
@@ -178,7 +179,7 @@ final class QueryJson {
     private static void writePoint(JsonGenerator g, long timestampNanos, double value) throws IOException {
         g.writeStartArray();
         g.writeNumber(seconds(timestampNanos));
-        g.writeString(formatValue(value));
+        g.writeString(Values.formatValue(value));
         g.writeEndArray();
     }
 
@@ -186,20 +187,6 @@ final class QueryJson {
     static String seconds(long timestampNanos) {
         long millis = Math.floorDiv(timestampNanos, 1_000_000L);
         return BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString();
-    }
-
-    /** Go's {@code strconv.FormatFloat(v, 'f', -1, 64)}: {@code 2}, {@code 0.5}, {@code NaN}, {@code +Inf}. */
-    static String formatValue(double v) {
-        if (Double.isNaN(v)) {
-            return "NaN";
-        }
-        if (Double.isInfinite(v)) {
-            return v > 0 ? "+Inf" : "-Inf";
-        }
-        if (v == 0) {
-            return (1 / v) < 0 ? "-0" : "0";
-        }
-        return new BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
     }
 
     static void writeMap(JsonGenerator g, Map<String, String> map) throws IOException {
