@@ -89,13 +89,13 @@ final class ColumnarLineTokens {
                 byte first = bytes[p];
                 byte cls = CLASS[first & 0xFF];
                 int q = p + 1;
+                int code;
                 if (cls == DIGIT) {
                     long value = first - '0';
                     while (q < end && CLASS[bytes[q] & 0xFF] == DIGIT) {
                         value = value * 10 + (bytes[q] - '0'); // wraps past 18 digits: such a run is a token below
                         q++;
                     }
-                    int code;
                     if (q - p <= MAX_NUMBER_DIGITS && (q - p == 1 || first != '0')) {
                         code = 0;
                         numbers.writeUvarint(value);
@@ -103,9 +103,6 @@ final class ColumnarLineTokens {
                     } else {
                         code = tokens.idOf(bytes, p, q - p) + 2;
                     }
-                    codes.writeUvarint(code);
-                    before2 = before1;
-                    before1 = code;
                 } else {
                     int hash = 31 + first;
                     long head = first & 0xFF;
@@ -120,11 +117,11 @@ final class ColumnarLineTokens {
                         }
                         q++;
                     }
-                    int code = tokens.idOf(bytes, p, q - p, hash, head, tail) + 2;
-                    codes.writeUvarint(code);
-                    before2 = before1;
-                    before1 = code;
+                    code = tokens.idOf(bytes, p, q - p, hash, head, tail) + 2;
                 }
+                codes.writeUvarint(code);
+                before2 = before1;
+                before1 = code;
                 p = q;
             }
             codes.writeUvarint(1);

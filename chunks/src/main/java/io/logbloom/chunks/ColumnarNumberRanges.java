@@ -57,9 +57,8 @@ final class ColumnarNumberRanges {
                 return;
             }
             long key = (long) before2 << 32 | (before1 & 0xFFFFFFFFL);
-            int hash = (int) ((key * 0x9E3779B97F4A7C15L) >>> 40);
             int mask = slots.length - 1;
-            for (int slot = hash & mask;; slot = (slot + 1) & mask) {
+            for (int slot = hash(key) & mask;; slot = (slot + 1) & mask) {
                 int entry = slots[slot];
                 if (entry == 0) {
                     if (size == MAX_PAIRS) {
@@ -92,13 +91,18 @@ final class ColumnarNumberRanges {
                 slots = new int[slots.length * 2];
                 int mask = slots.length - 1;
                 for (int i = 0; i < size; i++) {
-                    int s = (int) ((keys[i] * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+                    int s = hash(keys[i]) & mask;
                     while (slots[s] != 0) {
                         s = (s + 1) & mask;
                     }
                     slots[s] = i + 1;
                 }
             }
+        }
+
+        /** A pair key's slot hash: Fibonacci hashing, the product's high bits. */
+        private static int hash(long key) {
+            return (int) ((key * 0x9E3779B97F4A7C15L) >>> 40);
         }
 
         /** Writes the section's raw bytes into {@code out} (reset first): nothing when the pairs overflowed. */
