@@ -2,6 +2,7 @@ package io.logbloom.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -40,7 +41,14 @@ import org.slf4j.LoggerFactory;
 final class JitWarmup {
     private static final Logger LOG = LoggerFactory.getLogger(JitWarmup.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Limits raised so the warm-up pushes measure nothing but the code paths. */
+    /**
+     * Limits raised so the warm-up pushes measure nothing but the code paths. The bloom cache holds a few dozen of the
+     * rounds' series blooms (about 2 KB each) and a few of the settled warm-up's (about 11 KB): the queries load most
+     * blooms and find some cached, in every phase. With the default cache every bloom stayed cached after a round's
+     * first queries, the JIT compiled the needle path as if a bloom were never loaded, and a real server threw that
+     * code away at its first query after a load, which loads them all (C2 then spent 140 ms compiling it again while
+     * the next needles ran).
+     */
     private static final String CONFIG = """
             limits:
               ingestion_rate_mb: 100000
@@ -48,6 +56,8 @@ final class JitWarmup {
               max_global_streams_per_user: 100000
               reject_old_samples: false
               max_query_series: 100000
+            querier:
+              bloom_cache_size: 64KB
             """;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
     /** Push-flush-query rounds of a warm-up with enough lines. */
@@ -115,12 +125,14 @@ final class JitWarmup {
      * @param flushSeconds   wall-clock time of the flushes (seals, merges, blooms)
      * @param settleSeconds  wall-clock time spent pushing and querying until the compilers went quiet
      * @param settled        whether they did within the budget (false too when there was none)
+     * @param bloomsCached   series bloom lookups of its queries that found the bloom cached
+     * @param bloomsLoaded   series bloom lookups of its queries that read the bloom from the store
      * @param seconds        wall-clock duration of the whole warm-up
      */
     record Report(long lines, int queries, int failedQueries, double pushSeconds, double flushSeconds,
-            double settleSeconds, boolean settled, double seconds) {
+            double settleSeconds, boolean settled, long bloomsCached, long bloomsLoaded, double seconds) {
         static Report none(long startNanos) {
-            return new Report(0, 0, 0, 0, 0, 0, false, (System.nanoTime() - startNanos) / 1e9);
+            return new Report(0, 0, 0, 0, 0, 0, false, 0, 0, (System.nanoTime() - startNanos) / 1e9);
         }
     }
 
@@ -133,8 +145,9 @@ final class JitWarmup {
         try {
             Report report = run();
             LOG.info("warm-up done in {} s: {} lines pushed in {} s, flushed in {} s, {} queries answered, {} answered "
-                    + "wrongly; {}", seconds(report.seconds()), report.lines(), seconds(report.pushSeconds()),
-                    seconds(report.flushSeconds()), report.queries(), report.failedQueries(),
+                    + "wrongly (series blooms loaded {} times, found cached {} times); {}", seconds(report.seconds()),
+                    report.lines(), seconds(report.pushSeconds()), seconds(report.flushSeconds()), report.queries(),
+                    report.failedQueries(), report.bloomsLoaded(), report.bloomsCached(),
                     settle.isZero() || compilers.isEmpty() ? "no settling"
                             : "settled for " + seconds(report.settleSeconds()) + " s, compilers "
                                     + (report.settled() ? "quiet" : "still busy at the end"));
@@ -197,7 +210,8 @@ final class JitWarmup {
                     settled = pushing.quiet() && querying.quiet();
                 }
                 return new Report(session.pushed, session.answered, session.failed, pushNanos / 1e9, flushNanos / 1e9,
-                        settleSeconds, settled, (System.nanoTime() - start) / 1e9);
+                        settleSeconds, settled, bloomCacheRequests(server, "hit"), bloomCacheRequests(server, "miss"),
+                        (System.nanoTime() - start) / 1e9);
             }
         } finally {
             deleteTree(dir);
@@ -293,6 +307,15 @@ final class JitWarmup {
             throw new IOException("warm-up request " + r.request().method() + " " + r.request().uri().getPath()
                     + " answered " + r.statusCode() + ": " + r.body());
         }
+    }
+
+    /** The private server's series bloom lookups with {@code outcome} ({@code hit} or {@code miss}) so far. */
+    private static long bloomCacheRequests(LogbloomServer server, String outcome) {
+        return (long) server.registry().scrape().stream()
+                .filter(m -> m.getMetadata().getPrometheusName().equals("logbloom_querier_bloom_cache_requests"))
+                .flatMap(m -> ((CounterSnapshot) m).getDataPoints().stream())
+                .filter(d -> outcome.equals(d.getLabels().get("outcome")))
+                .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue).sum();
     }
 
     private static void deleteTree(Path dir) {

@@ -11,7 +11,10 @@ import java.util.concurrent.ArrayBlockingQueue;
  * small column. A needle inflates a few columns of each block it reads, a merge every column of every part block,
  * so the readers of a component share one inflater: a call borrows an idle context (or creates one when none is
  * idle) and gives it back, keeping at most {@code maxIdle} of them; the idle ones are freed when the inflater
- * becomes unreachable.
+ * becomes unreachable. A pooled inflater starts with its {@code maxIdle} contexts created (about 20 KiB resident
+ * each once used): a pool that fills on its first calls takes its "none idle" branch there and seldom after, so
+ * code the JIT compiled over a long-used pool (a start-up warm-up's) would be thrown away at a new pool's first
+ * calls, and a fresh server's first queries would pay for compiling it again.
  *
  * <p>A context whose inflate failed is freed, not kept: the next call starts from a fresh one.
  *
@@ -26,6 +29,9 @@ public final class ZstdInflater {
     private ZstdInflater(int maxIdle) {
         this.idle = maxIdle == 0 ? null : new ArrayBlockingQueue<>(maxIdle);
         if (idle != null) {
+            for (int i = 0; i < maxIdle; i++) {
+                idle.add(new ZstdDecompressCtx());
+            }
             ArrayBlockingQueue<ZstdDecompressCtx> contexts = idle;
             CLEANER.register(this, () -> {
                 for (ZstdDecompressCtx context; (context = contexts.poll()) != null; ) {
@@ -36,7 +42,8 @@ public final class ZstdInflater {
     }
 
     /**
-     * An inflater keeping up to {@code maxIdle} contexts for reuse (size it to the threads that inflate at once).
+     * An inflater keeping up to {@code maxIdle} contexts for reuse, created now (size it to the threads that inflate at
+     * once).
      *
      * @throws IllegalArgumentException when {@code maxIdle} is below 1
      */

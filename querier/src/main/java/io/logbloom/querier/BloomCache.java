@@ -42,9 +42,12 @@ final class BloomCache {
 
     private final SeriesBloomSource source;
     private final Cache<Key, Optional<SeriesBloomView>> cache;
+    private final QuerierMetrics metrics;
 
-    BloomCache(SeriesBloomSource source, long maxBytes) {
+    /** A cache of up to {@code maxBytes} (0: none, every lookup reads the source) counting its hits and misses. */
+    BloomCache(SeriesBloomSource source, long maxBytes, QuerierMetrics metrics) {
         this.source = Objects.requireNonNull(source, "source is null");
+        this.metrics = Objects.requireNonNull(metrics, "metrics is null");
         this.cache = maxBytes == 0 ? null : Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
                 .weigher((Key k, Optional<SeriesBloomView> v) ->
@@ -57,15 +60,24 @@ final class BloomCache {
         if (cache != null) {
             Optional<SeriesBloomView> cached = cache.getIfPresent(key);
             if (cached != null) {
+                metrics.bloomCacheRequest(true);
                 return cached;
             }
         }
+        metrics.bloomCacheRequest(false);
         return reload(key);
     }
 
-    /** The cached answer for {@code key} (a bloom or "no bloom"), or null when {@link #get} would read the source. */
+    /**
+     * The cached answer for {@code key} (a bloom or "no bloom"), or null when {@link #get} would read the source; an
+     * answer counts as a hit, null as nothing (the caller asks {@link #get} next).
+     */
     Optional<SeriesBloomView> peek(Key key) {
-        return cache == null ? null : cache.getIfPresent(key);
+        Optional<SeriesBloomView> cached = cache == null ? null : cache.getIfPresent(key);
+        if (cached != null) {
+            metrics.bloomCacheRequest(true);
+        }
+        return cached;
     }
 
     /** The bloom read from the source now, replacing any cached copy. */

@@ -26,6 +26,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -49,7 +50,7 @@ public final class Querier implements AutoCloseable {
     private final ExecutorService evalPool;
     private final StoreReader reader;
 
-    /** Wires the read path; starts the fetch pool of {@code config.maxConcurrentFetches()} threads. */
+    /** Wires the read path; starts the fetch pool of {@code config.maxConcurrentFetches()} threads and the evaluation pool. */
     public Querier(QuerierConfig config, ObjectStore store, IndexReader index, SeriesBloomSource blooms,
             BloomTokenScheme tokenScheme, ChunkDecoder decoder, UnflushedSource unflushed, Clock clock,
             PrometheusRegistry registry) {
@@ -58,11 +59,10 @@ public final class Querier implements AutoCloseable {
         this.unflushed = Objects.requireNonNull(unflushed, "unflushed is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.metrics = new QuerierMetrics(Objects.requireNonNull(registry, "registry is null"));
-        this.fetchPool = Executors.newFixedThreadPool(config.maxConcurrentFetches(), daemonThreads("chunk-fetch"));
-        this.evalPool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
-                daemonThreads("block-eval"));
+        this.fetchPool = startedPool(config.maxConcurrentFetches(), daemonThreads("chunk-fetch"));
+        this.evalPool = startedPool(Runtime.getRuntime().availableProcessors(), daemonThreads("block-eval"));
         this.reader = new StoreReader(config, store, index, unflushed,
-                new BloomCache(blooms, config.bloomCacheBytes()), new ChunkBloomTester(tokenScheme),
+                new BloomCache(blooms, config.bloomCacheBytes(), metrics), new ChunkBloomTester(tokenScheme),
                 new ChunkCache(config.chunkCacheBytes()), decoder, fetchPool, evalPool, metrics);
     }
 
@@ -89,6 +89,17 @@ public final class Querier implements AutoCloseable {
                 new TokenizerBloomScheme(), new StoredChunkDecoder(), unflushed, clock, registry);
     }
 
+    /**
+     * A fixed pool of {@code threads} threads, all started now. A pool that starts its threads on its first tasks takes a
+     * branch there that a long-running pool no longer takes, so query code the JIT compiled over another pool (a start-up
+     * warm-up's) would be thrown away at this pool's first queries and compiled again while the next ones run.
+     */
+    private static ExecutorService startedPool(int threads, ThreadFactory factory) {
+        ThreadPoolExecutor pool = (ThreadPoolExecutor) Executors.newFixedThreadPool(threads, factory);
+        pool.prestartAllCoreThreads();
+        return pool;
+    }
+
     private static ThreadFactory daemonThreads(String role) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
@@ -96,6 +107,11 @@ public final class Querier implements AutoCloseable {
             t.setDaemon(true);
             return t;
         };
+    }
+
+    /** Threads the fetch and evaluation pools have started (for tests). */
+    int startedPoolThreads() {
+        return ((ThreadPoolExecutor) fetchPool).getPoolSize() + ((ThreadPoolExecutor) evalPool).getPoolSize();
     }
 
     /** The configuration in force. */

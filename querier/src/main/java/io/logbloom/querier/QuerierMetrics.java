@@ -7,7 +7,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * The querier's Prometheus metrics: chunks considered, skipped by blooms and fetched, damaged objects
- * met, results cache hits, misses, evictions and bytes, and request latency per route. Thread-safe (the Prometheus client is).
+ * met, bloom cache hits and misses, results cache hits, misses, evictions and bytes, and request latency per route. Thread-safe (the Prometheus client is).
  */
 public final class QuerierMetrics {
     private final Counter chunksTotal;
@@ -18,6 +18,7 @@ public final class QuerierMetrics {
     private final Counter columnarCounts;
     private final Counter columnarBlocks;
     private final Counter columnarPipelineRows;
+    private final Counter bloomCacheRequests;
     private final Counter resultsCacheRequests;
     private final Counter resultsCacheEvictions;
     private final Gauge resultsCacheBytes;
@@ -45,6 +46,9 @@ public final class QuerierMetrics {
                         + " the line bytes, no entry built), tokens (on a tokenized line column's tokens, no line rebuilt)"
                         + " or decoded (an escape or error case, run row at a time)")
                 .labelNames("path").register(registry);
+        bloomCacheRequests = Counter.builder().name("logbloom_querier_bloom_cache_requests_total")
+                .help("Series bloom lookups of queries by outcome: hit (found in the bloom cache) or miss (read from the"
+                        + " object store)").labelNames("outcome").register(registry);
         resultsCacheRequests = Counter.builder().name("logbloom_querier_results_cache_requests_total")
                 .help("Cacheable metric range query splits by outcome: hit (answered from the results cache) or miss"
                         + " (evaluated: not cached, or its data changed since)").labelNames("outcome").register(registry);
@@ -109,6 +113,21 @@ public final class QuerierMetrics {
     /** Blocks of answered line-counting aggregations counted from their directory row count alone, so far. */
     public long columnarBlocksFromDirectory() {
         return (long) columnarBlocks.labelValues("directory").get();
+    }
+
+    /** Counts one series bloom lookup answered by the bloom cache ({@code hit}) or read from the store. */
+    void bloomCacheRequest(boolean hit) {
+        bloomCacheRequests.labelValues(hit ? "hit" : "miss").inc();
+    }
+
+    /** Series bloom lookups the bloom cache answered so far (for tests and reports). */
+    public long bloomCacheHits() {
+        return (long) bloomCacheRequests.labelValues("hit").get();
+    }
+
+    /** Series bloom lookups read from the store so far (for tests and reports). */
+    public long bloomCacheMisses() {
+        return (long) bloomCacheRequests.labelValues("miss").get();
     }
 
     /** Counts one cacheable split answered from the results cache ({@code hit}) or evaluated. */

@@ -145,6 +145,44 @@ final class QuerierTest {
     }
 
     @Test
+    void select_bloomCacheHitsAndMisses_counted() throws Exception {
+        QuerierFakes.Storage s = haystack(0);
+        BloomQuery needle = new BloomQuery.MetadataEquals("trace_id", "t42");
+        List<LabelMatcher> sel = List.of(LabelMatcher.equal("app", "api"));
+        try (Querier q = querier(s)) {
+            for (int i = 0; i < 3; i++) {
+                try (QueryContext ctx = q.newContext(TENANT, true)) {
+                    drain(q.select(ctx, sel, 0, 1000 * SEC, true, needle));
+                }
+            }
+            // one series, one bloom: read from the store by the first query, found cached by the next two
+            assertThat(q.metrics().bloomCacheMisses()).isEqualTo(1);
+            assertThat(q.metrics().bloomCacheHits()).isEqualTo(2);
+        }
+        QuerierConfig d = QuerierConfig.defaults();
+        QuerierConfig noCache = new QuerierConfig(true, d.maxConcurrentFetches(), d.chunkCacheBytes(), 0,
+                d.maxEntriesLimitPerQuery(), d.maxQuerySeries(), d.queryTimeout(), d.maxQueryBytesRead());
+        try (Querier q = querier(s, noCache, Clock.systemUTC())) {
+            for (int i = 0; i < 2; i++) {
+                try (QueryContext ctx = q.newContext(TENANT, true)) {
+                    drain(q.select(ctx, sel, 0, 1000 * SEC, true, needle));
+                }
+            }
+            assertThat(q.metrics().bloomCacheMisses()).isEqualTo(2);
+            assertThat(q.metrics().bloomCacheHits()).isZero();
+        }
+    }
+
+    @Test
+    void newQuerier_startsItsPoolThreads_beforeTheFirstQuery() throws Exception {
+        QuerierConfig config = QuerierConfig.defaults();
+        try (Querier q = querier(haystack(0), config, Clock.systemUTC())) {
+            assertThat(q.startedPoolThreads()).isEqualTo(config.maxConcurrentFetches()
+                    + Runtime.getRuntime().availableProcessors());
+        }
+    }
+
+    @Test
     void select_metadataKeyIsStreamLabel_neverSkipped() throws Exception {
         QuerierFakes.Storage s = new QuerierFakes.Storage(0);
         s.flush(TENANT, DB, List.of(entry(1, "x")));
