@@ -27,7 +27,7 @@ final class DeploymentFilesTest {
     private static final List<String> DASHBOARD_METRICS = List.of("logbloom_ingest_lines_total",
             "logbloom_ingest_bytes_total", "logbloom_ingest_rejected_lines_total", "logbloom_ingest_chunks_flushed_total",
             "logbloom_querier_chunks_total", "logbloom_querier_chunks_skipped_total",
-            "logbloom_querier_request_duration_seconds");
+            "logbloom_querier_bloom_cache_requests_total", "logbloom_querier_request_duration_seconds");
 
     private final ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
     private final ObjectMapper json = new ObjectMapper();

@@ -50,7 +50,10 @@ public final class Querier implements AutoCloseable {
     private final ExecutorService evalPool;
     private final StoreReader reader;
 
-    /** Wires the read path; starts the fetch pool of {@code config.maxConcurrentFetches()} threads and the evaluation pool. */
+    /**
+     * Wires the read path; starts the fetch pool of {@code config.maxConcurrentFetches()} threads and the evaluation
+     * pool of one thread per core.
+     */
     public Querier(QuerierConfig config, ObjectStore store, IndexReader index, SeriesBloomSource blooms,
             BloomTokenScheme tokenScheme, ChunkDecoder decoder, UnflushedSource unflushed, Clock clock,
             PrometheusRegistry registry) {
@@ -90,9 +93,10 @@ public final class Querier implements AutoCloseable {
     }
 
     /**
-     * A fixed pool of {@code threads} threads, all started now. A pool that starts its threads on its first tasks takes a
-     * branch there that a long-running pool no longer takes, so query code the JIT compiled over another pool (a start-up
-     * warm-up's) would be thrown away at this pool's first queries and compiled again while the next ones run.
+     * A fixed pool of {@code threads} threads, all started now. A pool that starts its threads on its first tasks
+     * takes a branch there that a long-running pool no longer takes, so query code the JIT compiled over another pool
+     * (a start-up warm-up's) would be thrown away at this pool's first queries and compiled again while the next ones
+     * run.
      */
     private static ExecutorService startedPool(int threads, ThreadFactory factory) {
         ThreadPoolExecutor pool = (ThreadPoolExecutor) Executors.newFixedThreadPool(threads, factory);

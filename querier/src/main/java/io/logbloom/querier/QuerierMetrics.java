@@ -6,8 +6,9 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
- * The querier's Prometheus metrics: chunks considered, skipped by blooms and fetched, damaged objects
- * met, bloom cache hits and misses, results cache hits, misses, evictions and bytes, and request latency per route. Thread-safe (the Prometheus client is).
+ * The querier's Prometheus metrics: chunks considered, skipped by blooms and fetched, damaged objects met, bloom
+ * cache hits and misses, results cache hits, misses, evictions and bytes, and request latency per route.
+ * Thread-safe (the Prometheus client is).
  */
 public final class QuerierMetrics {
     private final Counter chunksTotal;
