@@ -16,18 +16,25 @@ public final class ColumnarValues {
     private final int[] valueIndex;
     /** Distinct values (constant/dictionary), or null. */
     private final String[] distinct;
-    /** Concatenated value bytes (raw: UTF-8; hex: decoded digits), or null. */
+    /**
+     * Concatenated value bytes (raw: UTF-8; hex: decoded digits) from {@link #dataStart} on, or null: the column's
+     * decoded payload itself, read in place rather than copied out of it.
+     */
     private final byte[] data;
-    /** End offsets of the values in {@link #data}, or null. */
+    /** Where the first value starts in {@link #data}. */
+    private final int dataStart;
+    /** End offsets of the values in {@link #data} (absolute, not from {@link #dataStart}), or null. */
     private final int[] ends;
     /** Digits for hex values, or null when the values are not hex-encoded. */
     private final char[] hexDigits;
 
-    private ColumnarValues(int rows, int[] valueIndex, String[] distinct, byte[] data, int[] ends, char[] hexDigits) {
+    private ColumnarValues(int rows, int[] valueIndex, String[] distinct, byte[] data, int dataStart, int[] ends,
+            char[] hexDigits) {
         this.rows = rows;
         this.valueIndex = valueIndex;
         this.distinct = distinct;
         this.data = data;
+        this.dataStart = dataStart;
         this.ends = ends;
         this.hexDigits = hexDigits;
     }
@@ -36,19 +43,22 @@ public final class ColumnarValues {
     static ColumnarValues absent(int rows) {
         int[] index = new int[rows];
         java.util.Arrays.fill(index, -1);
-        return new ColumnarValues(rows, index, new String[0], null, null, null);
+        return new ColumnarValues(rows, index, new String[0], null, 0, null, null);
     }
 
     static ColumnarValues ofDistinct(int rows, int[] valueIndex, String[] distinct) {
-        return new ColumnarValues(rows, valueIndex, distinct, null, null, null);
+        return new ColumnarValues(rows, valueIndex, distinct, null, 0, null, null);
     }
 
-    static ColumnarValues ofBytes(int rows, int[] valueIndex, byte[] data, int[] ends) {
-        return new ColumnarValues(rows, valueIndex, null, data, ends, null);
+    /** UTF-8 values in {@code data} from {@code dataStart} on, ending at the absolute offsets {@code ends}. */
+    static ColumnarValues ofBytes(int rows, int[] valueIndex, byte[] data, int dataStart, int[] ends) {
+        return new ColumnarValues(rows, valueIndex, null, data, dataStart, ends, null);
     }
 
-    static ColumnarValues ofHex(int rows, int[] valueIndex, byte[] data, int[] ends, boolean upperCase) {
-        return new ColumnarValues(rows, valueIndex, null, data, ends, upperCase ? UPPER : LOWER);
+    /** Hex values as their decoded digit bytes, laid out as {@link #ofBytes}'s. */
+    static ColumnarValues ofHex(int rows, int[] valueIndex, byte[] data, int dataStart, int[] ends,
+            boolean upperCase) {
+        return new ColumnarValues(rows, valueIndex, null, data, dataStart, ends, upperCase ? UPPER : LOWER);
     }
 
     /** The number of rows. */
@@ -70,7 +80,7 @@ public final class ColumnarValues {
         if (distinct != null) {
             return distinct[index];
         }
-        int start = index == 0 ? 0 : ends[index - 1];
+        int start = index == 0 ? dataStart : ends[index - 1];
         int end = ends[index];
         if (hexDigits == null) {
             return new String(data, start, end - start, StandardCharsets.UTF_8);
@@ -132,14 +142,14 @@ public final class ColumnarValues {
             boolean[] match = new boolean[ends.length];
             boolean any = false;
             for (int i = 0; i < ends.length; i++) {
-                match[i] = ends[i] == (i == 0 ? 0 : ends[i - 1]);
+                match[i] = ends[i] == (i == 0 ? dataStart : ends[i - 1]);
                 any |= match[i];
             }
             return any ? match : null;
         }
         boolean[] match = null;
         byte first = wanted[0];
-        int start = 0;
+        int start = dataStart;
         for (int i = 0; i < ends.length; i++) {
             int end = ends[i];
             // the first byte and the length rule out almost every value before a call: a block's rows are compared
