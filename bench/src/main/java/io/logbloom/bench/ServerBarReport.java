@@ -33,8 +33,9 @@ import java.util.stream.Stream;
  * {@code --lines} lines, every body generated before the timed phase so the generator's speed does not
  * cap the rate; a push refused with 429 is retried after its {@code Retry-After}, as Promtail does, and the
  * retries are counted), flushes, and measures: push MB/s of raw log, raw MB per server CPU-second (over the
- * push alone and over push plus flush, which pays for what the push left to background merges), stored bytes (the data
- * directory without the WAL; blooms and index apart), the server's RSS after the load and after the
+ * push alone and over push plus flush, which pays for what the push left to background merges), the CPU of the
+ * server's JIT compiler threads during the push and during the needles right after the load ({@link CompilerCpu}),
+ * stored bytes (the data directory without the WAL; blooms and index apart), the server's RSS after the load and after the
  * queries (each at once and again after {@link #IDLE_SETTLE} idle), needle latency
  * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}, and again over 100 needles sent
  * after every other query, {@code needle_later_*}: the code's figure once the compiler has caught up), and instant count
@@ -233,6 +234,7 @@ public final class ServerBarReport {
             Path pushReport = dir.resolve("push.json");
             String runId = "bar-" + Long.toHexString(System.nanoTime());
             double serverCpuBefore = cpuSeconds(server);
+            double jitBefore = CompilerCpu.seconds(server.pid());
             Process push = new ProcessBuilder(javaBin(), "-jar", loadtestJar.toString(), "push", "--url", base,
                     "--lines", Long.toString(lines), "--duration", "60m", "--streams", "100", "--batch-size", "1000",
                     "--connections", "4", "--producers", "2", "--pregenerate", "--line-length", Integer.toString(lineLength),
@@ -253,6 +255,7 @@ public final class ServerBarReport {
             r.put("push_p99_ms", op.path("latencyMillis").path("p99").asDouble());
             double pushCpu = cpuSeconds(server) - serverCpuBefore;
             r.put("push_server_cpu_s", pushCpu);
+            r.put("push_jit_cpu_s", CompilerCpu.seconds(server.pid()) - jitBefore);
             r.put("push_MB_per_server_cpu_s", op.path("bytes").asDouble() / 1e6 / Math.max(0.01, pushCpu));
             JsonNode client = JSON.readTree(pushReport.toFile()).path("client");
             r.put("push_client_cores_used", client.path("cpuCoresUsed").asDouble(Double.NaN));
@@ -284,8 +287,12 @@ public final class ServerBarReport {
             long end = m.path("endNanos").asLong() + 1;
             String selector = "{run=\"" + runId + "\"}";
             JsonNode sample = m.path("needles");
+            double jitBeforeNeedles = CompilerCpu.seconds(server.pid());
             Needles warming = needles(base, selector, start, end, sample, 0, 1); // loads caches and blooms: not counted
             Needles first = needles(base, selector, start, end, sample, 1, Math.min(sample.size() - 1, needles));
+            // what the compilers took from the cores meanwhile (code thrown away at the first needle is compiled again
+            // while the counted ones run)
+            r.put("needles_jit_cpu_ms", (CompilerCpu.seconds(server.pid()) - jitBeforeNeedles) * 1e3);
             r.put("needle_p50_ms", median(first.millis()));
             r.put("needle_exec_p50_ms", median(first.execMillis()));
             r.put("needles_found_of", (double) (warming.millis().size() + first.millis().size()));
