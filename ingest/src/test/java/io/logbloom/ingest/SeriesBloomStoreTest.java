@@ -46,6 +46,23 @@ final class SeriesBloomStoreTest {
     }
 
     @Test
+    void seriesBloom_copiesItsFilters_unmodifiable_nullsRejected() {
+        ScalableBloomFilter filter = filterOf("x", 10);
+        java.util.Map<String, ScalableBloomFilter> given = new java.util.HashMap<>(java.util.Map.of(FIRST, filter));
+        SeriesBloom one = new SeriesBloom(given, false, 4, 0, true);
+        given.put(SECOND, filter);
+        assertThat(one.coveredChunkKeys()).containsExactly(FIRST);
+        assertThatThrownBy(() -> one.filters().put(SECOND, filter)).isInstanceOf(UnsupportedOperationException.class);
+        // one object or several: the same map class, so readers of a fresh store meet what a warmed one had
+        assertThat(one.filters().getClass()).isEqualTo(sample().filters().getClass())
+                .isEqualTo(SeriesBloom.empty(true, 4, 1, true).filters().getClass());
+        java.util.Map<String, ScalableBloomFilter> withNull = new java.util.HashMap<>();
+        withNull.put(FIRST, null);
+        assertThatThrownBy(() -> new SeriesBloom(withNull, false, 4, 0, true)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("a filter is null");
+    }
+
+    @Test
     void roundTrip_throughObjectStore() throws Exception {
         SeriesBloomStore store = new SeriesBloomStore(new FileSystemObjectStore(dir));
         assertThat(store.load("t", 255, 20454)).isEmpty();
