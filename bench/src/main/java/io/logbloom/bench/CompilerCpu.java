@@ -7,9 +7,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * CPU time of a JVM's JIT compiler threads (HotSpot names them {@code C1 CompilerThreadN} and {@code C2 CompilerThreadN},
- * cut to 15 characters in {@code /proc}), from each thread's {@code schedstat} (run time in ns): what the compilers
- * took from the two cores while a report's requests ran. Linux only.
+ * CPU time of a JVM's JIT compiler threads (HotSpot names them {@code C1 CompilerThreadN} and
+ * {@code C2 CompilerThreadN}, cut to 15 characters in {@code /proc}), from each thread's {@code schedstat} (run time in
+ * ns): what the compilers took from the two cores while a report's requests ran. Linux only.
  */
 final class CompilerCpu {
     private CompilerCpu() {}

@@ -35,8 +35,8 @@ import java.util.stream.Stream;
  * retries are counted), flushes, and measures: push MB/s of raw log, raw MB per server CPU-second (over the
  * push alone and over push plus flush, which pays for what the push left to background merges), the CPU of the
  * server's JIT compiler threads during the push and during the needles right after the load ({@link CompilerCpu}),
- * stored bytes (the data directory without the WAL; blooms and index apart), the server's RSS after the load and after the
- * queries (each at once and again after {@link #IDLE_SETTLE} idle), needle latency
+ * stored bytes (the data directory without the WAL; blooms and index apart), the server's RSS after the load and
+ * after the queries (each at once and again after {@link #IDLE_SETTLE} idle), needle latency
  * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}, and again over 100 needles sent
  * after every other query, {@code needle_later_*}: the code's figure once the compiler has caught up), and instant count
  * queries over the whole range (p50 of 3), each timed from the request to the answer's last byte (as curl's
