@@ -39,12 +39,15 @@ import java.util.stream.Stream;
  * after the queries (each at once and again after {@link #IDLE_SETTLE} idle), needle latency
  * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}, and again over 100 needles sent
  * after every other query, {@code needle_later_*}: the code's figure once the compiler has caught up), and instant count
- * queries over the whole range (p50 of 3), each timed from the request to the answer's last byte (as curl's
+ * queries over the whole range (p50 of 3, with the server's own {@code execTime} as {@code *_exec_ms}), each timed from
+ * the request to the answer's last byte (as curl's
  * {@code time_total}; parsing the answer comes after) by a client warmed first on a stub in this JVM
  * ({@link ClientWarmup}, whose own round trip is reported as {@code client_floor_p50_ms}). Every result is checked (needles found, counts equal to
  * the lines pushed) so a fast wrong answer cannot pass. Several jars run one after the other in one
  * report, printed side by side with ratios to the first: that is how "against the previous engine in
- * one run" is measured. The label {@code sink} with the path {@code sink} runs {@link PushSinkServer}
+ * one run" is measured; {@code --rounds N} measures them N times, the order reversed every other round, and prints
+ * per-metric medians ({@link BarRounds}; every round's figures go to {@code --out} under {@code byRound}). The label
+ * {@code sink} with the path {@code sink} runs {@link PushSinkServer}
  * instead of a jar: a server that drops every body, so its push MB/s is what the harness alone can send
  * on this box (the ceiling of every other column); only the push figures are measured for it.
  *
@@ -52,7 +55,8 @@ import java.util.stream.Stream;
  * {@code java -cp bench/target/benchmarks.jar io.logbloom.bench.ServerBarReport
  * --server old=/tmp/logbloom-old.jar --server new=api/target/logbloom.jar
  * --loadtest-jar loadtest/target/logbloom-loadtest.jar --lines 3000000 [--jvm-opts "-Xmx512m"]
- * [--server-jvm-opts new="-Xmx512m ..."] [--server-args new="--warmup-lines 200000"] [--needles 15] [--line-length 85] [--config server.yaml] [--out bar.json]
+ * [--server-jvm-opts new="-Xmx512m ..."] [--server-args new="--warmup-lines 200000"] [--needles 15] [--line-length 85]
+ * [--config server.yaml] [--rounds 2] [--out bar.json]
  * [--server sink=sink]}; {@code --jvm-opts} go to every server, {@code --server-jvm-opts} to the labelled one
  * after them (how the old and the new shipped start commands are compared);
  * {@code --config} replaces the default config (limits raised), e.g. to measure with a feature turned
@@ -116,6 +120,7 @@ public final class ServerBarReport {
         Map<String, List<String>> serverArgs = new LinkedHashMap<>();
         Path out = null;
         Path configFile = null;
+        int rounds = 1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--server" -> {
@@ -146,12 +151,16 @@ public final class ServerBarReport {
                 case "--jvm-opts" -> jvmOpts = options(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--config" -> configFile = Path.of(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --server label=JAR "
-                        + "(repeatable; sink=sink for the harness alone), --server-jvm-opts label=\"...\", --server-args label=\"...\", --loadtest-jar JAR, --lines N, --needles N, --line-length N, --jvm-opts \"...\", --config YAML, --out FILE)");
+                        + "(repeatable; sink=sink for the harness alone), --server-jvm-opts label=\"...\", --server-args label=\"...\", --loadtest-jar JAR, --lines N, --needles N, --line-length N, --jvm-opts \"...\", --config YAML, --rounds N, --out FILE)");
             }
         }
         if (servers.isEmpty()) {
             servers.put("current", Path.of("api/target/logbloom.jar"));
+        }
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds takes a positive count, got " + rounds);
         }
         if (!servers.keySet().containsAll(serverArgs.keySet())) {
             throw new IllegalArgumentException("--server-args names a label without --server: " + serverArgs.keySet());
@@ -167,14 +176,29 @@ public final class ServerBarReport {
         serverJvmOpts.forEach((label, opts) -> json.put("jvmOpts_" + label, String.join(" ", opts)));
         serverArgs.forEach((label, a) -> json.put("args_" + label, String.join(" ", a)));
         json.put("lineLength", lineLength);
-        for (Map.Entry<String, Path> server : servers.entrySet()) {
-            System.err.printf("== %s: %s%n", server.getKey(), server.getValue());
-            List<String> opts = new ArrayList<>(jvmOpts);
-            opts.addAll(serverJvmOpts.getOrDefault(server.getKey(), List.of()));
-            Map<String, Double> r = report.measure(server.getValue(), loadtestJar, lines, needles, lineLength, opts,
-                    serverArgs.getOrDefault(server.getKey(), List.of()));
-            results.put(server.getKey(), r);
-            json.set(server.getKey(), JSON.valueToTree(r));
+        json.put("rounds", rounds);
+        Map<String, List<Map<String, Double>>> byServer = new LinkedHashMap<>();
+        servers.keySet().forEach(label -> byServer.put(label, new ArrayList<>()));
+        com.fasterxml.jackson.databind.node.ArrayNode roundsJson = json.putArray("byRound");
+        for (int round = 0; round < rounds; round++) {
+            ObjectNode roundJson = roundsJson.addObject();
+            for (String label : BarRounds.order(List.copyOf(servers.keySet()), round)) {
+                System.err.printf("== %s: %s (round %d of %d)%n", label, servers.get(label), round + 1, rounds);
+                List<String> opts = new ArrayList<>(jvmOpts);
+                opts.addAll(serverJvmOpts.getOrDefault(label, List.of()));
+                Map<String, Double> r = report.measure(servers.get(label), loadtestJar, lines, needles, lineLength, opts,
+                        serverArgs.getOrDefault(label, List.of()));
+                byServer.get(label).add(r);
+                roundJson.set(label, JSON.valueToTree(r));
+            }
+        }
+        byServer.forEach((label, measured) -> {
+            Map<String, Double> medians = BarRounds.medians(measured);
+            results.put(label, medians);
+            json.set(label, JSON.valueToTree(medians));
+        });
+        if (rounds > 1) {
+            System.out.printf(Locale.ROOT, "medians of %d rounds, the servers' order reversed every other round%n", rounds);
         }
         String table = table(results);
         System.out.print(table);
@@ -302,14 +326,14 @@ public final class ServerBarReport {
             long at = end;
             // every acknowledged line must be counted (a refused push, e.g. a 429, was never acknowledged)
             long acknowledged = op.path("lines").asLong();
-            r.put("count_all_ms", timedCount(base, "sum(count_over_time(" + selector + range + "))", at, acknowledged,
-                    r, "count_all_value"));
-            r.put("count_status500_ms", timedCount(base, "sum(count_over_time(" + selector + " |= \"status=500\" "
-                    + range + "))", at, -1, r, "count_status500_value"));
-            r.put("count_retrying_by_level_ms", timedCount(base, "sum by (level) (count_over_time(" + selector
-                    + " |= \"retrying\" " + range + "))", at, -1, r, "count_retrying_series"));
-            r.put("count_logfmt_bytes_ms", timedCount(base, "sum(count_over_time(" + selector
-                    + " | logfmt | bytes > 99000 " + range + "))", at, -1, r, "count_logfmt_bytes_value"));
+            timedCount(base, "sum(count_over_time(" + selector + range + "))", at, acknowledged, r, "count_all",
+                    "count_all_value");
+            timedCount(base, "sum(count_over_time(" + selector + " |= \"status=500\" " + range + "))", at, -1, r,
+                    "count_status500", "count_status500_value");
+            timedCount(base, "sum by (level) (count_over_time(" + selector + " |= \"retrying\" " + range + "))", at,
+                    -1, r, "count_retrying_by_level", "count_retrying_series");
+            timedCount(base, "sum(count_over_time(" + selector + " | logfmt | bytes > 99000 " + range + "))", at, -1,
+                    r, "count_logfmt_bytes", "count_logfmt_bytes_value");
             r.put("rss_after_queries_MB", rssBytes(server) / 1e6);
             TimeUnit.MILLISECONDS.sleep(IDLE_SETTLE.toMillis());
             r.put("rss_after_queries_idle_MB", rssBytes(server) / 1e6);
@@ -330,10 +354,15 @@ public final class ServerBarReport {
         return r;
     }
 
-    /** Runs an instant query {@link #COUNT_RUNS} times; returns the median ms and records the answer's value. */
-    private double timedCount(String base, String query, long atNanos, long expected, Map<String, Double> r, String valueKey)
-            throws IOException, InterruptedException {
+    /**
+     * Runs an instant query {@link #COUNT_RUNS} times; records the median round trip as {@code name_ms}, the median of
+     * the server's own {@code execTime} as {@code name_exec_ms} (the client's state leaves it alone) and the answer's
+     * value as {@code valueKey}.
+     */
+    private void timedCount(String base, String query, long atNanos, long expected, Map<String, Double> r, String name,
+            String valueKey) throws IOException, InterruptedException {
         List<Double> millis = new ArrayList<>();
+        List<Double> execMillis = new ArrayList<>();
         double value = 0;
         for (int i = 0; i < COUNT_RUNS; i++) {
             String url = base + "/loki/api/v1/query?query=" + enc(query) + "&time=" + atNanos;
@@ -341,6 +370,7 @@ public final class ServerBarReport {
             BlockingHttp.Response response = BlockingHttp.get(url, QUERY_TIMEOUT);
             millis.add((System.nanoTime() - t0) / 1e6);
             JsonNode answer = parsed(url, response);
+            execMillis.add(answer.path("data").path("stats").path("summary").path("execTime").asDouble(Double.NaN) * 1e3);
             JsonNode result = answer.path("data").path("result");
             value = valueKey.endsWith("_series") ? result.size()
                     : result.size() == 0 ? 0 : result.get(0).path("value").get(1).asDouble();
@@ -348,8 +378,9 @@ public final class ServerBarReport {
         if (expected >= 0 && value != expected) {
             throw new IllegalStateException("query " + query + " answered " + value + ", expected " + expected);
         }
+        r.put(name + "_ms", median(millis));
+        r.put(name + "_exec_ms", median(execMillis));
         r.put(valueKey, value);
-        return median(millis);
     }
 
     /** Round trips and the server's own {@code execTime} of needle queries, in ms, and how many found their line. */
