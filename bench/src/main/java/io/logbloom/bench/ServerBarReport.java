@@ -3,6 +3,7 @@ package io.logbloom.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -179,7 +180,7 @@ public final class ServerBarReport {
         json.put("rounds", rounds);
         Map<String, List<Map<String, Double>>> byServer = new LinkedHashMap<>();
         servers.keySet().forEach(label -> byServer.put(label, new ArrayList<>()));
-        com.fasterxml.jackson.databind.node.ArrayNode roundsJson = json.putArray("byRound");
+        ArrayNode roundsJson = json.putArray("byRound");
         for (int round = 0; round < rounds; round++) {
             ObjectNode roundJson = roundsJson.addObject();
             for (String label : BarRounds.order(List.copyOf(servers.keySet()), round)) {
