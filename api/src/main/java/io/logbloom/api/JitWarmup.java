@@ -94,12 +94,15 @@ final class JitWarmup {
     }
 
     /**
-     * The queries sent for {@code lines} warm-up lines: one per 50 lines, at least 20 and at most 1 000 (400 for the
-     * default 20 000 lines, of which 300 needles: enough for the compiler to finish the needle path before the real
-     * server starts, where 40 left it compiling through the first hundred needles after a load).
+     * The queries sent for {@code lines} warm-up lines: one per 20 lines, at least 20 and at most 1 000 (1 000 for the
+     * default 20 000 lines, of which 750 needles). A method run once per query reaches C2 only after several hundred
+     * calls, more while C2's queue is long, and then takes it a few hundred ms (C2 inlines most of the query path into
+     * it): 40 queries left the needle path compiling through the first hundred needles after a load, and on a slower
+     * two-core box 400 left {@code IndexUnion.chunks}, {@code StoreReader.plan} and {@code SeriesPostings.chunks} to be
+     * compiled during the first real queries (README, "A slower machine", 2026-11-28).
      */
     static int queriesFor(int lines) {
-        return Math.max(20, Math.min(MAX_QUERIES, lines / 50));
+        return Math.max(20, Math.min(MAX_QUERIES, lines / 20));
     }
 
     /**

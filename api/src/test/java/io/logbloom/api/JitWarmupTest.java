@@ -71,7 +71,8 @@ final class JitWarmupTest {
     @Test
     void queriesFor_scalesWithLines_atLeast20_atMost1000() {
         assertThat(JitWarmup.queriesFor(1)).isEqualTo(20);
-        assertThat(JitWarmup.queriesFor(20_000)).isEqualTo(400);
+        assertThat(JitWarmup.queriesFor(20_000)).isEqualTo(1_000);
+        assertThat(JitWarmup.queriesFor(10_000)).isEqualTo(500);
         assertThat(JitWarmup.queriesFor(200_000)).isEqualTo(1_000);
     }
 
