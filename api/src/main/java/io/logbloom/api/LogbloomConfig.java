@@ -322,8 +322,8 @@ public record LogbloomConfig(
             int warmupSettleSeconds) {
         /**
          * The start-up warm-up is on: 20 000 lines in four push-flush-query rounds and 1 000 queries (750 needles),
-         * about 10-14 s on two cores, after which the pushes and queries run compiled, most of them by C1 only (the
-         * settling below takes them to C2).
+         * about 5-7 s on two cores with 400 queries and 7 s more with 1 000 on a slower box, after which the pushes
+         * and queries run compiled, most of them by C1 only (the settling below takes them to C2).
          * Two 3 M-line bar runs against the warm-up of 40 queries in one round (2026-11-28, fifth session): needle
          * {@code execTime} right after the load 1.7 / 3.5 against 8.8 / 5.6 ms (round trip 6.1 / 5.5 against 12.6 /
          * 7.5), RSS after the load 303 / 252 against 240 / 242 MB with README's {@code -Xms64m}. 0 turns it off.

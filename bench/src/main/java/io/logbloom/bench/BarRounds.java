@@ -1,6 +1,7 @@
 package io.logbloom.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,8 +14,9 @@ import java.util.Set;
  *
  * <p>Why alternate: on a shared two-core box the servers of one run are measured one after the other, and the one
  * measured second meets a warmer client JVM, page cache and disk: two runs of the same two jars, the order swapped,
- * each favoured the one measured second (count of every line 4.9 against 9.7 ms, then 10.5 against 13.1 ms). Reversing the order every other round puts each server first as
- * often as second, and medians keep one disturbed round from deciding. Stateless.
+ * each favoured the one measured second (count of every line 4.9 against 9.7 ms, then 10.5 against 13.1 ms).
+ * Reversing the order every other round puts each server first as often as second, and medians keep one disturbed
+ * round from deciding. Stateless.
  */
 final class BarRounds {
     private BarRounds() {}
@@ -26,7 +28,7 @@ final class BarRounds {
         }
         List<String> ordered = new ArrayList<>(labels);
         if (round % 2 == 1) {
-            java.util.Collections.reverse(ordered);
+            Collections.reverse(ordered);
         }
         return ordered;
     }
