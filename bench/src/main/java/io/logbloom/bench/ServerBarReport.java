@@ -371,7 +371,7 @@ public final class ServerBarReport {
             BlockingHttp.Response response = BlockingHttp.get(url, QUERY_TIMEOUT);
             millis.add((System.nanoTime() - t0) / 1e6);
             JsonNode answer = parsed(url, response);
-            execMillis.add(answer.path("data").path("stats").path("summary").path("execTime").asDouble(Double.NaN) * 1e3);
+            execMillis.add(execMillis(answer));
             JsonNode result = answer.path("data").path("result");
             value = valueKey.endsWith("_series") ? result.size()
                     : result.size() == 0 ? 0 : result.get(0).path("value").get(1).asDouble();
@@ -410,9 +410,14 @@ public final class ServerBarReport {
             }
             // the server's own account (Loki's stats.summary.execTime, seconds; NaN from a server without it): what is
             // left of the round trip is HTTP, routing, parsing the request and writing the answer
-            execMillis.add(answer.path("data").path("stats").path("summary").path("execTime").asDouble(Double.NaN) * 1e3);
+            execMillis.add(execMillis(answer));
         }
         return new Needles(millis, execMillis, found);
+    }
+
+    /** The server's own account of a query's answer in ms (Loki's {@code stats.summary.execTime}), NaN without it. */
+    private static double execMillis(JsonNode answer) {
+        return answer.path("data").path("stats").path("summary").path("execTime").asDouble(Double.NaN) * 1e3;
     }
 
     /** A query's answer parsed; anything but 200 fails the run. */
