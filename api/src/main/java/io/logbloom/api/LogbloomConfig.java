@@ -239,6 +239,7 @@ public record LogbloomConfig(
                 + "  split_queries_by_interval: " + ConfigNode.formatDuration(q.splitQueriesByInterval()) + "\n"
                 + "  max_cache_freshness: " + ConfigNode.formatDuration(q.maxCacheFreshness()) + "\n"
                 + "  index_cache_size: " + cacheSizeYaml(q.indexCacheSizeBytes()) + "\n"
+                + "  index_listing_ttl: " + ConfigNode.formatDuration(q.indexListingTtl()) + "\n"
                 + "pattern_ingester:\n"
                 + "  enabled: " + patternIngester.enabled() + "\n"
                 + "  retain_for: " + ConfigNode.formatDuration(patternIngester.retainFor()) + "\n"
@@ -814,7 +815,11 @@ public record LogbloomConfig(
      */
     public record Querier(boolean bloomsEnabled, int maxConcurrentFetches, long chunkCacheSizeBytes,
             long bloomCacheSizeBytes, int maxConcurrent, long resultsCacheSizeBytes,
-            java.time.Duration splitQueriesByInterval, java.time.Duration maxCacheFreshness, long indexCacheSizeBytes) {
+            java.time.Duration splitQueriesByInterval, java.time.Duration maxCacheFreshness, long indexCacheSizeBytes,
+            java.time.Duration indexListingTtl) {
+        /** How long target {@code all} keeps its listings of index files (see "Config file" in README). */
+        public static final java.time.Duration DEFAULT_INDEX_LISTING_TTL = java.time.Duration.ofMinutes(1);
+
         public Querier {
             positive("querier.max_concurrent_fetches", maxConcurrentFetches);
             positive("querier.max_concurrent", maxConcurrent);
@@ -824,6 +829,7 @@ public record LogbloomConfig(
             cacheSize("querier.index_cache_size", indexCacheSizeBytes);
             positive("querier.split_queries_by_interval", splitQueriesByInterval.toNanos());
             notNegative("querier.max_cache_freshness", maxCacheFreshness.toNanos());
+            notNegative("querier.index_listing_ttl", indexListingTtl);
         }
 
         static Querier from(ConfigNode n) {
@@ -834,7 +840,8 @@ public record LogbloomConfig(
                     n.integer("max_concurrent", 32), n.bytesOrAuto("results_cache_size", HeapShares.AUTO),
                     n.duration("split_queries_by_interval", d.splitInterval()),
                     n.duration("max_cache_freshness", d.maxFreshness()),
-                    n.bytesOrAuto("index_cache_size", HeapShares.AUTO));
+                    n.bytesOrAuto("index_cache_size", HeapShares.AUTO),
+                    n.duration("index_listing_ttl", DEFAULT_INDEX_LISTING_TTL));
             n.rejectUnknownKeys();
             return q;
         }

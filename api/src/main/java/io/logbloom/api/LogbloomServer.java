@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.index.IndexFileCache;
+import io.logbloom.index.IndexListingCachingStore;
 import io.logbloom.index.PersistedIndex;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
@@ -31,6 +32,7 @@ import io.logbloom.ingest.PushEnrichmentConfig;
 import io.logbloom.ingest.PushListener;
 import io.logbloom.patterns.DrainConfig;
 import io.logbloom.patterns.PatternMiner;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
@@ -123,7 +125,7 @@ public final class LogbloomServer implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.registry = new PrometheusRegistry();
-        this.store = Objects.requireNonNull(store, "store is null");
+        this.store = listingCached(config, Objects.requireNonNull(store, "store is null"), registry);
         this.metrics = new ApiMetrics(registry);
         this.buildInfo = BuildInfo.load();
         this.app = Javalin.create(javalin -> {
@@ -137,19 +139,21 @@ public final class LogbloomServer implements AutoCloseable {
         this.kafkaMetrics = config.cluster().usesKafka() ? new KafkaMetrics(registry) : null;
         boolean queries = target == LogbloomConfig.Target.ALL || target == LogbloomConfig.Target.QUERIER;
         this.operations = queries || target == LogbloomConfig.Target.COMPACTOR
-                ? new Operations(config, store, clock, registry) : null;
+                ? new Operations(config, this.store, clock, registry) : null;
         if (target == LogbloomConfig.Target.QUERIER) {
             IngestConfig layout = ConfigMapping.ingestConfig(config);
-            PersistedIndex index = new PersistedIndex(store, layout.index(), new IndexFileCache(store, layout.index()));
+            PersistedIndex index = new PersistedIndex(this.store, layout.index(),
+                    new IndexFileCache(this.store, layout.index()));
             this.partitionOffsets = kafka.strongReads() ? new KafkaPartitionOffsets(kafka) : null;
             RemoteUnflushedSource remote = new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout(),
                     partitionOffsets, kafkaMetrics);
-            this.queryRoutes = new QueryRoutes(config, Querier.overStore(ConfigMapping.querierConfig(config), store, index,
-                    remote, clock, registry), clock, operations.sourceFilter());
+            this.queryRoutes = new QueryRoutes(config, Querier.overStore(ConfigMapping.querierConfig(config),
+                    this.store, index, remote, clock, registry), clock, operations.sourceFilter());
         } else {
             this.partitionOffsets = null;
             this.queryRoutes = queries
-                    ? new QueryRoutes(config, store, this::ingester, clock, registry, operations.sourceFilter()) : null;
+                    ? new QueryRoutes(config, this.store, this::ingester, clock, registry, operations.sourceFilter())
+                    : null;
         }
         if (target == LogbloomConfig.Target.QUERIER) {
             KafkaTailFeed feed = new KafkaTailFeed(kafka);
@@ -187,6 +191,29 @@ public final class LogbloomServer implements AutoCloseable {
                 new PushDecoder(config.server().maxRecvMsgSizeBytes()), this::pushTarget,
                 new PushEnricher(config.limits().enrichment()), listener);
         registerRoutes();
+    }
+
+    /**
+     * {@code store} with its index listings kept for {@code querier.index_listing_ttl} when this process writes every
+     * index file its queries need (target {@code all}); a cluster querier lists at every query, since ingesters upload
+     * from other processes. Exports the listings answered from memory and sent to the store.
+     */
+    private static ObjectStore listingCached(LogbloomConfig config, ObjectStore store, PrometheusRegistry registry) {
+        Duration ttl = config.querier().indexListingTtl();
+        if (config.cluster().target() != LogbloomConfig.Target.ALL || ttl.isZero()) {
+            return store;
+        }
+        IndexListingCachingStore cached = new IndexListingCachingStore(store, ttl, System::nanoTime);
+        CounterWithCallback.builder().name("logbloom_index_listing_cache_requests_total")
+                .help("Listings of index files by outcome: hit (answered from memory, querier.index_listing_ttl) or"
+                        + " miss (sent to the object store)")
+                .labelNames("outcome")
+                .callback(cb -> {
+                    cb.call(cached.hits(), "hit");
+                    cb.call(cached.misses(), "miss");
+                })
+                .register(registry);
+        return cached;
     }
 
     private void registerRoutes() {

@@ -34,7 +34,8 @@ final class LogbloomConfigTest {
         assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(false, Duration.ofHours(3), 300));
         assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(true, 0.001, 2, 0.5, 64L << 20, 4, 0, false, true));
         assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(true, 8, HeapShares.AUTO, HeapShares.AUTO, 32,
-                HeapShares.AUTO, java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10), HeapShares.AUTO));
+                HeapShares.AUTO, java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10), HeapShares.AUTO,
+                LogbloomConfig.Querier.DEFAULT_INDEX_LISTING_TTL));
     }
 
     @Test
@@ -70,7 +71,7 @@ final class LogbloomConfigTest {
                 bloom: { enabled: false, error_rate: 0.001, expansion: 4, tightening: 0.8, max_size_per_series: 1MB,
                          ngram_length: 3, ngram_skip: 1, ngram_enabled: true, word_tokens_enabled: false }
                 querier: { blooms_enabled: false, max_concurrent_fetches: 2, chunk_cache_size: 1MB, bloom_cache_size: 2MB,
-                           results_cache_size: 0, index_cache_size: AUTO }
+                           results_cache_size: 0, index_cache_size: AUTO, index_listing_ttl: 0s }
                 """;
         LogbloomConfig c = LogbloomConfig.parse(yaml, Map.of());
         assertThat(c.server()).isEqualTo(new LogbloomConfig.Server("0.0.0.0", 3200, 8L << 20, 5000, 3));
@@ -95,7 +96,8 @@ final class LogbloomConfigTest {
         assertThat(c.patternIngester()).isEqualTo(new LogbloomConfig.PatternIngester(false, Duration.ofHours(1), 50));
         assertThat(c.bloom()).isEqualTo(new LogbloomConfig.Bloom(false, 0.001, 4, 0.8, 1 << 20, 3, 1, true, false));
         assertThat(c.querier()).isEqualTo(new LogbloomConfig.Querier(false, 2, 1 << 20, 2 << 20, 32, 0,
-                java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10), HeapShares.AUTO));
+                java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(10), HeapShares.AUTO,
+                java.time.Duration.ZERO));
         assertThat(c.storage().s3().toString()).doesNotContain("sk");
     }
 
@@ -125,6 +127,7 @@ final class LogbloomConfigTest {
             "limits: { otlp_config: { resource_attributes: { defaults: true } } }|config limits.otlp_config.resource_attributes.defaults: unknown key",
             "pattern_ingester: { retain: 1h }|config pattern_ingester.retain: unknown key",
             "querier: { bloom_cache_size: lots }|config querier.bloom_cache_size: invalid size 'lots'",
+            "querier: { index_listing_ttl: -1s }|config querier.index_listing_ttl: invalid duration '-1s'",
             // a number as Go reads one: Java's own parser would take 4d as 4
             "limits: { ingestion_rate_mb: 4d }|config limits.ingestion_rate_mb: expected a number, got '4d'",
     })

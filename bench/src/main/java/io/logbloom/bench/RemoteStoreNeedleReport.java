@@ -1,0 +1,262 @@
+package io.logbloom.bench;
+
+import io.logbloom.chunks.FileSystemObjectStore;
+import io.logbloom.chunks.Label;
+import io.logbloom.chunks.LogEntry;
+import io.logbloom.chunks.ObjectStore;
+import io.logbloom.index.IndexListingCachingStore;
+import io.logbloom.ingest.IngestConfig;
+import io.logbloom.ingest.Ingester;
+import io.logbloom.ingest.LimitsConfig;
+import io.logbloom.ingest.PushResult;
+import io.logbloom.ingest.PushStream;
+import io.logbloom.logql.Engine;
+import io.logbloom.querier.LogqlBloomQueries;
+import io.logbloom.querier.Querier;
+import io.logbloom.querier.QuerierConfig;
+import io.logbloom.querier.QueryOutcome;
+import io.logbloom.querier.QueryRequest;
+import io.logbloom.querier.QueryRunner;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Needle queries against a store that answers like a remote one (S3: every read request waits {@code --latency-ms}
+ * before the local disk answers), with the index listings kept ({@code querier.index_listing_ttl}, target
+ * {@code all}) and without (a LIST per query), alternating in one run. Builds the data set through the real
+ * {@link Ingester} (unique {@code trace_id} per line), then per round opens a fresh ingester and querier over the
+ * slow store and runs {@code --needles} needles for distinct ids; prints per mode the median latency of all needles
+ * and of the later half (caches warm), and the store requests per needle by kind. Not thread-safe.
+ *
+ * <p>Run: {@code java -Xmx1g -cp bench/target/benchmarks.jar io.logbloom.bench.RemoteStoreNeedleReport}
+ * (flags: {@code --raw-mb N}, {@code --streams N}, {@code --latency-ms N}, {@code --needles N}, {@code --rounds N}).
+ */
+public final class RemoteStoreNeedleReport {
+    private static final long SEC = 1_000_000_000L;
+    private static final int BATCH_LINES = 2000;
+
+    private RemoteStoreNeedleReport() {}
+
+    /** Read requests of one kind sent to the wrapped store, each delayed. */
+    static final class SlowStore implements ObjectStore {
+        private final ObjectStore delegate;
+        private final long latencyMillis;
+        final AtomicLong lists = new AtomicLong();
+        final AtomicLong gets = new AtomicLong();
+        final AtomicLong other = new AtomicLong();
+
+        SlowStore(ObjectStore delegate, long latencyMillis) {
+            this.delegate = delegate;
+            this.latencyMillis = latencyMillis;
+        }
+
+        private void await(AtomicLong kind) throws IOException {
+            kind.incrementAndGet();
+            try {
+                Thread.sleep(latencyMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted during the simulated round trip");
+            }
+        }
+
+        @Override
+        public void put(String key, byte[] data) throws IOException {
+            delegate.put(key, data);
+        }
+
+        @Override
+        public byte[] get(String key) throws IOException {
+            await(gets);
+            return delegate.get(key);
+        }
+
+        @Override
+        public byte[] getRange(String key, long offset, int length) throws IOException {
+            await(gets);
+            return delegate.getRange(key, offset, length);
+        }
+
+        @Override
+        public long size(String key) throws IOException {
+            await(other);
+            return delegate.size(key);
+        }
+
+        @Override
+        public boolean exists(String key) throws IOException {
+            await(other);
+            return delegate.exists(key);
+        }
+
+        @Override
+        public List<String> list(String prefix) throws IOException {
+            await(lists);
+            return delegate.list(prefix);
+        }
+
+        @Override
+        public void delete(String key) throws IOException {
+            delegate.delete(key);
+        }
+
+        long total() {
+            return lists.get() + gets.get() + other.get();
+        }
+    }
+
+    /** Builds the data set, runs the rounds, prints one JSON line. */
+    public static void main(String[] args) throws Exception {
+        long rawMb = 40;
+        int streams = 16;
+        long latencyMillis = 20;
+        int needles = 30;
+        int rounds = 4;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--raw-mb" -> rawMb = Long.parseLong(args[++i]);
+                case "--streams" -> streams = Integer.parseInt(args[++i]);
+                case "--latency-ms" -> latencyMillis = Long.parseLong(args[++i]);
+                case "--needles" -> needles = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown flag " + args[i]
+                        + " (flags: --raw-mb N, --streams N, --latency-ms N, --needles N, --rounds N)");
+            }
+        }
+        Path dir = Files.createTempDirectory("logbloom-remote-needle");
+        Clock clock = Clock.systemUTC();
+        IngestConfig d = IngestConfig.defaults(dir.resolve("wal"));
+        LimitsConfig l = d.limits();
+        LimitsConfig unlimited = new LimitsConfig(1_000_000, 1_000_000, l.maxLineSizeBytes(),
+                l.maxLabelNamesPerSeries(), l.maxLabelNameLength(), l.maxLabelValueLength(), l.rejectOldSamples(),
+                l.rejectOldSamplesMaxAge(), l.creationGracePeriod(), l.maxGlobalStreamsPerUser(), 0, 0, true);
+        IngestConfig config = new IngestConfig(unlimited, d.wal(), d.flush(), d.chunk(), d.tokenizer(), d.bloom(),
+                d.index(), d.budget());
+        long spanNanos = 6L * 3600 * SEC;
+        long base = clock.millis() * 1_000_000L - spanNanos - 600 * SEC;
+        List<String> ids = new ArrayList<>();
+        long lines = 0;
+        try (FileSystemObjectStore disk = new FileSystemObjectStore(dir.resolve("objects"))) {
+            long target = rawMb << 20;
+            long raw = 0;
+            long estimate = target / 110;
+            long every = Math.max(1, estimate / needles);
+            SplittableRandom rnd = new SplittableRandom(7);
+            try (Ingester ingester = new Ingester(config, disk, clock, new PrometheusRegistry())) {
+                while (raw < target) {
+                    List<PushStream> push = new ArrayList<>(streams);
+                    for (int s = 0; s < streams; s++) {
+                        List<LogEntry> entries = new ArrayList<>(BATCH_LINES / streams);
+                        for (int i = 0; i < BATCH_LINES / streams; i++) {
+                            String traceId = Long.toHexString(rnd.nextLong() | Long.MIN_VALUE)
+                                    + Long.toHexString(lines);
+                            if (lines % every == every / 2 && ids.size() < needles) {
+                                ids.add(traceId);
+                            }
+                            String line = "ts=" + lines + " level=info method=GET path=/api/orders status="
+                                    + (200 + rnd.nextInt(4) * 100) + " duration=" + rnd.nextInt(900) + "ms bytes="
+                                    + rnd.nextInt(100_000);
+                            entries.add(new LogEntry(base + Math.min(lines * (spanNanos / estimate), spanNanos), line,
+                                    List.of(new Label("trace_id", traceId))));
+                            raw += line.length() + traceId.length();
+                            lines++;
+                        }
+                        push.add(new PushStream("{app=\"svc-" + s + "\"}", entries));
+                    }
+                    PushResult r = ingester.push("bench", push);
+                    if (!r.errors().isEmpty()) {
+                        throw new IllegalStateException("push rejected: " + r.errors().get(0));
+                    }
+                }
+                ingester.flushAll();
+            }
+        }
+        long[][] all = new long[2][];
+        long[][] warm = new long[2][];
+        double[][] perNeedle = new double[2][3];
+        String[] modes = {"listEveryQuery", "listingsKept"};
+        for (int round = 0; round < rounds; round++) {
+            for (int k = 0; k < 2; k++) {
+                int mode = round % 2 == 0 ? k : 1 - k;
+                long[] latencies = runRound(dir, config, clock, latencyMillis, mode == 1, ids, base,
+                        perNeedle[mode]);
+                all[mode] = concat(all[mode], latencies);
+                warm[mode] = concat(warm[mode], Arrays.copyOfRange(latencies, latencies.length / 2, latencies.length));
+            }
+        }
+        StringBuilder json = new StringBuilder();
+        json.append(String.format(Locale.ROOT,
+                "{\"rawMb\":%d,\"lines\":%d,\"latencyMs\":%d,\"needles\":%d,\"rounds\":%d",
+                rawMb, lines, latencyMillis, needles, rounds));
+        for (int mode = 0; mode < 2; mode++) {
+            double queries = (double) needles * rounds;
+            json.append(String.format(Locale.ROOT, ",\"%s\":{\"p50Ms\":%.1f,\"warmP50Ms\":%.1f,"
+                            + "\"listsPerNeedle\":%.2f,\"getsPerNeedle\":%.2f,\"otherPerNeedle\":%.2f}",
+                    modes[mode], median(all[mode]) / 1e6, median(warm[mode]) / 1e6, perNeedle[mode][0] / queries,
+                    perNeedle[mode][1] / queries, perNeedle[mode][2] / queries));
+        }
+        System.out.println(json.append('}'));
+    }
+
+    /** One ingester and querier over the slow store; the needles' latencies in nanoseconds, in order. */
+    private static long[] runRound(Path dir, IngestConfig config, Clock clock, long latencyMillis, boolean keepListings,
+            List<String> ids, long base, double[] requests) throws IOException {
+        try (FileSystemObjectStore disk = new FileSystemObjectStore(dir.resolve("objects"))) {
+            SlowStore slow = new SlowStore(disk, latencyMillis);
+            ObjectStore store = keepListings
+                    ? new IndexListingCachingStore(slow, Duration.ofMinutes(1), System::nanoTime) : slow;
+            try (Ingester ingester = new Ingester(config, store, clock, new PrometheusRegistry());
+                    Querier querier = Querier.overIngester(QuerierConfig.defaults(), store, () -> ingester, clock,
+                            new PrometheusRegistry())) {
+                QueryRunner runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+                long end = clock.millis() * 1_000_000L;
+                long[] latencies = new long[ids.size()];
+                for (int i = 0; i < ids.size(); i++) {
+                    String query = "{app=~\".+\"} | trace_id=\"" + ids.get(i) + "\"";
+                    long lists = slow.lists.get();
+                    long gets = slow.gets.get();
+                    long other = slow.other.get();
+                    long t = System.nanoTime();
+                    QueryOutcome outcome = runner.run(new QueryRequest("bench", query, base - SEC, end, 0, 100, false,
+                            false, true, false));
+                    latencies[i] = System.nanoTime() - t;
+                    if (((QueryOutcome.Logs) outcome).result().entryCount() != 1) {
+                        throw new IllegalStateException("BUG: needle " + ids.get(i) + " found "
+                                + ((QueryOutcome.Logs) outcome).result().entryCount() + " lines, not 1");
+                    }
+                    requests[0] += slow.lists.get() - lists;
+                    requests[1] += slow.gets.get() - gets;
+                    requests[2] += slow.other.get() - other;
+                }
+                return latencies;
+            }
+        }
+    }
+
+    private static long[] concat(long[] a, long[] b) {
+        if (a == null) {
+            return b.clone();
+        }
+        long[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static double median(long[] values) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2.0;
+    }
+}

@@ -1,0 +1,260 @@
+package io.logbloom.index;
+
+import io.logbloom.chunks.ObjectNotFoundException;
+import io.logbloom.chunks.ObjectStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * An object store that keeps its listings of a tenant's index files ({@code index/<tenant>/…}) for up to
+ * {@code ttl}, so a query does not pay a LIST request per index period (one round trip on S3, billed per thousand).
+ * Every other call goes to the wrapped store.
+ *
+ * <p>Writes made through this store are seen at once: a put or delete of an index key updates every kept listing
+ * whose prefix it falls under, after the wrapped store finished it. A listing that ran while such a write was
+ * being finished is returned but not kept (it may predate the write). Writes made by other processes are seen once
+ * the listing is older than {@code ttl}, or at once when they deleted a listed file: reading an index key the
+ * wrapped store no longer has drops the listings it falls under, so the reader's retry lists again (see
+ * {@link PersistedIndex}) and finds what replaced it. So wrap the store of a process that writes its own index
+ * files (target {@code all}), not one that must see another process's uploads the moment they land.
+ *
+ * <p>At most {@link #MAX_CACHED_KEYS} keys are kept over all listings, the least recently used listing going first.
+ * Thread-safe.
+ */
+public final class IndexListingCachingStore implements ObjectStore {
+    /** Keys kept over all listings: a few MB of strings, hundreds of periods of a busy tenant before compaction. */
+    static final int MAX_CACHED_KEYS = 65_536;
+
+    private final ObjectStore delegate;
+    private final long ttlNanos;
+    private final LongSupplier nanoTime;
+    private final long maxCachedKeys;
+    /** Prefix → kept listing, least recently used first. Guarded by {@code this}. */
+    private final LinkedHashMap<String, Listing> listings = new LinkedHashMap<>(16, 0.75f, true);
+    /** Index keys written or found missing through this store; a listing spanning a change is not kept. */
+    private long changes;
+    private long cachedKeys;
+    private long hits;
+    private long misses;
+
+    /** A listing and when the LIST that produced it was sent. */
+    private record Listing(List<String> keys, long listedAtNanos) {}
+
+    /**
+     * Wraps {@code delegate}, keeping index listings for {@code ttl} (positive) as measured by {@code nanoTime}
+     * ({@code System::nanoTime} outside tests).
+     */
+    public IndexListingCachingStore(ObjectStore delegate, Duration ttl, LongSupplier nanoTime) {
+        this(delegate, ttl, nanoTime, MAX_CACHED_KEYS);
+    }
+
+    /** As the public constructor, keeping at most {@code maxCachedKeys} keys (tests use a small bound). */
+    IndexListingCachingStore(ObjectStore delegate, Duration ttl, LongSupplier nanoTime, long maxCachedKeys) {
+        if (maxCachedKeys < 0) {
+            throw new IllegalArgumentException("maxCachedKeys must not be negative: " + maxCachedKeys);
+        }
+        this.maxCachedKeys = maxCachedKeys;
+        this.delegate = Objects.requireNonNull(delegate, "delegate is null");
+        Objects.requireNonNull(ttl, "ttl is null");
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("index listing ttl must be positive: " + ttl);
+        }
+        this.ttlNanos = ttl.toNanos();
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime is null");
+    }
+
+    /** Listings answered from memory since start. */
+    public synchronized long hits() {
+        return hits;
+    }
+
+    /** Listings of index prefixes sent to the wrapped store since start. */
+    public synchronized long misses() {
+        return misses;
+    }
+
+    @Override
+    public List<String> list(String prefix) throws IOException {
+        if (!prefix.startsWith(IndexKeys.ROOT) || prefix.indexOf('/', IndexKeys.ROOT.length()) < 0) {
+            return delegate.list(prefix); // not a tenant's or period's files: a compactor's rare walk of the root
+        }
+        long startedAt = nanoTime.getAsLong();
+        long changesBefore;
+        synchronized (this) {
+            Listing kept = listings.get(prefix);
+            if (kept != null && startedAt - kept.listedAtNanos() < ttlNanos) {
+                hits++;
+                return kept.keys();
+            }
+            misses++;
+            changesBefore = changes;
+        }
+        List<String> keys = List.copyOf(delegate.list(prefix));
+        synchronized (this) {
+            if (changes == changesBefore) {
+                keep(prefix, new Listing(keys, startedAt));
+            }
+        }
+        return keys;
+    }
+
+    @Override
+    public void put(String key, byte[] data) throws IOException {
+        try {
+            delegate.put(key, data);
+        } finally {
+            added(key);
+        }
+    }
+
+    @Override
+    public void putFile(String key, Path file) throws IOException {
+        try {
+            delegate.putFile(key, file);
+        } finally {
+            added(key);
+        }
+    }
+
+    @Override
+    public void delete(String key) throws IOException {
+        try {
+            delegate.delete(key);
+        } finally {
+            removed(key);
+        }
+    }
+
+    @Override
+    public byte[] get(String key) throws IOException {
+        try {
+            return delegate.get(key);
+        } catch (ObjectNotFoundException e) {
+            forget(key);
+            throw e;
+        }
+    }
+
+    @Override
+    public byte[] getRange(String key, long offset, int length) throws IOException {
+        try {
+            return delegate.getRange(key, offset, length);
+        } catch (ObjectNotFoundException e) {
+            forget(key);
+            throw e;
+        }
+    }
+
+    @Override
+    public long size(String key) throws IOException {
+        try {
+            return delegate.size(key);
+        } catch (ObjectNotFoundException e) {
+            forget(key);
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean exists(String key) throws IOException {
+        return delegate.exists(key);
+    }
+
+    @Override
+    public boolean readsAreLocal() {
+        return delegate.readsAreLocal();
+    }
+
+    @Override
+    public void close() throws IOException {
+        delegate.close();
+    }
+
+    /**
+     * After a put of {@code key} (finished or failed: a failed put may still have landed), adds it to the kept
+     * listings it falls under.
+     */
+    private synchronized void added(String key) {
+        if (!key.startsWith(IndexKeys.ROOT)) {
+            return;
+        }
+        changes++;
+        for (Map.Entry<String, Listing> e : listings.entrySet()) {
+            if (key.startsWith(e.getKey())) {
+                List<String> keys = e.getValue().keys();
+                int at = Collections.binarySearch(keys, key);
+                if (at < 0) {
+                    List<String> grown = new ArrayList<>(keys.size() + 1);
+                    grown.addAll(keys.subList(0, -at - 1));
+                    grown.add(key);
+                    grown.addAll(keys.subList(-at - 1, keys.size()));
+                    e.setValue(new Listing(List.copyOf(grown), e.getValue().listedAtNanos()));
+                    cachedKeys++;
+                }
+            }
+        }
+        evictOverBound();
+    }
+
+    /** After a delete of {@code key} through this store, drops it from the kept listings. */
+    private synchronized void removed(String key) {
+        if (!key.startsWith(IndexKeys.ROOT)) {
+            return;
+        }
+        changes++;
+        for (Map.Entry<String, Listing> e : listings.entrySet()) {
+            if (key.startsWith(e.getKey())) {
+                List<String> keys = e.getValue().keys();
+                int at = Collections.binarySearch(keys, key);
+                if (at >= 0) {
+                    List<String> shrunk = new ArrayList<>(keys);
+                    shrunk.remove(at);
+                    e.setValue(new Listing(List.copyOf(shrunk), e.getValue().listedAtNanos()));
+                    cachedKeys--;
+                }
+            }
+        }
+    }
+
+    /**
+     * After a read found {@code key} missing, drops the kept listings it falls under: another process deleted it,
+     * and may have written what replaces it (a compactor's merged file), which only a new listing shows.
+     */
+    private synchronized void forget(String key) {
+        if (!key.startsWith(IndexKeys.ROOT)) {
+            return;
+        }
+        changes++;
+        Iterator<Map.Entry<String, Listing>> it = listings.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<String, Listing> e = it.next();
+            if (key.startsWith(e.getKey())) {
+                cachedKeys -= e.getValue().keys().size();
+                it.remove();
+            }
+        }
+    }
+
+    private void keep(String prefix, Listing listing) {
+        Listing old = listings.put(prefix, listing);
+        cachedKeys += listing.keys().size() - (old == null ? 0 : old.keys().size());
+        evictOverBound();
+    }
+
+    private void evictOverBound() {
+        Iterator<Listing> eldestFirst = listings.values().iterator();
+        while (cachedKeys > maxCachedKeys && eldestFirst.hasNext()) {
+            cachedKeys -= eldestFirst.next().keys().size();
+            eldestFirst.remove();
+        }
+    }
+}
