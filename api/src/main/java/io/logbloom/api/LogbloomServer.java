@@ -125,7 +125,9 @@ public final class LogbloomServer implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.registry = new PrometheusRegistry();
-        this.store = listingCached(config, Objects.requireNonNull(store, "store is null"), registry);
+        IndexListingCachingStore listings = listingCache(config, Objects.requireNonNull(store, "store is null"),
+                registry);
+        this.store = listings != null ? listings : store;
         this.metrics = new ApiMetrics(registry);
         this.buildInfo = BuildInfo.load();
         this.app = Javalin.create(javalin -> {
@@ -139,7 +141,8 @@ public final class LogbloomServer implements AutoCloseable {
         this.kafkaMetrics = config.cluster().usesKafka() ? new KafkaMetrics(registry) : null;
         boolean queries = target == LogbloomConfig.Target.ALL || target == LogbloomConfig.Target.QUERIER;
         this.operations = queries || target == LogbloomConfig.Target.COMPACTOR
-                ? new Operations(config, this.store, clock, registry) : null;
+                ? new Operations(config, this.store, clock, registry,
+                        listings != null ? listings::forgetTenant : tenant -> { }) : null;
         if (target == LogbloomConfig.Target.QUERIER) {
             IngestConfig layout = ConfigMapping.ingestConfig(config);
             PersistedIndex index = new PersistedIndex(this.store, layout.index(),
@@ -194,14 +197,15 @@ public final class LogbloomServer implements AutoCloseable {
     }
 
     /**
-     * {@code store} with its index listings kept for {@code querier.index_listing_ttl} when this process writes every
-     * index file its queries need (target {@code all}); a cluster querier lists at every query, since ingesters upload
-     * from other processes. Exports the listings answered from memory and sent to the store.
+     * {@code store} keeping its index listings for {@code querier.index_listing_ttl} when this process writes every
+     * index file its queries need (target {@code all}), else null: a cluster querier lists at every query, since
+     * ingesters upload from other processes. Exports the listings answered from memory and sent to the store.
      */
-    private static ObjectStore listingCached(LogbloomConfig config, ObjectStore store, PrometheusRegistry registry) {
+    private static IndexListingCachingStore listingCache(LogbloomConfig config, ObjectStore store,
+            PrometheusRegistry registry) {
         Duration ttl = config.querier().indexListingTtl();
         if (config.cluster().target() != LogbloomConfig.Target.ALL || ttl.isZero()) {
-            return store;
+            return null;
         }
         IndexListingCachingStore cached = new IndexListingCachingStore(store, ttl, System::nanoTime);
         CounterWithCallback.builder().name("logbloom_index_listing_cache_requests_total")

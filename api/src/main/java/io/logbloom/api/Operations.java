@@ -28,6 +28,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,11 +59,16 @@ final class Operations implements AutoCloseable {
     private final DeleteRoutes routes;
     private ScheduledExecutorService refresher;
 
-    Operations(LogbloomConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry) {
+    /**
+     * The compactor loop, query-time filter and delete API over {@code store}; {@code indexRewrittenElsewhere} hears of
+     * each tenant whose delete request another process's compactor processed (see {@link DeleteRequestStore}).
+     */
+    Operations(LogbloomConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry,
+            Consumer<String> indexRewrittenElsewhere) {
         Objects.requireNonNull(config, "config is null");
         OperationsConfig ops = config.operations();
         RetentionPolicy retention = new RetentionPolicy(ops.retention());
-        this.deletes = new DeleteRequestStore(store, clock, new SplittableRandom());
+        this.deletes = new DeleteRequestStore(store, clock, new SplittableRandom(), indexRewrittenElsewhere);
         this.filter = new QueryTimeFilter(retention, ops.compactor().retentionEnabled(), deletes, clock);
         // the ingester writes index files with the default layout; the compactor must read and write the same
         IndexConfig indexConfig = IndexConfig.defaults();
@@ -127,6 +133,11 @@ final class Operations implements AutoCloseable {
             }
         }, every, every, TimeUnit.MILLISECONDS);
         compactor.start();
+    }
+
+    /** Reloads the delete requests now, as the periodic reload does (a test's way to skip the wait). */
+    void reloadDeleteRequests() throws IOException {
+        deletes.refresh();
     }
 
     /** The compactor, e.g. for a test to run a pass at a chosen time. */

@@ -7,8 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbloom.chunks.ForwardingObjectStore;
 import java.io.IOException;
 import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -54,6 +58,38 @@ final class ServerIndexListingTest {
         }
     }
 
+    @Test
+    void deleteProcessedByAnotherProcessesCompactor_staysHidden_onceItsRequestsReload() throws Exception {
+        LogbloomConfig compactorConfig = LogbloomConfig.parse("target: compactor\n"
+                + "compactor: { compaction_interval: 24h, retention_delete_delay: 1h }\n", Map.of())
+                .withOverrides(0, "127.0.0.1", dir);
+        // its clock a day ahead: the request is past its cancel period there
+        LogbloomServer other = new LogbloomServer(compactorConfig, Clock.offset(Clock.systemUTC(), Duration.ofHours(25)),
+                ConfigMapping.objectStore(compactorConfig.storage()));
+        other.start();
+        try (TestServer all = TestServer.start(dir, "compactor: { compaction_interval: 24h }\n");
+                TestServer compactor = TestServer.attach(other)) {
+            long t0 = TestServer.nowNanos() - 60_000_000_000L;
+            assertThat(all.pushJson("{\"streams\":[{\"stream\":{\"app\":\"web\"},\"values\":[[\"" + t0
+                    + "\",\"keep a\"],[\"" + (t0 + 1) + "\",\"secret b\"],[\"" + (t0 + 2) + "\",\"keep c\"]]}]}")
+                    .statusCode()).isEqualTo(204);
+            assertThat(all.flush().statusCode()).isEqualTo(204);
+            assertThat(lines(all, "web", t0)).isEqualTo(3); // listing kept, index file opened
+            String query = URLEncoder.encode("{app=\"web\"} |= \"secret\"", StandardCharsets.UTF_8);
+            HttpResponse<String> added = all.send(all.request(DeleteRoutes.PATH + "?query=" + query + "&start="
+                    + (t0 / 1_000_000_000L - 3600)).header("X-Scope-OrgID", "fake")
+                    .POST(HttpRequest.BodyPublishers.noBody()));
+            assertThat(added.statusCode()).as(added.body()).isEqualTo(204);
+            assertThat(lines(all, "web", t0)).isEqualTo(2); // hidden by the query-time filter
+
+            // the other process rewrites the object without the line and marks the request processed
+            assertThat(compactor.server.operations().compactor().runOnce().requestsProcessed()).isEqualTo(1);
+            all.server.operations().reloadDeleteRequests(); // the filter stops; the kept listing must go too
+
+            assertThat(lines(all, "web", t0)).isEqualTo(2);
+        }
+    }
+
     private TestServer start(String yaml, AtomicInteger indexLists) {
         LogbloomConfig config = LogbloomConfig.parse(yaml, Map.of()).withOverrides(0, "127.0.0.1", dir);
         return TestServer.start(config, store -> new ForwardingObjectStore(store) {
@@ -86,7 +122,11 @@ final class ServerIndexListingTest {
     }
 
     private static int linesFound(TestServer server, long start) throws Exception {
-        String query = URLEncoder.encode("{app=\"listing\"}", StandardCharsets.UTF_8);
+        return lines(server, "listing", start);
+    }
+
+    private static int lines(TestServer server, String app, long start) throws Exception {
+        String query = URLEncoder.encode("{app=\"" + app + "\"}", StandardCharsets.UTF_8);
         JsonNode body = JSON.readTree(server.get("/loki/api/v1/query_range?query=" + query + "&start=" + start
                 + "&end=" + (TestServer.nowNanos() + 1) + "&limit=1000").body());
         int lines = 0;

@@ -11,10 +11,13 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 
 /**
@@ -38,13 +41,26 @@ public final class DeleteRequestStore {
     private final InstantSource clock;
     private final RandomGenerator random;
     private final ObjectMapper json = new ObjectMapper();
+    private final Consumer<String> processedElsewhere;
     private volatile Map<String, List<DeleteRequest>> snapshot;
 
     /** A store over {@code store}; {@code random} draws request ids. */
     public DeleteRequestStore(ObjectStore store, InstantSource clock, RandomGenerator random) {
+        this(store, clock, random, tenant -> { });
+    }
+
+    /**
+     * As the other constructor; {@link #refresh()} calls {@code processedElsewhere} with each tenant that has a
+     * request processed since the last load (by another process's compactor: this process's own passes update the
+     * snapshot as they go), before queries stop filtering by it, so a reader caching that tenant's index can let
+     * go of what the rewrite replaced.
+     */
+    public DeleteRequestStore(ObjectStore store, InstantSource clock, RandomGenerator random,
+            Consumer<String> processedElsewhere) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.random = Objects.requireNonNull(random, "random is null");
+        this.processedElsewhere = Objects.requireNonNull(processedElsewhere, "processedElsewhere is null");
     }
 
     /** Persists a new {@code received} request and returns it. */
@@ -78,7 +94,26 @@ public final class DeleteRequestStore {
 
     /** Reloads every tenant's requests from the store into the snapshot. */
     public synchronized void refresh() throws IOException {
-        snapshot = read(ROOT);
+        Map<String, List<DeleteRequest>> next = read(ROOT);
+        Map<String, List<DeleteRequest>> previous = snapshot;
+        if (previous != null) {
+            next.forEach((tenant, requests) -> {
+                if (!processedIds(requests).equals(processedIds(previous.getOrDefault(tenant, List.of())))) {
+                    processedElsewhere.accept(tenant);
+                }
+            });
+        }
+        snapshot = next;
+    }
+
+    private static Set<String> processedIds(List<DeleteRequest> requests) {
+        Set<String> ids = new HashSet<>();
+        for (DeleteRequest r : requests) {
+            if (!r.received()) {
+                ids.add(r.requestId());
+            }
+        }
+        return ids;
     }
 
     /** The request {@code requestId} of {@code tenant}, or empty when there is none. */

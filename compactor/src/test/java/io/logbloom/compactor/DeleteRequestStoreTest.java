@@ -6,6 +6,8 @@ import io.logbloom.chunks.InMemoryObjectStore;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -58,6 +60,37 @@ final class DeleteRequestStoreTest {
         a.remove(second);
         assertThat(a.cached("t")).isEmpty();
         assertThat(objects.list("compactor/delete_requests/t/")).isEmpty();
+    }
+
+    @Test
+    void refresh_namesTenantsWithARequestProcessedElsewhere_notAddsNorOwnProcessing() throws IOException {
+        List<String> told = new ArrayList<>();
+        DeleteRequestStore a = new DeleteRequestStore(objects, clock, new SplittableRandom(7), told::add);
+        DeleteRequestStore b = store();
+        DeleteRequest t1 = b.add("t1", "{app=\"a\"}", 0, 1);
+        b.add("t2", "{app=\"b\"}", 0, 1);
+        a.refresh(); // the first load tells nothing
+        assertThat(told).isEmpty();
+
+        b.add("t1", "{app=\"c\"}", 0, 1);
+        a.refresh();
+        assertThat(told).as("a new request hides lines at once: nothing to tell").isEmpty();
+
+        b.put(t1.withStatus(DeleteRequest.STATUS_PROCESSED)); // another process's compactor finished it
+        a.refresh();
+        assertThat(told).containsExactly("t1");
+        a.refresh();
+        assertThat(told).containsExactly("t1");
+
+        DeleteRequest own = a.add("t2", "{app=\"d\"}", 0, 1);
+        a.put(own.withStatus(DeleteRequest.STATUS_PROCESSED)); // this process's pass: its writes went through it
+        a.refresh();
+        assertThat(told).containsExactly("t1");
+
+        DeleteRequest fresh = b.add("t3", "{app=\"e\"}", 0, 1);
+        b.put(fresh.withStatus(DeleteRequest.STATUS_PROCESSED)); // added and processed between two loads
+        a.refresh();
+        assertThat(told).containsExactly("t1", "t3");
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * An object store that keeps its listings of a tenant's index files ({@code index/<tenant>/…}) for up to
@@ -24,8 +25,9 @@ import java.util.function.LongSupplier;
  * being finished is returned but not kept (it may predate the write). Writes made by other processes are seen once
  * the listing is older than {@code ttl}, or at once when they deleted a listed file: reading an index key the
  * wrapped store no longer has drops the listings it falls under, so the reader's retry lists again (see
- * {@link PersistedIndex}) and finds what replaced it. So wrap the store of a process that writes its own index
- * files (target {@code all}), not one that must see another process's uploads the moment they land.
+ * {@link PersistedIndex}) and finds what replaced it; and when told that one rewrote a tenant's data
+ * ({@link #forgetTenant}). So wrap the store of a process that writes its own index files (target {@code all}), not
+ * one that must see another process's uploads the moment they land.
  *
  * <p>At most {@link #MAX_CACHED_KEYS} keys are kept over all listings, the least recently used listing going first.
  * Thread-safe.
@@ -80,6 +82,16 @@ public final class IndexListingCachingStore implements ObjectStore {
     /** Listings of index prefixes sent to the wrapped store since start. */
     public synchronized long misses() {
         return misses;
+    }
+
+    /**
+     * Drops the kept listings of {@code tenant}'s index files: another process rewrote some of its data (a delete
+     * request it processed), so the next query lists again.
+     */
+    public synchronized void forgetTenant(String tenant) {
+        String tenantPrefix = IndexKeys.tenantPrefix(tenant);
+        changes++;
+        dropListings(prefix -> prefix.startsWith(tenantPrefix));
     }
 
     @Override
@@ -234,10 +246,14 @@ public final class IndexListingCachingStore implements ObjectStore {
             return;
         }
         changes++;
+        dropListings(key::startsWith);
+    }
+
+    private void dropListings(Predicate<String> prefixes) {
         Iterator<Map.Entry<String, Listing>> it = listings.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, Listing> e = it.next();
-            if (key.startsWith(e.getKey())) {
+            if (prefixes.test(e.getKey())) {
                 cachedKeys -= e.getValue().keys().size();
                 it.remove();
             }

@@ -128,6 +128,23 @@ final class IndexListingCachingStoreTest {
     }
 
     @Test
+    void forgetTenant_dropsThatTenantsListingsOnly() throws IOException {
+        backing.put("index/t/1/a.idx", BYTES);
+        backing.put("index/tt/1/a.idx", BYTES);
+        store.list("index/t/1/");
+        store.list("index/t/");
+        store.list("index/tt/1/");
+        backing.put("index/t/1/rewritten.idx", BYTES); // another process's delete rewrite
+
+        store.forgetTenant("t");
+
+        assertThat(store.list("index/t/1/")).containsExactly("index/t/1/a.idx", "index/t/1/rewritten.idx");
+        assertThat(store.list("index/t/")).containsExactly("index/t/1/a.idx", "index/t/1/rewritten.idx");
+        assertThat(store.list("index/tt/1/")).containsExactly("index/tt/1/a.idx");
+        assertThat(backing.lists.get()).isEqualTo(5);
+    }
+
+    @Test
     void listings_overTheKeyBound_leastRecentlyUsedDropped() throws IOException {
         IndexListingCachingStore small = new IndexListingCachingStore(backing, TTL, now::get, 3);
         backing.put("index/t/1/a.idx", BYTES);
