@@ -4,6 +4,7 @@ import io.logbloom.chunks.FileSystemObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.ObjectStore;
+import io.logbloom.chunks.ObjectTail;
 import io.logbloom.index.IndexListingCachingStore;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
@@ -36,8 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * before the local disk answers), with the index listings kept ({@code querier.index_listing_ttl}, target
  * {@code all}) and without (a LIST per query), alternating in one run. Builds the data set through the real
  * {@link Ingester} (unique {@code trace_id} per line), then per round opens a fresh ingester and querier over the
- * slow store and runs {@code --needles} needles for distinct ids; prints per mode the median latency of all needles
- * and of the later half (caches warm), and the store requests per needle by kind. Not thread-safe.
+ * slow store and runs {@code --needles} needles for distinct ids; prints per mode the median latency of all needles,
+ * of the later half (caches warm) and of each round's first (cold caches: blooms, object directories), and the store
+ * requests per needle by kind. Not thread-safe.
  *
  * <p>Run: {@code java -Xmx1g -cp bench/target/benchmarks.jar io.logbloom.bench.RemoteStoreNeedleReport}
  * (flags: {@code --raw-mb N}, {@code --streams N}, {@code --latency-ms N}, {@code --needles N}, {@code --rounds N}).
@@ -86,6 +88,12 @@ public final class RemoteStoreNeedleReport {
         public byte[] getRange(String key, long offset, int length) throws IOException {
             await(gets);
             return delegate.getRange(key, offset, length);
+        }
+
+        @Override
+        public ObjectTail getTail(String key, int maxLength) throws IOException {
+            await(gets); // one suffix-ranged GET, as S3 answers it
+            return delegate.getTail(key, maxLength);
         }
 
         @Override
@@ -184,6 +192,7 @@ public final class RemoteStoreNeedleReport {
         }
         long[][] all = new long[2][];
         long[][] warm = new long[2][];
+        long[][] first = new long[2][];
         double[][] perNeedle = new double[2][3];
         String[] modes = {"listEveryQuery", "listingsKept"};
         for (int round = 0; round < rounds; round++) {
@@ -193,6 +202,7 @@ public final class RemoteStoreNeedleReport {
                         perNeedle[mode]);
                 all[mode] = concat(all[mode], latencies);
                 warm[mode] = concat(warm[mode], Arrays.copyOfRange(latencies, latencies.length / 2, latencies.length));
+                first[mode] = concat(first[mode], new long[] {latencies[0]});
             }
         }
         StringBuilder json = new StringBuilder();
@@ -201,9 +211,10 @@ public final class RemoteStoreNeedleReport {
                 rawMb, lines, latencyMillis, needles, rounds));
         for (int mode = 0; mode < 2; mode++) {
             double queries = (double) needles * rounds;
-            json.append(String.format(Locale.ROOT, ",\"%s\":{\"p50Ms\":%.1f,\"warmP50Ms\":%.1f,"
+            json.append(String.format(Locale.ROOT, ",\"%s\":{\"p50Ms\":%.1f,\"warmP50Ms\":%.1f,\"firstMs\":%.1f,"
                             + "\"listsPerNeedle\":%.2f,\"getsPerNeedle\":%.2f,\"otherPerNeedle\":%.2f}",
-                    modes[mode], median(all[mode]) / 1e6, median(warm[mode]) / 1e6, perNeedle[mode][0] / queries,
+                    modes[mode], median(all[mode]) / 1e6, median(warm[mode]) / 1e6, median(first[mode]) / 1e6,
+                    perNeedle[mode][0] / queries,
                     perNeedle[mode][1] / queries, perNeedle[mode][2] / queries));
         }
         System.out.println(json.append('}'));

@@ -2,6 +2,7 @@ package io.logbloom.chunks;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -60,16 +61,17 @@ public final class ColumnarObjectReader {
     }
 
     private ColumnarDirectory loadDirectory() throws IOException {
-        long size = source.size();
+        // one read for the size and the tail (a suffix-ranged GET on S3): the footer and usually the directory
+        ObjectTail read = source.tail(ColumnarLayout.TAIL_READ_BYTES);
+        long size = read.objectSize();
+        byte[] tail = read.bytes();
+        long tailOffset = read.offset();
         if (size < ColumnarLayout.HEAD_BYTES + ColumnarLayout.FOOTER_BYTES) {
-            byte[] head = source.read(0, (int) Math.min(size, ColumnarLayout.HEAD_BYTES));
+            byte[] head = Arrays.copyOf(tail, (int) Math.min(size, ColumnarLayout.HEAD_BYTES));
             throw new ChunkFormatException("object " + source.name() + " truncated: " + size + " bytes, shorter than "
                     + "a columnar head and footer (" + (ColumnarLayout.HEAD_BYTES + ColumnarLayout.FOOTER_BYTES)
                     + "); " + ColumnarLayout.describeHead(head));
         }
-        int tailLength = (int) Math.min(size, ColumnarLayout.TAIL_READ_BYTES);
-        long tailOffset = size - tailLength;
-        byte[] tail = source.read(tailOffset, tailLength);
         ColumnarLayout.Footer footer;
         try {
             footer = ColumnarLayout.readFooter(source.name(), tail, size);

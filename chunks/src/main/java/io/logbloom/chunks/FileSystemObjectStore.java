@@ -157,6 +157,31 @@ public final class FileSystemObjectStore implements ObjectStore {
         }
     }
 
+    /** One open of the file for its size and its last bytes. */
+    @Override
+    public ObjectTail getTail(String key, int maxLength) throws IOException {
+        if (maxLength < 0) {
+            throw new IllegalArgumentException("tail length is negative: " + maxLength);
+        }
+        Path path = path(key);
+        if (Files.isDirectory(path)) {
+            throw new ObjectNotFoundException(key);
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            long size = channel.size();
+            int n = (int) Math.min(size, maxLength);
+            ByteBuffer buffer = ByteBuffer.allocate(n);
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer, size - n + buffer.position()) < 0) {
+                    throw new IOException("object '" + key + "' shrank while reading its tail");
+                }
+            }
+            return new ObjectTail(buffer.array(), size);
+        } catch (NoSuchFileException e) {
+            throw new ObjectNotFoundException(key);
+        }
+    }
+
     @Override
     public long size(String key) throws IOException {
         Path path = path(key);

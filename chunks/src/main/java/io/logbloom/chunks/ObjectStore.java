@@ -36,6 +36,24 @@ public interface ObjectStore extends AutoCloseable {
         return get(key).length;
     }
 
+    /**
+     * The object's last {@code maxLength} bytes (all of it when shorter) with its size, in one request where the
+     * store allows (S3's suffix range); throws {@link ObjectNotFoundException} when absent. The default asks
+     * {@link #size} and then {@link #getRange}.
+     */
+    default ObjectTail getTail(String key, int maxLength) throws IOException {
+        if (maxLength < 0) {
+            throw new IllegalArgumentException("tail length is negative: " + maxLength);
+        }
+        long size = size(key);
+        int n = (int) Math.min(size, maxLength);
+        byte[] bytes = getRange(key, size - n, n);
+        if (bytes.length != n) {
+            throw new IOException("object '" + key + "' changed size while its tail was read");
+        }
+        return new ObjectTail(bytes, size);
+    }
+
     /** Whether an object exists under {@code key}. */
     boolean exists(String key) throws IOException;
 

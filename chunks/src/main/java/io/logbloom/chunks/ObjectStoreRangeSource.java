@@ -33,6 +33,17 @@ final class ObjectStoreRangeSource implements RangeSource {
         return known;
     }
 
+    /** One request when the size is not known yet ({@link ObjectStore#getTail}), which then learns it. */
+    @Override
+    public ObjectTail tail(int maxLength) throws IOException {
+        if (size >= 0) {
+            return RangeSource.super.tail(maxLength);
+        }
+        ObjectTail tail = store.getTail(key, maxLength);
+        size = tail.objectSize();
+        return tail;
+    }
+
     @Override
     public byte[] read(long offset, int length) throws IOException {
         byte[] data = store.getRange(key, offset, length);

@@ -23,6 +23,16 @@ public interface RangeSource {
      */
     byte[] read(long offset, int length) throws IOException;
 
+    /**
+     * The last {@code maxLength} bytes (all when the object is shorter) and the size. The default asks {@link #size}
+     * and reads; a source over a store learns both from one request.
+     */
+    default ObjectTail tail(int maxLength) throws IOException {
+        long size = size();
+        int n = (int) Math.min(size, maxLength);
+        return new ObjectTail(read(size - n, n), size);
+    }
+
     /** A source over an in-memory array (not copied; must not change afterwards). */
     static RangeSource ofBytes(String name, byte[] bytes) {
         return new BytesRangeSource(name, bytes);

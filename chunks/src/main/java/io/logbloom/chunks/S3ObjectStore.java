@@ -2,6 +2,7 @@ package io.logbloom.chunks;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -162,6 +163,64 @@ public final class S3ObjectStore implements ObjectStore {
             throw failure("ranged get", key, e);
         } catch (SdkException e) {
             throw failure("ranged get", key, e);
+        }
+    }
+
+    /** One GET with a suffix range: the tail and, from its {@code Content-Range}, the object's size. */
+    @Override
+    public ObjectTail getTail(String key, int maxLength) throws IOException {
+        if (maxLength <= 0) {
+            return ObjectStore.super.getTail(key, maxLength);
+        }
+        String full = fullKey(key);
+        try {
+            ResponseBytes<GetObjectResponse> bytes =
+                    client.getObjectAsBytes(b -> b.bucket(config.bucket()).key(full).range("bytes=-" + maxLength));
+            byte[] data = bytes.asByteArray();
+            long size = totalSize(bytes.response().contentRange(), data.length);
+            if (size < 0) {
+                return ObjectStore.super.getTail(key, maxLength); // a server naming no size: ask for it
+            }
+            if (size == data.length && data.length > maxLength) {
+                // a server ignoring the range sent the whole object: keep its tail
+                return new ObjectTail(Arrays.copyOfRange(data, data.length - maxLength, data.length), size);
+            }
+            if (data.length != Math.min(size, maxLength)) {
+                throw new IOException("S3 suffix range of " + maxLength + " bytes of '" + key + "' returned "
+                        + data.length + " bytes of an object of " + size);
+            }
+            return new ObjectTail(data, size);
+        } catch (NoSuchKeyException e) {
+            throw new ObjectNotFoundException(key);
+        } catch (S3Exception e) {
+            if (e.statusCode() == HTTP_NOT_FOUND) {
+                throw new ObjectNotFoundException(key);
+            }
+            if (e.statusCode() == HTTP_RANGE_NOT_SATISFIABLE) {
+                return ObjectStore.super.getTail(key, maxLength); // an empty object has no suffix to return
+            }
+            throw failure("suffix-ranged get", key, e);
+        } catch (SdkException e) {
+            throw failure("suffix-ranged get", key, e);
+        }
+    }
+
+    /**
+     * The object size a {@code Content-Range} value ({@code bytes 100-199/200}) names; {@code returned} when there is
+     * none (the whole object came back, as a 200); -1 when the size is unknown ({@code bytes 0-9/*}) or unreadable.
+     */
+    static long totalSize(String contentRange, int returned) {
+        if (contentRange == null || contentRange.isBlank()) {
+            return returned;
+        }
+        int slash = contentRange.lastIndexOf('/');
+        if (slash < 0) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(contentRange.substring(slash + 1).strip());
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 

@@ -53,6 +53,41 @@ final class ColumnarObjectStoreTest {
     }
 
     @Test
+    void objectStores_directoryOpenedWithOneRequest() throws Exception {
+        byte[] bytes = ColumnarObjectWriter.write(SMALL_BLOCKS, ColumnarTestData.rows(streams));
+        try (ObjectStore fs = new FileSystemObjectStore(dir.resolve("one-request"));
+                S3TestServer server = S3TestServer.start(); ObjectStore s3 = new S3ObjectStore(server.config("one/"))) {
+            for (ObjectStore store : List.of(fs, s3)) {
+                store.put("tenant/object", bytes);
+                List<String> calls = new ArrayList<>();
+                ObjectStore counted = new ForwardingObjectStore(store) {
+                    @Override
+                    public ObjectTail getTail(String key, int maxLength) throws IOException {
+                        calls.add("tail");
+                        return super.getTail(key, maxLength);
+                    }
+
+                    @Override
+                    public byte[] getRange(String key, long offset, int length) throws IOException {
+                        calls.add("range");
+                        return super.getRange(key, offset, length);
+                    }
+
+                    @Override
+                    public long size(String key) throws IOException {
+                        calls.add("size");
+                        return super.size(key);
+                    }
+                };
+                ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofObject(counted, "tenant/object"));
+                assertThat(reader.directory().blocks()).isNotEmpty();
+                assertThat(calls).as("the size comes with the tail").containsExactly("tail");
+                assertReadable(reader);
+            }
+        }
+    }
+
+    @Test
     void objectStores_filesystemAndS3() throws Exception {
         byte[] bytes = ColumnarObjectWriter.write(SMALL_BLOCKS, ColumnarTestData.rows(streams));
         try (ObjectStore fs = new FileSystemObjectStore(dir.resolve("store"))) {

@@ -31,6 +31,11 @@ public class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public ObjectTail getTail(String key, int maxLength) throws IOException {
+        return delegate.getTail(key, maxLength);
+    }
+
+    @Override
     public long size(String key) throws IOException {
         return delegate.size(key);
     }

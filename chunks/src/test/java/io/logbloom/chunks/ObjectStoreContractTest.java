@@ -112,6 +112,31 @@ public abstract class ObjectStoreContractTest {
     }
 
     @Test
+    void getTail_lastBytesAndSize_wholeObjectWhenShorter() throws Exception {
+        store.put("t", bytes("0123456789"));
+        store.put("empty", new byte[0]);
+        byte[] large = new byte[200_000];
+        new Random(3).nextBytes(large);
+        store.put("large", large);
+
+        assertThat(store.getTail("t", 3).bytes()).isEqualTo(bytes("789"));
+        assertThat(store.getTail("t", 3).objectSize()).isEqualTo(10);
+        assertThat(store.getTail("t", 3).offset()).isEqualTo(7);
+        assertThat(store.getTail("t", 10).bytes()).isEqualTo(bytes("0123456789"));
+        assertThat(store.getTail("t", 1 << 16).bytes()).isEqualTo(bytes("0123456789"));
+        assertThat(store.getTail("t", 1 << 16).objectSize()).isEqualTo(10);
+        assertThat(store.getTail("t", 0).bytes()).isEmpty();
+        assertThat(store.getTail("t", 0).objectSize()).isEqualTo(10);
+        assertThat(store.getTail("empty", 5).bytes()).isEmpty();
+        assertThat(store.getTail("empty", 5).objectSize()).isZero();
+        ObjectTail tail = store.getTail("large", 65_536);
+        assertThat(tail.objectSize()).isEqualTo(large.length);
+        assertThat(tail.bytes()).isEqualTo(java.util.Arrays.copyOfRange(large, large.length - 65_536, large.length));
+        assertThatThrownBy(() -> store.getTail("no/such/key", 10)).isInstanceOf(ObjectNotFoundException.class);
+        assertThatThrownBy(() -> store.getTail("t", -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void getRange_negative_rejected() {
         assertThatThrownBy(() -> store.getRange("r", -1, 3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("-1");

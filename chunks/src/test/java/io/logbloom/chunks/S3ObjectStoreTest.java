@@ -71,6 +71,16 @@ final class S3ObjectStoreTest extends ObjectStoreContractTest {
     }
 
     @Test
+    void totalSize_readFromContentRange() {
+        assertThat(S3ObjectStore.totalSize("bytes 100-199/200", 100)).isEqualTo(200);
+        assertThat(S3ObjectStore.totalSize("bytes 0-9/10", 10)).isEqualTo(10);
+        assertThat(S3ObjectStore.totalSize(null, 42)).as("a 200 with the whole object").isEqualTo(42);
+        assertThat(S3ObjectStore.totalSize("bytes 0-9/*", 10)).as("size unknown").isEqualTo(-1);
+        assertThat(S3ObjectStore.totalSize("bytes 0-9", 10)).isEqualTo(-1);
+        assertThat(S3ObjectStore.totalSize("bytes 0-9/ten", 10)).isEqualTo(-1);
+    }
+
+    @Test
     void listPageSize_outOfRange_rejected() {
         assertThatThrownBy(() -> new S3ObjectStore(server.config(), 0)).hasMessageContaining("list page size 0");
         assertThatThrownBy(() -> new S3ObjectStore(server.config(), 1001)).hasMessageContaining("1001");

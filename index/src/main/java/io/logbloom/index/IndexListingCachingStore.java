@@ -2,6 +2,7 @@ package io.logbloom.index;
 
 import io.logbloom.chunks.ObjectNotFoundException;
 import io.logbloom.chunks.ObjectStore;
+import io.logbloom.chunks.ObjectTail;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -160,6 +161,16 @@ public final class IndexListingCachingStore implements ObjectStore {
     public byte[] getRange(String key, long offset, int length) throws IOException {
         try {
             return delegate.getRange(key, offset, length);
+        } catch (ObjectNotFoundException e) {
+            forget(key);
+            throw e;
+        }
+    }
+
+    @Override
+    public ObjectTail getTail(String key, int maxLength) throws IOException {
+        try {
+            return delegate.getTail(key, maxLength);
         } catch (ObjectNotFoundException e) {
             forget(key);
             throw e;
