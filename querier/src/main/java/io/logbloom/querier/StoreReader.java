@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -168,9 +169,15 @@ final class StoreReader {
         // until the deadline
         boolean testing = ctx.bloomsEnabled() && ChunkBloomTester.isTestable(bloomQuery);
         BloomPass pass = new BloomPass(ctx, testing ? tester.prepare(bloomQuery) : null, fromNanos, throughNanos);
-        Survivors filtered = store.readsAreLocal() || inMemory(ctx, refsBySeries, pass)
-                ? bloomFilter(ctx, refsBySeries, pass)
-                : ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries, pass)));
+        Survivors filtered;
+        if (store.readsAreLocal() || inMemory(ctx, refsBySeries, pass)) {
+            filtered = bloomFilter(ctx, refsBySeries, pass);
+        } else {
+            // a remote store: the missing blooms and directories are read in parallel first (one round trip per
+            // fetch-pool width, not one per series), then the filter finds them in the pass
+            pass.prefetch(refsBySeries);
+            filtered = ctx.await(fetchPool.submit(() -> bloomFilter(ctx, refsBySeries, pass)));
+        }
         Map<Labels, List<ChunkRef>> survivors = filtered.refs();
         checkBytesLimit(survivors);
         return new Plan(survivors, filtered.blocks(), memoryBySeries, partsBySeries);
@@ -324,6 +331,49 @@ final class StoreReader {
                 }
             }
             return true;
+        }
+
+        /**
+         * Reads the series blooms (when testing) and columnar directories of {@code refsBySeries} that this pass does
+         * not hold yet, on the fetch pool in parallel, waiting for them until the deadline; {@link #keep} then finds
+         * them here. Failures surface as the sequential reads would report them.
+         */
+        void prefetch(Map<Labels, List<ChunkRef>> refsBySeries) throws IOException {
+            Map<BloomCache.Key, Future<Optional<SeriesBloomView>>> bloomReads = new LinkedHashMap<>();
+            Map<String, Future<ColumnarDirectoryCache.Entry>> objectReads = new LinkedHashMap<>();
+            for (List<ChunkRef> refs : refsBySeries.values()) {
+                for (ChunkRef ref : refs) {
+                    String objectKey = ref.isColumnar() ? ref.objectKey() : null;
+                    if (objectKey != null && !objects.containsKey(objectKey) && !objectReads.containsKey(objectKey)) {
+                        ColumnarDirectoryCache.Entry cached = columnar.cachedObject(objectKey);
+                        if (cached != null) {
+                            objects.put(objectKey, cached);
+                        } else {
+                            objectReads.put(objectKey, fetchPool.submit(() -> columnar.object(objectKey)));
+                        }
+                    }
+                    if (prepared != null) {
+                        BloomCache.Key key = bloomKey(ref);
+                        if (!loaded.containsKey(key) && !bloomReads.containsKey(key)) {
+                            Optional<SeriesBloomView> cached = blooms.peek(key);
+                            bloomReads.put(key, cached != null ? CompletableFuture.completedFuture(cached)
+                                    : fetchPool.submit(() -> loadBloom(key, false)));
+                        }
+                    }
+                }
+            }
+            try {
+                for (Map.Entry<String, Future<ColumnarDirectoryCache.Entry>> e : objectReads.entrySet()) {
+                    objects.put(e.getKey(), ctx.await(e.getValue()));
+                }
+                for (Map.Entry<BloomCache.Key, Future<Optional<SeriesBloomView>>> e : bloomReads.entrySet()) {
+                    loaded.put(e.getKey(), ctx.await(e.getValue()));
+                    ctx.stats.bloomsLoaded.increment();
+                }
+            } finally {
+                objectReads.values().forEach(f -> f.cancel(true)); // after a failure: the reads nobody waits for
+                bloomReads.values().forEach(f -> f.cancel(true));
+            }
         }
 
         /** The refs of {@code series} to read; for columnar refs, the blocks to read go to {@link #blocks}. */

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -142,6 +143,40 @@ final class QuerierTest {
         // the returned chunk's lines match with blooms off when the caller filters the same way
         assertThat(off).filteredOn(l -> l.contains("value=t42]")).isEqualTo(
                 on.stream().filter(l -> l.contains("value=t42]")).toList()).hasSize(1);
+    }
+
+    @Test
+    void select_remoteStore_readsTheSeriesBloomsInParallel_sameAnswer() throws Exception {
+        QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+        int series = 6;
+        for (int p = 0; p < series; p++) {
+            s.flush(TENANT, Labels.of("app", "api", "pod", "p" + p), List.of(entry(p, "request " + p, "trace_id", "t" + p)));
+        }
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger mostInFlight = new AtomicInteger();
+        SeriesBloomSource slow = (tenant, fingerprint, period) -> {
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(100); // a round trip to a remote store
+                return s.load(tenant, fingerprint, period);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException();
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        };
+        assertThat(s.store.readsAreLocal()).isFalse();
+        try (Querier q = new Querier(QuerierConfig.defaults(), s.store, s, slow, QuerierFakes.SCHEME,
+                QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry());
+                QueryContext ctx = q.newContext(TENANT, true)) {
+            List<String> got = drain(q.select(ctx, List.of(LabelMatcher.equal("app", "api")), 0, 1000 * SEC, true,
+                    new BloomQuery.MetadataEquals("trace_id", "t3")));
+            assertThat(got).hasSize(1).allMatch(line -> line.contains("request 3"));
+            assertThat(ctx.stats.bloomsLoaded.sum()).isEqualTo(series);
+            assertThat(ctx.stats.chunksSkipped.sum()).isEqualTo(series - 1);
+            assertThat(mostInFlight.get()).as("bloom reads at once").isGreaterThan(1);
+        }
     }
 
     @Test
