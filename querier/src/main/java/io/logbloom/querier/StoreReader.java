@@ -353,12 +353,7 @@ final class StoreReader {
                         }
                     }
                     if (prepared != null) {
-                        BloomCache.Key key = bloomKey(ref);
-                        if (!loaded.containsKey(key) && !bloomReads.containsKey(key)) {
-                            Optional<SeriesBloomView> cached = blooms.peek(key);
-                            bloomReads.put(key, cached != null ? CompletableFuture.completedFuture(cached)
-                                    : fetchPool.submit(() -> loadBloom(key, false)));
-                        }
+                        prefetchBloom(ref, bloomReads);
                     }
                 }
             }
@@ -367,12 +362,40 @@ final class StoreReader {
                     objects.put(e.getKey(), ctx.await(e.getValue()));
                 }
                 for (Map.Entry<BloomCache.Key, Future<Optional<SeriesBloomView>>> e : bloomReads.entrySet()) {
-                    loaded.put(e.getKey(), ctx.await(e.getValue()));
-                    ctx.stats.bloomsLoaded.increment();
+                    if (loaded.put(e.getKey(), ctx.await(e.getValue())) == null) {
+                        ctx.stats.bloomsLoaded.increment();
+                    } else {
+                        reloaded.add(e.getKey()); // read again: keep does not read it a third time
+                    }
                 }
             } finally {
                 objectReads.values().forEach(f -> f.cancel(true)); // after a failure: the reads nobody waits for
                 bloomReads.values().forEach(f -> f.cancel(true));
+            }
+        }
+
+        /**
+         * Queues the read of {@code ref}'s series bloom unless one is queued: a first read when neither the pass nor
+         * the cache holds it, a second one (as {@link #bloomOf} would make) when the one held does not cover the ref's
+         * object yet, e.g. a bloom cached before the merge that wrote the object.
+         */
+        private void prefetchBloom(ChunkRef ref, Map<BloomCache.Key, Future<Optional<SeriesBloomView>>> bloomReads) {
+            BloomCache.Key key = bloomKey(ref);
+            if (bloomReads.containsKey(key)) {
+                return;
+            }
+            Optional<SeriesBloomView> held = loaded.get(key);
+            if (held == null) {
+                held = blooms.peek(key);
+                if (held == null) {
+                    bloomReads.put(key, fetchPool.submit(() -> loadBloom(key, false)));
+                    return;
+                }
+                loaded.put(key, held);
+                ctx.stats.bloomsLoaded.increment();
+            }
+            if ((held.isEmpty() || !held.get().covers(ref.objectKey())) && !reloaded.contains(key)) {
+                bloomReads.put(key, fetchPool.submit(() -> loadBloom(key, true)));
             }
         }
 

@@ -180,6 +180,91 @@ final class QuerierTest {
     }
 
     @Test
+    void select_remoteStore_cachedBloomsNotCoveringANewChunk_readAgainInParallel() throws Exception {
+        QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+        int series = 6;
+        for (int p = 0; p < series; p++) {
+            s.flush(TENANT, Labels.of("app", "api", "pod", "p" + p), List.of(entry(p, "old " + p, "trace_id", "o" + p)));
+        }
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger mostInFlight = new AtomicInteger();
+        // each read returns the bloom as stored at that moment, as a bloom object read from the store would be
+        SeriesBloomSource stored = (tenant, fingerprint, period) -> {
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(50);
+                return s.load(tenant, fingerprint, period).map(v -> frozen((QuerierFakes.SetBloom) v));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException();
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        };
+        try (Querier q = new Querier(QuerierConfig.defaults(), s.store, s, stored, QuerierFakes.SCHEME,
+                QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
+            try (QueryContext ctx = q.newContext(TENANT, true)) {
+                assertThat(drain(q.select(ctx, List.of(LabelMatcher.equal("app", "api")), 0, 1000 * SEC, true,
+                        new BloomQuery.MetadataEquals("trace_id", "o2")))).hasSize(1);
+            }
+            for (int p = 0; p < series; p++) { // a merge wrote new chunks; the cached blooms do not cover them
+                s.flush(TENANT, Labels.of("app", "api", "pod", "p" + p),
+                        List.of(entry(100 + p, "new " + p, "trace_id", "n" + p)));
+            }
+            mostInFlight.set(0);
+            try (QueryContext ctx = q.newContext(TENANT, true)) {
+                List<String> got = drain(q.select(ctx, List.of(LabelMatcher.equal("app", "api")), 0, 1000 * SEC, true,
+                        new BloomQuery.MetadataEquals("trace_id", "n4")));
+                assertThat(got).hasSize(1).allMatch(line -> line.contains("new 4"));
+                assertThat(ctx.stats.chunksSkipped.sum()).isEqualTo(2 * series - 1);
+                assertThat(ctx.stats.bloomsLoaded.sum()).isEqualTo(series);
+            }
+            assertThat(mostInFlight.get()).as("blooms read again at once").isGreaterThan(1);
+        }
+    }
+
+    /** {@code live} as it is now: later chunks of its series are not covered. */
+    private static SeriesBloomView frozen(QuerierFakes.SetBloom live) {
+        java.util.Set<String> covered = java.util.Set.copyOf(live.covered);
+        return new SeriesBloomView() {
+            @Override
+            public boolean covers(String objectKey) {
+                return covered.contains(objectKey);
+            }
+
+            @Override
+            public boolean mightContain(String objectKey, long hash) {
+                return live.mightContain(objectKey, hash);
+            }
+
+            @Override
+            public boolean ngramEnabled() {
+                return live.ngramEnabled();
+            }
+
+            @Override
+            public int ngramLength() {
+                return live.ngramLength();
+            }
+
+            @Override
+            public int ngramSkip() {
+                return live.ngramSkip();
+            }
+
+            @Override
+            public boolean wordTokens() {
+                return live.wordTokens();
+            }
+
+            @Override
+            public long sizeBytes() {
+                return live.sizeBytes();
+            }
+        };
+    }
+
+    @Test
     void select_bloomCacheHitsAndMisses_counted() throws Exception {
         QuerierFakes.Storage s = haystack(0);
         BloomQuery needle = new BloomQuery.MetadataEquals("trace_id", "t42");
