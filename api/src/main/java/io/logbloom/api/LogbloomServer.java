@@ -125,9 +125,9 @@ public final class LogbloomServer implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.registry = new PrometheusRegistry();
-        IndexListingCachingStore listings = listingCache(config, Objects.requireNonNull(store, "store is null"),
-                registry);
-        this.store = listings != null ? listings : store;
+        ObjectStore measured = new MeasuredObjectStore(Objects.requireNonNull(store, "store is null"), registry);
+        IndexListingCachingStore listings = listingCache(config, measured, registry);
+        this.store = listings != null ? listings : measured;
         this.metrics = new ApiMetrics(registry);
         this.buildInfo = BuildInfo.load();
         this.app = Javalin.create(javalin -> {

@@ -45,6 +45,10 @@ final class ServerIndexListingTest {
             Matcher hits = HITS.matcher(server.get("/metrics").body());
             assertThat(hits.find()).as("hit counter exported").isTrue();
             assertThat(Double.parseDouble(hits.group(1))).isGreaterThanOrEqualTo(ROUNDS * QUERIES_PER_ROUND - ROUNDS);
+            // the store's own requests are exported below the listing cache: only listings it sent are counted
+            assertThat(server.get("/metrics").body())
+                    .contains("logbloom_object_store_request_duration_seconds_count{operation=\"list\",outcome=\"ok\"}")
+                    .contains("logbloom_object_store_request_duration_seconds_count{operation=\"put\",outcome=\"ok\"}");
         }
     }
 
