@@ -46,6 +46,22 @@ public final class IndexFileCache {
         }
     }
 
+    /**
+     * Adds the file this process just wrote under {@code key} with the bytes it wrote, so the first lookup after a
+     * flush or merge does not read it back from the store. A file that does not decode is left out (a lookup then
+     * reads it and reports the damage).
+     */
+    public void admit(String key, byte[] bytes) {
+        Objects.requireNonNull(key, "key is null");
+        Objects.requireNonNull(bytes, "bytes is null");
+        try {
+            IndexFileReader file = IndexFileReader.open(key, bytes);
+            files.asMap().putIfAbsent(key, file);
+        } catch (IOException e) {
+            // not cached: the next open reads the stored bytes and fails there
+        }
+    }
+
     /** Number of files opened from the store since creation (cache misses). */
     public long loadCount() {
         return files.stats().loadCount();

@@ -25,9 +25,21 @@ public final class IndexWriter {
     private final InstantSource clock;
     private final String writerId;
     private final IndexFileWriter fileWriter = new IndexFileWriter();
+    /** Where each written file goes too, or null. */
+    private final IndexFileCache written;
 
     /** A writer putting files into {@code store}; {@code writerId} names this process in keys ({@code [A-Za-z0-9_-]+}). */
     public IndexWriter(ObjectStore store, IndexConfig config, InstantSource clock, String writerId) {
+        this(store, config, clock, writerId, null);
+    }
+
+    /**
+     * As the other constructor, each file it puts also admitted to {@code written} (the cache this process's queries
+     * open index files through), so they need not read it back.
+     */
+    public IndexWriter(ObjectStore store, IndexConfig config, InstantSource clock, String writerId,
+            IndexFileCache written) {
+        this.written = written;
         this.store = Objects.requireNonNull(store, "store is null");
         this.config = Objects.requireNonNull(config, "config is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -84,6 +96,9 @@ public final class IndexWriter {
         String unique = String.format("%s-%013d-%08x", writerId, clock.millis(), crc);
         String key = IndexKeys.fileKey(tenant, periodNumber, unique);
         store.put(key, file);
+        if (written != null) {
+            written.admit(key, file);
+        }
         return key;
     }
 }

@@ -122,6 +122,33 @@ final class PersistedIndexTest {
     }
 
     @Test
+    void writerAdmittingToTheCache_lookupsReadNoIndexFileBack() throws IOException {
+        InMemoryObjectStore store = new InMemoryObjectStore();
+        IndexConfig config = IndexConfig.defaults();
+        IndexFileCache cache = new IndexFileCache(store, config);
+        PersistedIndex persisted = new PersistedIndex(store, config, cache);
+        Labels l = Labels.of("app", "x");
+        ChunkRef crossing = ref(T, l, DAY - HOUR, DAY + HOUR);
+        List<String> keys = new IndexWriter(store, config, CLOCK, "w", cache)
+                .write(T, List.of(new SeriesChunks(l, List.of(crossing))));
+        assertThat(keys).hasSize(2);
+        int getsBefore = store.gets.get();
+
+        assertThat(persisted.chunks(T, sel("app", "=", "x"), 0, 2 * DAY))
+                .containsExactly(new SeriesChunks(l, List.of(crossing)));
+        assertThat(store.gets.get()).as("index files read back").isEqualTo(getsBefore);
+        assertThat(cache.loadCount()).isZero();
+        // what a fresh cache reads from the store is the same
+        assertThat(persisted(store, config).chunks(T, sel("app", "=", "x"), 0, 2 * DAY))
+                .isEqualTo(persisted.chunks(T, sel("app", "=", "x"), 0, 2 * DAY));
+
+        cache.admit("index/tenant-a/5/damaged.idx", new byte[] {1, 2, 3}); // left out, not thrown
+        store.put("index/tenant-a/5/damaged.idx", new byte[] {1, 2, 3});
+        assertThatThrownBy(() -> persisted.chunks(T, sel("app", "=", "x"), 5 * DAY, 6 * DAY))
+                .isInstanceOf(IndexFormatException.class);
+    }
+
+    @Test
     void chunks_refSpanningPeriods_foundFromEitherPeriodOnce() throws IOException {
         InMemoryObjectStore store = new InMemoryObjectStore();
         IndexConfig config = IndexConfig.defaults();

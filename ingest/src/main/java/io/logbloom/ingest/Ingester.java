@@ -142,11 +142,13 @@ public final class Ingester implements AutoCloseable {
         // remembered identities may take an eighth of the budget: sealing cannot relieve them
         this.writer = new StreamWriter(buffers, new RecentEntries((int) Math.max(1024,
                 Math.min(RecentEntries.MAX_KEYS, maxMemoryBytes / 8 / StreamWriter.KEY_BYTES))), encodeBuffers);
-        this.persisted = new PersistedIndex(store, config.index(), new IndexFileCache(store, config.index()));
+        IndexFileCache indexFiles = new IndexFileCache(store, config.index());
+        this.persisted = new PersistedIndex(store, config.index(), indexFiles);
         this.visibleIndex = new VisibleIndex(persisted);
         String writerId = "ingester-"
                 + Long.toHexString(EntryKey.LINE_HASH.hashLong(System.nanoTime() ^ System.identityHashCode(this)));
-        IndexWriter indexWriter = new IndexWriter(store, config.index(), clock, writerId);
+        // the files a merge writes are the ones the next queries open: they go to the cache as written
+        IndexWriter indexWriter = new IndexWriter(store, config.index(), clock, writerId, indexFiles);
         this.bloomStore = new SeriesBloomStore(store);
         this.bloomWriter = new SeriesBloomWriter(new BloomTokenizer(config.tokenizer()), config.bloom(), bloomStore,
                 Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 8));
