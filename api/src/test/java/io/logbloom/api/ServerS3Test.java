@@ -42,7 +42,40 @@ final class ServerS3Test {
             try (TestServer restarted = TestServer.start(dataDir, yaml)) {
                 assertThat(restarted.stored("fake", LabelMatcher.equal("app", "s3")).values()).singleElement()
                         .satisfies(e -> assertThat(e).extracting(LogEntry::line).containsExactly("one", "two"));
+                // needles over the bucket: the first lists the index and opens the object with one suffix-ranged GET;
+                // the next ones list nothing (querier.index_listing_ttl) and send no size request
+                String needle = "/loki/api/v1/query_range?query=" + java.net.URLEncoder.encode(
+                        "{app=\"s3\"} | trace_id=\"t-1\"", java.nio.charset.StandardCharsets.UTF_8)
+                        + "&start=" + (ts - 1_000_000_000L) + "&end=" + (ts + 1_000_000_000L);
+                assertThat(restarted.get(needle).body()).contains("\"one\"", "\"two\"");
+                String misses = "logbloom_index_listing_cache_requests_total{outcome=\"miss\"}";
+                String listedOnce = metricLine(restarted, misses);
+                assertThat(requests(restarted, "get_tail")).isPositive();
+                for (int i = 0; i < 3; i++) {
+                    assertThat(restarted.get(needle).body()).contains("\"one\"", "\"two\"");
+                }
+                assertThat(metricLine(restarted, misses)).isEqualTo(listedOnce);
+                assertThat(metricLine(restarted, "logbloom_index_listing_cache_requests_total{outcome=\"hit\"}"))
+                        .doesNotEndWith(" 0.0");
+                assertThat(requests(restarted, "size")).isZero();
             }
         }
+    }
+
+    /** The exposition line starting with {@code series}. */
+    private static String metricLine(TestServer server, String series) throws Exception {
+        return server.get("/metrics").body().lines().filter(l -> l.startsWith(series + " ")).findFirst().orElseThrow();
+    }
+
+    /** Requests of {@code operation} the server sent to its store, answered or not, from {@code /metrics}. */
+    private static double requests(TestServer server, String operation) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "logbloom_object_store_request_duration_seconds_count\\{operation=\"" + operation
+                        + "\",outcome=\"[a-z_]+\"} (\\S+)").matcher(server.get("/metrics").body());
+        double total = 0;
+        while (m.find()) {
+            total += Double.parseDouble(m.group(1));
+        }
+        return total;
     }
 }
