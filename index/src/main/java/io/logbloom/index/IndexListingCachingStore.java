@@ -149,38 +149,34 @@ public final class IndexListingCachingStore implements ObjectStore {
 
     @Override
     public byte[] get(String key) throws IOException {
-        try {
-            return delegate.get(key);
-        } catch (ObjectNotFoundException e) {
-            forget(key);
-            throw e;
-        }
+        return read(key, () -> delegate.get(key));
     }
 
     @Override
     public byte[] getRange(String key, long offset, int length) throws IOException {
-        try {
-            return delegate.getRange(key, offset, length);
-        } catch (ObjectNotFoundException e) {
-            forget(key);
-            throw e;
-        }
+        return read(key, () -> delegate.getRange(key, offset, length));
     }
 
     @Override
     public ObjectTail getTail(String key, int maxLength) throws IOException {
-        try {
-            return delegate.getTail(key, maxLength);
-        } catch (ObjectNotFoundException e) {
-            forget(key);
-            throw e;
-        }
+        return read(key, () -> delegate.getTail(key, maxLength));
     }
 
     @Override
     public long size(String key) throws IOException {
+        return read(key, () -> delegate.size(key));
+    }
+
+    /** A read of one key from the wrapped store. */
+    @FunctionalInterface
+    private interface Read<T> {
+        T run() throws IOException;
+    }
+
+    /** Runs {@code read} of {@code key}; when the key is missing, the listings holding it go ({@link #forget}). */
+    private <T> T read(String key, Read<T> read) throws IOException {
         try {
-            return delegate.size(key);
+            return read.run();
         } catch (ObjectNotFoundException e) {
             forget(key);
             throw e;
