@@ -11,6 +11,7 @@ import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
+import io.logbloom.ingest.SeriesBloomStore;
 import io.logbloom.kafka.ClusterConfig;
 import io.logbloom.kafka.KafkaMetrics;
 import io.logbloom.kafka.KafkaPartitionOffsets;
@@ -103,6 +104,8 @@ public final class LogbloomServer implements AutoCloseable {
     /** Compactor loop, retention and the delete API. */
     private final Operations operations;
     private volatile Ingester ingester;
+    /** Told of each series bloom the ingester writes: the querier's bloom cache in target all. */
+    private final SeriesBloomStore.Stored bloomsStored;
     private boolean started;
     private boolean closed;
 
@@ -145,6 +148,7 @@ public final class LogbloomServer implements AutoCloseable {
                         listings != null ? listings::forgetTenant : tenant -> { }) : null;
         if (target == LogbloomConfig.Target.QUERIER) {
             IngestConfig layout = ConfigMapping.ingestConfig(config);
+            this.bloomsStored = SeriesBloomStore.Stored.NONE;
             PersistedIndex index = new PersistedIndex(this.store, layout.index(),
                     new IndexFileCache(this.store, layout.index()));
             this.partitionOffsets = kafka.strongReads() ? new KafkaPartitionOffsets(kafka) : null;
@@ -154,9 +158,11 @@ public final class LogbloomServer implements AutoCloseable {
                     this.store, index, remote, clock, registry), clock, operations.sourceFilter());
         } else {
             this.partitionOffsets = null;
-            this.queryRoutes = queries
-                    ? new QueryRoutes(config, this.store, this::ingester, clock, registry, operations.sourceFilter())
-                    : null;
+            Querier querier = queries ? Querier.overIngester(ConfigMapping.querierConfig(config), this.store,
+                    this::ingester, clock, registry) : null;
+            // the blooms a merge writes go to the querier's cache as written: the next query need not read them back
+            this.bloomsStored = querier != null ? querier::bloomStored : SeriesBloomStore.Stored.NONE;
+            this.queryRoutes = queries ? new QueryRoutes(config, querier, clock, operations.sourceFilter()) : null;
         }
         if (target == LogbloomConfig.Target.QUERIER) {
             KafkaTailFeed feed = new KafkaTailFeed(kafka);
@@ -294,7 +300,7 @@ public final class LogbloomServer implements AutoCloseable {
         if (target == LogbloomConfig.Target.ALL || target == LogbloomConfig.Target.INGESTER) {
             boolean replayed = false;
             try {
-                ingester = new Ingester(ConfigMapping.ingestConfig(config), store, clock, registry);
+                ingester = new Ingester(ConfigMapping.ingestConfig(config), store, clock, registry, bloomsStored);
                 replayed = true;
             } catch (IOException e) {
                 // a file-system exception's message is only the path: its type says what went wrong with it

@@ -3,9 +3,7 @@ package io.logbloom.api;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
-import io.logbloom.chunks.ObjectStore;
 import io.logbloom.index.LabelMatcher;
-import io.logbloom.ingest.Ingester;
 import io.logbloom.logql.Engine;
 import io.logbloom.logql.Expr;
 import io.logbloom.logql.LogExpr;
@@ -25,7 +23,6 @@ import io.logbloom.querier.QueryRequest;
 import io.logbloom.querier.QueryRunner;
 import io.logbloom.querier.QueryStatistics;
 import io.logbloom.querier.SeriesVolume;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,7 +33,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The Loki query API routes ({@code /loki/api/v1/query}, {@code query_range}, {@code labels},
@@ -65,19 +61,10 @@ public final class QueryRoutes implements AutoCloseable {
     private final boolean volumeEnabled;
     private final int volumeMaxSeries;
 
-    /** Builds the querier over the ingester (looked up per request) and the object store. */
-    public QueryRoutes(LogbloomConfig config, ObjectStore store, Supplier<Ingester> ingester, java.time.Clock clock,
-            PrometheusRegistry registry) {
-        this(config, store, ingester, clock, registry, io.logbloom.querier.QuerySourceFilter.none());
-    }
-
-    /** As the other constructor, with every query's entry source wrapped by {@code sourceFilter} (deletes, retention). */
-    public QueryRoutes(LogbloomConfig config, ObjectStore store, Supplier<Ingester> ingester, java.time.Clock clock,
-            PrometheusRegistry registry, io.logbloom.querier.QuerySourceFilter sourceFilter) {
-        this(config, Querier.overIngester(ConfigMapping.querierConfig(config), store, ingester, clock, registry), clock, sourceFilter);
-    }
-
-    /** Routes over a given querier (the querier role's, reading the bucket and remote ingesters). */
+    /**
+     * Routes over {@code querier}: target all's, over its own ingester, or the querier role's, reading the bucket and
+     * remote ingesters; every query's entry source wrapped by {@code sourceFilter} (deletes, retention).
+     */
     public QueryRoutes(LogbloomConfig config, Querier querier, java.time.Clock clock,
             io.logbloom.querier.QuerySourceFilter sourceFilter) {
         Objects.requireNonNull(config, "config is null");

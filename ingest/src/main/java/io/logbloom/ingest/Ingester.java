@@ -123,12 +123,26 @@ public final class Ingester implements AutoCloseable {
     /** Opens the parts and the WAL (replaying what no part holds), registers metrics and starts the loops. */
     public Ingester(IngestConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry)
             throws IOException {
-        this(config, store, clock, registry, CrashHook.NONE);
+        this(config, store, clock, registry, SeriesBloomStore.Stored.NONE, CrashHook.NONE);
+    }
+
+    /**
+     * As the other public constructor, telling {@code bloomsStored} of every series bloom a merge writes (the
+     * querier of the same process keeps them, instead of reading them back).
+     */
+    public Ingester(IngestConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry,
+            SeriesBloomStore.Stored bloomsStored) throws IOException {
+        this(config, store, clock, registry, bloomsStored, CrashHook.NONE);
     }
 
     /** As the public constructor, with the sealer and merger calling {@code crashHook} at each {@link CrashPoint}. */
     Ingester(IngestConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry, CrashHook crashHook)
             throws IOException {
+        this(config, store, clock, registry, SeriesBloomStore.Stored.NONE, crashHook);
+    }
+
+    private Ingester(IngestConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry,
+            SeriesBloomStore.Stored bloomsStored, CrashHook crashHook) throws IOException {
         Objects.requireNonNull(crashHook, "crashHook is null");
         this.config = Objects.requireNonNull(config, "config is null");
         Objects.requireNonNull(store, "store is null");
@@ -149,7 +163,7 @@ public final class Ingester implements AutoCloseable {
                 + Long.toHexString(EntryKey.LINE_HASH.hashLong(System.nanoTime() ^ System.identityHashCode(this)));
         // the files a merge writes are the ones the next queries open: they go to the cache as written
         IndexWriter indexWriter = new IndexWriter(store, config.index(), clock, writerId, indexFiles);
-        this.bloomStore = new SeriesBloomStore(store);
+        this.bloomStore = new SeriesBloomStore(store, bloomsStored);
         this.bloomWriter = new SeriesBloomWriter(new BloomTokenizer(config.tokenizer()), config.bloom(), bloomStore,
                 Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 8));
         ColumnarConfig objectFormat = storedObjectFormat(config);

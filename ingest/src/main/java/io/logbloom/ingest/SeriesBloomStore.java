@@ -47,10 +47,30 @@ public final class SeriesBloomStore {
     static final byte VERSION_SHARED_FILTER = 1;
 
     private final ObjectStore store;
+    private final Stored stored;
+
+    /** Hears of every bloom this store wrote, with a copy decoded from the bytes written. */
+    @FunctionalInterface
+    public interface Stored {
+        /** Hears nothing. */
+        Stored NONE = (tenant, fingerprint, periodNumber, bloom) -> { };
+
+        /**
+         * {@code bloom} was written as the series' bloom for the period; it is the caller's own copy (the writer
+         * goes on changing its instance).
+         */
+        void stored(String tenant, long fingerprint, long periodNumber, SeriesBloom bloom);
+    }
 
     /** A bloom store over {@code store}. */
     public SeriesBloomStore(ObjectStore store) {
+        this(store, Stored.NONE);
+    }
+
+    /** A bloom store over {@code store} telling {@code stored} of each bloom it writes (e.g. a querier's cache). */
+    public SeriesBloomStore(ObjectStore store, Stored stored) {
         this.store = Objects.requireNonNull(store, "store is null");
+        this.stored = Objects.requireNonNull(stored, "stored is null");
     }
 
     /** The object key of a series bloom. */
@@ -73,7 +93,12 @@ public final class SeriesBloomStore {
 
     /** Writes the bloom atomically, replacing the previous version. */
     public void store(String tenant, long fingerprint, long periodNumber, SeriesBloom bloom) throws IOException {
-        store.put(key(tenant, fingerprint, periodNumber), encode(bloom));
+        String key = key(tenant, fingerprint, periodNumber);
+        byte[] bytes = encode(bloom);
+        store.put(key, bytes);
+        if (stored != Stored.NONE) {
+            stored.stored(tenant, fingerprint, periodNumber, decode(bytes, key));
+        }
     }
 
     /** Encodes a bloom in the layout above (version 2). */

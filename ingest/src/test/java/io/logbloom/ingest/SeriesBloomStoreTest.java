@@ -86,6 +86,32 @@ final class SeriesBloomStoreTest {
     }
 
     @Test
+    void store_tellsItsListener_aCopyOfWhatItWrote() throws Exception {
+        java.util.List<String> told = new java.util.ArrayList<>();
+        java.util.List<SeriesBloom> copies = new java.util.ArrayList<>();
+        SeriesBloomStore store = new SeriesBloomStore(new FileSystemObjectStore(dir), (tenant, fp, period, bloom) -> {
+            told.add(tenant + "/" + fp + "/" + period);
+            copies.add(bloom);
+        });
+        SeriesBloom written = sample();
+        store.store("t", 255, 20454, written);
+
+        assertThat(told).containsExactly("t/255/20454");
+        SeriesBloom copy = copies.get(0);
+        assertThat(copy).isNotSameAs(written);
+        assertThat(copy.filters().get(FIRST)).isNotSameAs(written.filters().get(FIRST));
+        SeriesBloom loaded = store.load("t", 255, 20454).orElseThrow();
+        assertThat(copy.coveredChunkKeys()).isEqualTo(loaded.coveredChunkKeys());
+        for (int i = 0; i < 500; i++) {
+            assertThat(copy.mightContain(FIRST, hash("first" + i))).isTrue();
+        }
+        for (int i = 0; i < 300; i++) {
+            assertThat(copy.mightContain(SECOND, hash("second" + i))).isTrue();
+        }
+        assertThat(copy.wordTokens()).isEqualTo(loaded.wordTokens());
+    }
+
+    @Test
     void eachObjectProbesOnlyItsOwnFilter() throws Exception {
         SeriesBloom loaded = SeriesBloomStore.decode(SeriesBloomStore.encode(sample()), "x");
         int inOther = 0;

@@ -80,6 +80,13 @@ final class BloomCache {
         return cached;
     }
 
+    /** Caches {@code bloom} for {@code key}, replacing any cached copy (a bloom this process just wrote). */
+    void put(Key key, SeriesBloomView bloom) {
+        if (cache != null) {
+            cache.put(key, Optional.of(bloom));
+        }
+    }
+
     /** The bloom read from the source now, replacing any cached copy. */
     Optional<SeriesBloomView> reload(Key key) throws IOException {
         Optional<SeriesBloomView> loaded = source.load(key.tenant(), key.fingerprint(), key.period());

@@ -9,6 +9,7 @@ import io.logbloom.index.IndexReader;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.SeriesChunks;
 import io.logbloom.ingest.Ingester;
+import io.logbloom.ingest.SeriesBloom;
 import io.logbloom.ingest.SeriesBloomStore;
 import io.logbloom.tokens.BloomTokenScheme;
 import io.logbloom.tokens.TokenizerBloomScheme;
@@ -49,6 +50,7 @@ public final class Querier implements AutoCloseable {
     /** Decodes and evaluates blocks: CPU work, so one thread per core. */
     private final ExecutorService evalPool;
     private final StoreReader reader;
+    private final BloomCache bloomCache;
 
     /**
      * Wires the read path; starts the fetch pool of {@code config.maxConcurrentFetches()} threads and the evaluation
@@ -64,9 +66,19 @@ public final class Querier implements AutoCloseable {
         this.metrics = new QuerierMetrics(Objects.requireNonNull(registry, "registry is null"));
         this.fetchPool = startedPool(config.maxConcurrentFetches(), daemonThreads("chunk-fetch"));
         this.evalPool = startedPool(Runtime.getRuntime().availableProcessors(), daemonThreads("block-eval"));
-        this.reader = new StoreReader(config, store, index, unflushed,
-                new BloomCache(blooms, config.bloomCacheBytes(), metrics), new ChunkBloomTester(tokenScheme),
+        this.bloomCache = new BloomCache(blooms, config.bloomCacheBytes(), metrics);
+        this.reader = new StoreReader(config, store, index, unflushed, bloomCache, new ChunkBloomTester(tokenScheme),
                 new ChunkCache(config.chunkCacheBytes()), decoder, fetchPool, evalPool, metrics);
+    }
+
+    /**
+     * Keeps {@code bloom}, just written by this process's ingester as the series' bloom for the period, in the bloom
+     * cache: the next query finds it there instead of reading it back (a merge rewrites every series bloom it
+     * touched, and each would otherwise be read again by the next query that tests it). A {@link
+     * SeriesBloomStore.Stored} listener.
+     */
+    public void bloomStored(String tenant, long fingerprint, long periodNumber, SeriesBloom bloom) {
+        bloomCache.put(new BloomCache.Key(tenant, fingerprint, periodNumber), StoredSeriesBlooms.view(bloom));
     }
 
     /**

@@ -25,6 +25,11 @@ public final class StoredSeriesBlooms implements SeriesBloomSource {
         return store.load(tenant, fingerprint, periodNumber).map(View::new);
     }
 
+    /** A read-only view of {@code bloom}, as {@link #load} returns one. */
+    static SeriesBloomView view(SeriesBloom bloom) {
+        return new View(Objects.requireNonNull(bloom, "bloom is null"));
+    }
+
     /** A read-only view of one loaded bloom. */
     private record View(SeriesBloom bloom) implements SeriesBloomView {
         @Override
