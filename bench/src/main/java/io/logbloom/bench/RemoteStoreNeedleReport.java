@@ -11,6 +11,7 @@ import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.LimitsConfig;
 import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
+import io.logbloom.ingest.SeriesBloomStore;
 import io.logbloom.logql.Engine;
 import io.logbloom.querier.LogqlBloomQueries;
 import io.logbloom.querier.Querier;
@@ -41,8 +42,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * of the later half (caches warm) and of each round's first (cold caches: blooms, object directories), and the store
  * requests per needle by kind. Not thread-safe.
  *
+ * With {@code --merge-first} both modes keep the listings, each round first merges a line per stream into the store
+ * (as the ingester does all day), and the modes are the ingester handing the blooms it writes to the querier or not.
+ *
  * <p>Run: {@code java -Xmx1g -cp bench/target/benchmarks.jar io.logbloom.bench.RemoteStoreNeedleReport}
- * (flags: {@code --raw-mb N}, {@code --streams N}, {@code --latency-ms N}, {@code --needles N}, {@code --rounds N}).
+ * (flags: {@code --raw-mb N}, {@code --streams N}, {@code --latency-ms N}, {@code --needles N}, {@code --rounds N},
+ * {@code --merge-first}).
  */
 public final class RemoteStoreNeedleReport {
     private static final long SEC = 1_000_000_000L;
@@ -131,6 +136,7 @@ public final class RemoteStoreNeedleReport {
         long latencyMillis = 20;
         int needles = 30;
         int rounds = 4;
+        boolean mergeFirst = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--raw-mb" -> rawMb = Long.parseLong(args[++i]);
@@ -138,8 +144,9 @@ public final class RemoteStoreNeedleReport {
                 case "--latency-ms" -> latencyMillis = Long.parseLong(args[++i]);
                 case "--needles" -> needles = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--merge-first" -> mergeFirst = true;
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]
-                        + " (flags: --raw-mb N, --streams N, --latency-ms N, --needles N, --rounds N)");
+                        + " (flags: --raw-mb N, --streams N, --latency-ms N, --needles N, --rounds N, --merge-first)");
             }
         }
         Path dir = Files.createTempDirectory("logbloom-remote-needle");
@@ -194,12 +201,14 @@ public final class RemoteStoreNeedleReport {
         long[][] warm = new long[2][];
         long[][] first = new long[2][];
         double[][] perNeedle = new double[2][3];
-        String[] modes = {"listEveryQuery", "listingsKept"};
+        String[] modes = mergeFirst ? new String[] {"bloomsReadBack", "bloomsHandedOver"}
+                : new String[] {"listEveryQuery", "listingsKept"};
         for (int round = 0; round < rounds; round++) {
             for (int k = 0; k < 2; k++) {
                 int mode = round % 2 == 0 ? k : 1 - k;
-                long[] latencies = runRound(dir, config, clock, latencyMillis, mode == 1, ids, base,
-                        perNeedle[mode]);
+                Round how = mergeFirst ? new Round(true, true, mode == 1, streams, base + round * 2L + mode)
+                        : new Round(mode == 1, false, false, streams, 0);
+                long[] latencies = runRound(dir, config, clock, latencyMillis, how, ids, base, perNeedle[mode]);
                 all[mode] = concat(all[mode], latencies);
                 warm[mode] = concat(warm[mode], Arrays.copyOfRange(latencies, latencies.length / 2, latencies.length));
                 first[mode] = concat(first[mode], new long[] {latencies[0]});
@@ -220,16 +229,34 @@ public final class RemoteStoreNeedleReport {
         System.out.println(json.append('}'));
     }
 
+    /**
+     * How a round runs: index listings kept or not; with {@code mergeFirst}, a line per stream pushed at {@code ts} and
+     * merged into the store before the needles, the blooms that merge writes handed to the querier or not.
+     */
+    private record Round(boolean keepListings, boolean mergeFirst, boolean handOverBlooms, int streams, long ts) {}
+
     /** One ingester and querier over the slow store; the needles' latencies in nanoseconds, in order. */
-    private static long[] runRound(Path dir, IngestConfig config, Clock clock, long latencyMillis, boolean keepListings,
+    private static long[] runRound(Path dir, IngestConfig config, Clock clock, long latencyMillis, Round how,
             List<String> ids, long base, double[] requests) throws IOException {
         try (FileSystemObjectStore disk = new FileSystemObjectStore(dir.resolve("objects"))) {
             SlowStore slow = new SlowStore(disk, latencyMillis);
-            ObjectStore store = keepListings
+            ObjectStore store = how.keepListings()
                     ? new IndexListingCachingStore(slow, Duration.ofMinutes(1), System::nanoTime) : slow;
-            try (Ingester ingester = new Ingester(config, store, clock, new PrometheusRegistry());
-                    Querier querier = Querier.overIngester(QuerierConfig.defaults(), store, () -> ingester, clock,
-                            new PrometheusRegistry())) {
+            Ingester[] ingesterOf = new Ingester[1];
+            try (Querier querier = Querier.overIngester(QuerierConfig.defaults(), store, () -> ingesterOf[0], clock,
+                    new PrometheusRegistry());
+                    Ingester ingester = new Ingester(config, store, clock, new PrometheusRegistry(),
+                            how.handOverBlooms() ? querier::bloomStored : SeriesBloomStore.Stored.NONE)) {
+                ingesterOf[0] = ingester;
+                if (how.mergeFirst()) {
+                    List<PushStream> push = new ArrayList<>();
+                    for (int s = 0; s < how.streams(); s++) {
+                        push.add(new PushStream("{app=\"svc-" + s + "\"}", List.of(new LogEntry(how.ts(),
+                                "merged line " + s, List.of(new Label("trace_id", "merged-" + how.ts() + "-" + s))))));
+                    }
+                    ingester.push("bench", push);
+                    ingester.flushAll();
+                }
                 QueryRunner runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
                 long end = clock.millis() * 1_000_000L;
                 long[] latencies = new long[ids.size()];
