@@ -203,44 +203,39 @@ public final class IndexListingCachingStore implements ObjectStore {
      * listings it falls under.
      */
     private synchronized void added(String key) {
-        if (!key.startsWith(IndexKeys.ROOT)) {
-            return;
-        }
-        changes++;
-        for (Map.Entry<String, Listing> e : listings.entrySet()) {
-            if (key.startsWith(e.getKey())) {
-                List<String> keys = e.getValue().keys();
-                int at = Collections.binarySearch(keys, key);
-                if (at < 0) {
-                    List<String> grown = new ArrayList<>(keys.size() + 1);
-                    grown.addAll(keys.subList(0, -at - 1));
-                    grown.add(key);
-                    grown.addAll(keys.subList(-at - 1, keys.size()));
-                    e.setValue(new Listing(List.copyOf(grown), e.getValue().listedAtNanos()));
-                    cachedKeys++;
-                }
-            }
-        }
+        update(key, true);
         evictOverBound();
     }
 
     /** After a delete of {@code key} through this store, drops it from the kept listings. */
     private synchronized void removed(String key) {
+        update(key, false);
+    }
+
+    /** Puts {@code key} into ({@code present}) or takes it out of every kept listing it falls under, kept sorted. */
+    private void update(String key, boolean present) {
         if (!key.startsWith(IndexKeys.ROOT)) {
             return;
         }
         changes++;
         for (Map.Entry<String, Listing> e : listings.entrySet()) {
-            if (key.startsWith(e.getKey())) {
-                List<String> keys = e.getValue().keys();
-                int at = Collections.binarySearch(keys, key);
-                if (at >= 0) {
-                    List<String> shrunk = new ArrayList<>(keys);
-                    shrunk.remove(at);
-                    e.setValue(new Listing(List.copyOf(shrunk), e.getValue().listedAtNanos()));
-                    cachedKeys--;
-                }
+            if (!key.startsWith(e.getKey())) {
+                continue;
             }
+            List<String> keys = e.getValue().keys();
+            int at = Collections.binarySearch(keys, key);
+            if ((at >= 0) == present) {
+                continue; // already so
+            }
+            List<String> changed = new ArrayList<>(keys);
+            if (present) {
+                changed.add(-at - 1, key);
+                cachedKeys++;
+            } else {
+                changed.remove(at);
+                cachedKeys--;
+            }
+            e.setValue(new Listing(List.copyOf(changed), e.getValue().listedAtNanos()));
         }
     }
 

@@ -150,22 +150,10 @@ final class QuerierTest {
         QuerierFakes.Storage s = new QuerierFakes.Storage(0);
         int series = 6;
         for (int p = 0; p < series; p++) {
-            s.flush(TENANT, Labels.of("app", "api", "pod", "p" + p), List.of(entry(p, "request " + p, "trace_id", "t" + p)));
+            s.flush(TENANT, Labels.of("app", "api", "pod", "p" + p),
+                    List.of(entry(p, "request " + p, "trace_id", "t" + p)));
         }
-        AtomicInteger inFlight = new AtomicInteger();
-        AtomicInteger mostInFlight = new AtomicInteger();
-        SeriesBloomSource slow = (tenant, fingerprint, period) -> {
-            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-            try {
-                Thread.sleep(100); // a round trip to a remote store
-                return s.load(tenant, fingerprint, period);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException();
-            } finally {
-                inFlight.decrementAndGet();
-            }
-        };
+        RoundTrips slow = new RoundTrips(s, java.util.function.UnaryOperator.identity());
         assertThat(s.store.readsAreLocal()).isFalse();
         try (Querier q = new Querier(QuerierConfig.defaults(), s.store, s, slow, QuerierFakes.SCHEME,
                 QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry());
@@ -175,7 +163,7 @@ final class QuerierTest {
             assertThat(got).hasSize(1).allMatch(line -> line.contains("request 3"));
             assertThat(ctx.stats.bloomsLoaded.sum()).isEqualTo(series);
             assertThat(ctx.stats.chunksSkipped.sum()).isEqualTo(series - 1);
-            assertThat(mostInFlight.get()).as("bloom reads at once").isGreaterThan(1);
+            assertThat(slow.mostInFlight.get()).as("bloom reads at once").isGreaterThan(1);
         }
     }
 
@@ -184,23 +172,11 @@ final class QuerierTest {
         QuerierFakes.Storage s = new QuerierFakes.Storage(0);
         int series = 6;
         for (int p = 0; p < series; p++) {
-            s.flush(TENANT, Labels.of("app", "api", "pod", "p" + p), List.of(entry(p, "old " + p, "trace_id", "o" + p)));
+            s.flush(TENANT, Labels.of("app", "api", "pod", "p" + p),
+                    List.of(entry(p, "old " + p, "trace_id", "o" + p)));
         }
-        AtomicInteger inFlight = new AtomicInteger();
-        AtomicInteger mostInFlight = new AtomicInteger();
         // each read returns the bloom as stored at that moment, as a bloom object read from the store would be
-        SeriesBloomSource stored = (tenant, fingerprint, period) -> {
-            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-            try {
-                Thread.sleep(50);
-                return s.load(tenant, fingerprint, period).map(v -> frozen((QuerierFakes.SetBloom) v));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException();
-            } finally {
-                inFlight.decrementAndGet();
-            }
-        };
+        RoundTrips stored = new RoundTrips(s, v -> frozen((QuerierFakes.SetBloom) v));
         try (Querier q = new Querier(QuerierConfig.defaults(), s.store, s, stored, QuerierFakes.SCHEME,
                 QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
             try (QueryContext ctx = q.newContext(TENANT, true)) {
@@ -211,7 +187,7 @@ final class QuerierTest {
                 s.flush(TENANT, Labels.of("app", "api", "pod", "p" + p),
                         List.of(entry(100 + p, "new " + p, "trace_id", "n" + p)));
             }
-            mostInFlight.set(0);
+            stored.mostInFlight.set(0);
             try (QueryContext ctx = q.newContext(TENANT, true)) {
                 List<String> got = drain(q.select(ctx, List.of(LabelMatcher.equal("app", "api")), 0, 1000 * SEC, true,
                         new BloomQuery.MetadataEquals("trace_id", "n4")));
@@ -219,7 +195,35 @@ final class QuerierTest {
                 assertThat(ctx.stats.chunksSkipped.sum()).isEqualTo(2 * series - 1);
                 assertThat(ctx.stats.bloomsLoaded.sum()).isEqualTo(series);
             }
-            assertThat(mostInFlight.get()).as("blooms read again at once").isGreaterThan(1);
+            assertThat(stored.mostInFlight.get()).as("blooms read again at once").isGreaterThan(1);
+        }
+    }
+
+    /** The fake's blooms read as from a remote store: each read waits a round trip; the most at once is kept. */
+    private static final class RoundTrips implements SeriesBloomSource {
+        private final QuerierFakes.Storage storage;
+        private final java.util.function.UnaryOperator<SeriesBloomView> asRead;
+        private final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger mostInFlight = new AtomicInteger();
+
+        RoundTrips(QuerierFakes.Storage storage, java.util.function.UnaryOperator<SeriesBloomView> asRead) {
+            this.storage = storage;
+            this.asRead = asRead;
+        }
+
+        @Override
+        public java.util.Optional<SeriesBloomView> load(String tenant, long fingerprint, long period)
+                throws java.io.IOException {
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(50);
+                return storage.load(tenant, fingerprint, period).map(asRead);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException();
+            } finally {
+                inFlight.decrementAndGet();
+            }
         }
     }
 
