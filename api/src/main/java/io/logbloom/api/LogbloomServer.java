@@ -106,6 +106,8 @@ public final class LogbloomServer implements AutoCloseable {
     private volatile Ingester ingester;
     /** Told of each series bloom the ingester writes: the querier's bloom cache in target all. */
     private final SeriesBloomStore.Stored bloomsStored;
+    /** The querier target's index of the store (null in other targets: the ingester owns its own). */
+    private final PersistedIndex querierIndex;
     private boolean started;
     private boolean closed;
 
@@ -151,12 +153,14 @@ public final class LogbloomServer implements AutoCloseable {
             this.bloomsStored = SeriesBloomStore.Stored.NONE;
             PersistedIndex index = new PersistedIndex(this.store, layout.index(),
                     new IndexFileCache(this.store, layout.index()));
+            this.querierIndex = index;
             this.partitionOffsets = kafka.strongReads() ? new KafkaPartitionOffsets(kafka) : null;
             RemoteUnflushedSource remote = new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout(),
                     partitionOffsets, kafkaMetrics);
             this.queryRoutes = new QueryRoutes(config, Querier.overStore(ConfigMapping.querierConfig(config),
                     this.store, index, remote, clock, registry), clock, operations.sourceFilter());
         } else {
+            this.querierIndex = null;
             this.partitionOffsets = null;
             Querier querier = queries ? Querier.overIngester(ConfigMapping.querierConfig(config), this.store,
                     this::ingester, clock, registry) : null;
@@ -524,6 +528,9 @@ public final class LogbloomServer implements AutoCloseable {
             tailRoute.close();
             queryRoutes.close();
             operations.close();
+        }
+        if (querierIndex != null) {
+            querierIndex.close();
         }
         if (members != null) {
             members.close();

@@ -5,7 +5,9 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.ObjectTail;
+import io.logbloom.index.IndexFileCache;
 import io.logbloom.index.IndexListingCachingStore;
+import io.logbloom.index.PersistedIndex;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
 import io.logbloom.ingest.LimitsConfig;
@@ -19,6 +21,7 @@ import io.logbloom.querier.QuerierConfig;
 import io.logbloom.querier.QueryOutcome;
 import io.logbloom.querier.QueryRequest;
 import io.logbloom.querier.QueryRunner;
+import io.logbloom.querier.UnflushedSource;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -42,12 +45,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * of the later half (caches warm) and of each round's first (cold caches: blooms, object directories), and the store
  * requests per needle by kind. Not thread-safe.
  *
+ * With {@code --parallel-index} the modes are a querier over the store alone (a cluster's querier: it lists every
+ * query) whose index reads the listings of the query's periods and the files it has not cached one after another or
+ * {@link PersistedIndex#PARALLEL_READS} at a time; {@code --span-hours 720} spreads the data over 30 daily periods.
+ *
  * With {@code --merge-first} both modes keep the listings, each round first merges a line per stream into the store
  * (as the ingester does all day), and the modes are the ingester handing the blooms it writes to the querier or not.
  *
  * <p>Run: {@code java -Xmx1g -cp bench/target/benchmarks.jar io.logbloom.bench.RemoteStoreNeedleReport}
  * (flags: {@code --raw-mb N}, {@code --streams N}, {@code --latency-ms N}, {@code --needles N}, {@code --rounds N},
- * {@code --merge-first}).
+ * {@code --span-hours N}, {@code --merge-first}, {@code --parallel-index}).
  */
 public final class RemoteStoreNeedleReport {
     private static final long SEC = 1_000_000_000L;
@@ -137,6 +144,8 @@ public final class RemoteStoreNeedleReport {
         int needles = 30;
         int rounds = 4;
         boolean mergeFirst = false;
+        boolean parallelIndex = false;
+        long spanHours = 6;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--raw-mb" -> rawMb = Long.parseLong(args[++i]);
@@ -145,8 +154,11 @@ public final class RemoteStoreNeedleReport {
                 case "--needles" -> needles = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--merge-first" -> mergeFirst = true;
+                case "--parallel-index" -> parallelIndex = true;
+                case "--span-hours" -> spanHours = Long.parseLong(args[++i]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]
-                        + " (flags: --raw-mb N, --streams N, --latency-ms N, --needles N, --rounds N, --merge-first)");
+                        + " (flags: --raw-mb N, --streams N, --latency-ms N, --needles N, --rounds N, --span-hours N,"
+                        + " --merge-first, --parallel-index)");
             }
         }
         Path dir = Files.createTempDirectory("logbloom-remote-needle");
@@ -154,11 +166,11 @@ public final class RemoteStoreNeedleReport {
         IngestConfig d = IngestConfig.defaults(dir.resolve("wal"));
         LimitsConfig l = d.limits();
         LimitsConfig unlimited = new LimitsConfig(1_000_000, 1_000_000, l.maxLineSizeBytes(),
-                l.maxLabelNamesPerSeries(), l.maxLabelNameLength(), l.maxLabelValueLength(), l.rejectOldSamples(),
+                l.maxLabelNamesPerSeries(), l.maxLabelNameLength(), l.maxLabelValueLength(), false,
                 l.rejectOldSamplesMaxAge(), l.creationGracePeriod(), l.maxGlobalStreamsPerUser(), 0, 0, true);
         IngestConfig config = new IngestConfig(unlimited, d.wal(), d.flush(), d.chunk(), d.tokenizer(), d.bloom(),
                 d.index(), d.budget());
-        long spanNanos = 6L * 3600 * SEC;
+        long spanNanos = spanHours * 3600 * SEC;
         long base = clock.millis() * 1_000_000L - spanNanos - 600 * SEC;
         List<String> ids = new ArrayList<>();
         long lines = 0;
@@ -202,12 +214,15 @@ public final class RemoteStoreNeedleReport {
         long[][] first = new long[2][];
         double[][] perNeedle = new double[2][3];
         String[] modes = mergeFirst ? new String[] {"bloomsReadBack", "bloomsHandedOver"}
+                : parallelIndex ? new String[] {"indexReadsInSequence", "indexReadsSideBySide"}
                 : new String[] {"listEveryQuery", "listingsKept"};
         for (int round = 0; round < rounds; round++) {
             for (int k = 0; k < 2; k++) {
                 int mode = round % 2 == 0 ? k : 1 - k;
-                Round how = mergeFirst ? new Round(true, true, mode == 1, streams, base + round * 2L + mode)
-                        : new Round(mode == 1, false, false, streams, 0);
+                Round how = mergeFirst ? new Round(true, true, mode == 1, 0, streams, base + round * 2L + mode)
+                        : parallelIndex ? new Round(false, false, false, mode == 1 ? PersistedIndex.PARALLEL_READS : 1,
+                                streams, 0)
+                        : new Round(mode == 1, false, false, 0, streams, 0);
                 long[] latencies = runRound(dir, config, clock, latencyMillis, how, ids, base, perNeedle[mode]);
                 all[mode] = concat(all[mode], latencies);
                 warm[mode] = concat(warm[mode], Arrays.copyOfRange(latencies, latencies.length / 2, latencies.length));
@@ -216,8 +231,8 @@ public final class RemoteStoreNeedleReport {
         }
         StringBuilder json = new StringBuilder();
         json.append(String.format(Locale.ROOT,
-                "{\"rawMb\":%d,\"lines\":%d,\"latencyMs\":%d,\"needles\":%d,\"rounds\":%d",
-                rawMb, lines, latencyMillis, needles, rounds));
+                "{\"rawMb\":%d,\"spanHours\":%d,\"lines\":%d,\"latencyMs\":%d,\"needles\":%d,\"rounds\":%d",
+                rawMb, spanHours, lines, latencyMillis, needles, rounds));
         for (int mode = 0; mode < 2; mode++) {
             double queries = (double) needles * rounds;
             json.append(String.format(Locale.ROOT, ",\"%s\":{\"p50Ms\":%.1f,\"warmP50Ms\":%.1f,\"firstMs\":%.1f,"
@@ -231,17 +246,31 @@ public final class RemoteStoreNeedleReport {
 
     /**
      * How a round runs: index listings kept or not; with {@code mergeFirst}, a line per stream pushed at {@code ts} and
-     * merged into the store before the needles, the blooms that merge writes handed to the querier or not.
+     * merged into the store before the needles, the blooms that merge writes handed to the querier or not; with
+     * {@code indexReads} above 0, a querier over the store alone (a cluster's querier: every query lists) whose index
+     * reads that many listings and files at a time.
      */
-    private record Round(boolean keepListings, boolean mergeFirst, boolean handOverBlooms, int streams, long ts) {}
+    private record Round(boolean keepListings, boolean mergeFirst, boolean handOverBlooms, int indexReads, int streams,
+            long ts) {}
 
-    /** One ingester and querier over the slow store; the needles' latencies in nanoseconds, in order. */
+    /**
+     * One ingester and querier over the slow store (with {@code indexReads}, a querier alone); the needles' latencies
+     * in nanoseconds, in order.
+     */
     private static long[] runRound(Path dir, IngestConfig config, Clock clock, long latencyMillis, Round how,
             List<String> ids, long base, double[] requests) throws IOException {
         try (FileSystemObjectStore disk = new FileSystemObjectStore(dir.resolve("objects"))) {
             SlowStore slow = new SlowStore(disk, latencyMillis);
             ObjectStore store = how.keepListings()
                     ? new IndexListingCachingStore(slow, Duration.ofMinutes(1), System::nanoTime) : slow;
+            if (how.indexReads() > 0) {
+                try (PersistedIndex index = new PersistedIndex(store, config.index(),
+                        new IndexFileCache(store, config.index()), how.indexReads());
+                        Querier querier = Querier.overStore(QuerierConfig.defaults(), store, index, UnflushedSource.NONE,
+                                clock, new PrometheusRegistry())) {
+                    return needles(querier, slow, clock, ids, base, requests);
+                }
+            }
             Ingester[] ingesterOf = new Ingester[1];
             try (Querier querier = Querier.overIngester(QuerierConfig.defaults(), store, () -> ingesterOf[0], clock,
                     new PrometheusRegistry());
@@ -257,29 +286,35 @@ public final class RemoteStoreNeedleReport {
                     ingester.push("bench", push);
                     ingester.flushAll();
                 }
-                QueryRunner runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
-                long end = clock.millis() * 1_000_000L;
-                long[] latencies = new long[ids.size()];
-                for (int i = 0; i < ids.size(); i++) {
-                    String query = "{app=~\".+\"} | trace_id=\"" + ids.get(i) + "\"";
-                    long lists = slow.lists.get();
-                    long gets = slow.gets.get();
-                    long other = slow.other.get();
-                    long t = System.nanoTime();
-                    QueryOutcome outcome = runner.run(new QueryRequest("bench", query, base - SEC, end, 0, 100, false,
-                            false, true, false));
-                    latencies[i] = System.nanoTime() - t;
-                    if (((QueryOutcome.Logs) outcome).result().entryCount() != 1) {
-                        throw new IllegalStateException("BUG: needle " + ids.get(i) + " found "
-                                + ((QueryOutcome.Logs) outcome).result().entryCount() + " lines, not 1");
-                    }
-                    requests[0] += slow.lists.get() - lists;
-                    requests[1] += slow.gets.get() - gets;
-                    requests[2] += slow.other.get() - other;
-                }
-                return latencies;
+                return needles(querier, slow, clock, ids, base, requests);
             }
         }
+    }
+
+    /** The needles' latencies in nanoseconds, in order; the store requests they made added to {@code requests}. */
+    private static long[] needles(Querier querier, SlowStore slow, Clock clock, List<String> ids, long base,
+            double[] requests) throws IOException {
+        QueryRunner runner = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+        long end = clock.millis() * 1_000_000L;
+        long[] latencies = new long[ids.size()];
+        for (int i = 0; i < ids.size(); i++) {
+            String query = "{app=~\".+\"} | trace_id=\"" + ids.get(i) + "\"";
+            long lists = slow.lists.get();
+            long gets = slow.gets.get();
+            long other = slow.other.get();
+            long t = System.nanoTime();
+            QueryOutcome outcome = runner.run(new QueryRequest("bench", query, base - SEC, end, 0, 100, false,
+                    false, true, false));
+            latencies[i] = System.nanoTime() - t;
+            if (((QueryOutcome.Logs) outcome).result().entryCount() != 1) {
+                throw new IllegalStateException("BUG: needle " + ids.get(i) + " found "
+                        + ((QueryOutcome.Logs) outcome).result().entryCount() + " lines, not 1");
+            }
+            requests[0] += slow.lists.get() - lists;
+            requests[1] += slow.gets.get() - gets;
+            requests[2] += slow.other.get() - other;
+        }
+        return latencies;
     }
 
     private static long[] concat(long[] a, long[] b) {

@@ -46,6 +46,11 @@ public final class IndexFileCache {
         }
     }
 
+    /** Whether the file under {@code key} is in memory (a later {@link #open} reads nothing, unless it is evicted). */
+    public boolean isCached(String key) {
+        return files.asMap().containsKey(key);
+    }
+
     /**
      * Adds the file this process just wrote under {@code key} with the bytes it wrote, so the first lookup after a
      * flush or merge does not read it back from the store. A file that does not decode is left out (a lookup then

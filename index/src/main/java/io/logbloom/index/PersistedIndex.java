@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 
 /**
  * The index files in the object store, read as one index: a lookup lists the files of every period
@@ -14,9 +15,14 @@ import java.util.Objects;
  * {@link IndexFileCache}, and unions their answers (a chunk ref indexed in several periods or files
  * appears once). A corrupted file fails the lookup with {@link IndexFormatException}: a partial
  * answer would silently drop logs. Listing is not cached, so files written by other processes are
- * seen at once. Thread-safe.
+ * seen at once. Over a remote store the periods' listings, and the files not yet in the cache, are read
+ * side by side ({@link #PARALLEL_READS} at a time): a lookup over a month of daily periods waits a few round trips,
+ * not sixty. Thread-safe.
  */
-public final class PersistedIndex implements IndexReader {
+public final class PersistedIndex implements IndexReader, AutoCloseable {
+    /** Listings and file reads of one remote store in flight at a time, as many as the querier's fetches by default. */
+    public static final int PARALLEL_READS = 8;
+
     /**
      * Above this many periods a lookup lists the tenant's whole prefix once instead of once per period
      * (a 0..max range would otherwise mean billions of list calls); 64 days of daily periods still
@@ -27,12 +33,26 @@ public final class PersistedIndex implements IndexReader {
     private final ObjectStore store;
     private final IndexConfig config;
     private final IndexFileCache cache;
+    /** Null when reads run one after another: a local store, or a width of one. */
+    private final ParallelReads parallel;
 
     /** Reads index files from {@code store}, laid out per {@code config}, opened through {@code cache}. */
     public PersistedIndex(ObjectStore store, IndexConfig config, IndexFileCache cache) {
+        this(store, config, cache, PARALLEL_READS);
+    }
+
+    /**
+     * As {@link #PersistedIndex(ObjectStore, IndexConfig, IndexFileCache)}, with at most {@code parallelReads} reads
+     * of a remote store at a time (1: one after another; a store whose reads are local is always read so).
+     */
+    public PersistedIndex(ObjectStore store, IndexConfig config, IndexFileCache cache, int parallelReads) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.config = Objects.requireNonNull(config, "config is null");
         this.cache = Objects.requireNonNull(cache, "cache is null");
+        if (parallelReads < 1) {
+            throw new IllegalArgumentException("parallelReads must be at least 1: " + parallelReads);
+        }
+        this.parallel = parallelReads > 1 && !store.readsAreLocal() ? new ParallelReads(parallelReads) : null;
     }
 
     /** The keys of {@code tenant}'s index files whose periods overlap [fromNanos, throughNanos), sorted. */
@@ -53,8 +73,8 @@ public final class PersistedIndex implements IndexReader {
                 }
             }
         } else {
-            for (long p = first; p <= last; p++) {
-                for (String key : store.list(IndexKeys.periodPrefix(tenant, p))) {
+            for (List<String> listing : periodListings(tenant, first, last)) {
+                for (String key : listing) {
                     if (IndexKeys.periodOf(key, tenantPrefix) != null) {
                         keys.add(key);
                     }
@@ -63,6 +83,25 @@ public final class PersistedIndex implements IndexReader {
         }
         keys.sort(null);
         return keys;
+    }
+
+    private List<List<String>> periodListings(String tenant, long first, long last) throws IOException {
+        List<String> prefixes = new ArrayList<>();
+        for (long p = first; p <= last; p++) {
+            prefixes.add(IndexKeys.periodPrefix(tenant, p));
+        }
+        if (parallel != null && prefixes.size() > 1) {
+            List<Callable<List<String>>> reads = new ArrayList<>(prefixes.size());
+            for (String prefix : prefixes) {
+                reads.add(() -> store.list(prefix));
+            }
+            return parallel.all(reads);
+        }
+        List<List<String>> listings = new ArrayList<>(prefixes.size());
+        for (String prefix : prefixes) {
+            listings.add(store.list(prefix));
+        }
+        return listings;
     }
 
     /**
@@ -79,9 +118,12 @@ public final class PersistedIndex implements IndexReader {
 
     private List<IndexFileReader> openListed(String tenant, long fromNanos, long throughNanos) throws IOException {
         String tenantPrefix = IndexKeys.tenantPrefix(tenant);
-        List<IndexFileReader> files = new ArrayList<>();
-        for (String key : fileKeys(tenant, fromNanos, throughNanos)) {
-            IndexFileReader file = cache.open(key);
+        List<String> keys = fileKeys(tenant, fromNanos, throughNanos);
+        List<IndexFileReader> opened = open(keys);
+        List<IndexFileReader> files = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            String key = keys.get(i);
+            IndexFileReader file = opened.get(i);
             long period = IndexKeys.periodOf(key, tenantPrefix);
             if (!file.tenant().equals(tenant) || file.periodNumber() != period) {
                 throw new IndexFormatException("index file " + key + " holds tenant '" + file.tenant() + "' period "
@@ -90,6 +132,35 @@ public final class PersistedIndex implements IndexReader {
             files.add(file);
         }
         return files;
+    }
+
+    /** The files under {@code keys}, in order; over a remote store two or more not cached yet are read side by side. */
+    private List<IndexFileReader> open(List<String> keys) throws IOException {
+        IndexFileReader[] files = new IndexFileReader[keys.size()];
+        if (parallel != null) {
+            List<Integer> missing = new ArrayList<>();
+            for (int i = 0; i < files.length; i++) {
+                if (!cache.isCached(keys.get(i))) {
+                    missing.add(i);
+                }
+            }
+            if (missing.size() > 1) {
+                List<Callable<IndexFileReader>> reads = new ArrayList<>(missing.size());
+                for (int i : missing) {
+                    reads.add(() -> cache.open(keys.get(i)));
+                }
+                List<IndexFileReader> read = parallel.all(reads);
+                for (int j = 0; j < read.size(); j++) {
+                    files[missing.get(j)] = read.get(j);
+                }
+            }
+        }
+        for (int i = 0; i < files.length; i++) {
+            if (files[i] == null) {
+                files[i] = cache.open(keys.get(i));
+            }
+        }
+        return List.of(files);
     }
 
     /**
@@ -137,5 +208,13 @@ public final class PersistedIndex implements IndexReader {
         Selectors.validateLookup(tenant, matchers, fromNanos, throughNanos);
         return IndexUnion.labelValues(files(tenant, fromNanos, throughNanos), tenant, name, matchers, fromNanos,
                 throughNanos);
+    }
+
+    /** Stops the threads that read a remote store side by side; lookups afterwards fail. */
+    @Override
+    public void close() {
+        if (parallel != null) {
+            parallel.close();
+        }
     }
 }

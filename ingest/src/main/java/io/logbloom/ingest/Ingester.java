@@ -828,7 +828,11 @@ public final class Ingester implements AutoCloseable {
                     mergeLock.unlock();
                 }
             } finally {
-                writer.close(wal::close);
+                try {
+                    writer.close(wal::close);
+                } finally {
+                    persisted.close();
+                }
             }
         }
     }
@@ -846,7 +850,11 @@ public final class Ingester implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        writer.close(wal::close);
+        try {
+            writer.close(wal::close);
+        } finally {
+            persisted.close();
+        }
     }
 
     private long nowNanos() {
