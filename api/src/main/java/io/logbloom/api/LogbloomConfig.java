@@ -817,7 +817,11 @@ public record LogbloomConfig(
             long bloomCacheSizeBytes, int maxConcurrent, long resultsCacheSizeBytes,
             java.time.Duration splitQueriesByInterval, java.time.Duration maxCacheFreshness, long indexCacheSizeBytes,
             java.time.Duration indexListingTtl) {
-        /** How long target {@code all} keeps its listings of index files (see "Config file" in README). */
+        /**
+         * How long targets {@code all} and {@code querier} keep their listings of index files (see "Bloom skipping" in
+         * README); a cluster querier keeps them only while ingesters remember their uploads that far back
+         * ({@code RecentIndexFiles.KEPT}, less a minute for clocks apart).
+         */
         public static final java.time.Duration DEFAULT_INDEX_LISTING_TTL = java.time.Duration.ofMinutes(1);
 
         public Querier {

@@ -6,6 +6,7 @@ import io.javalin.http.HandlerType;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.index.IndexFileCache;
 import io.logbloom.index.IndexListingCachingStore;
+import io.logbloom.index.RecentIndexFiles;
 import io.logbloom.index.PersistedIndex;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
@@ -145,8 +146,12 @@ public final class LogbloomServer implements AutoCloseable {
         ClusterConfig kafka = config.cluster().kafka();
         this.kafkaMetrics = config.cluster().usesKafka() ? new KafkaMetrics(registry) : null;
         boolean queries = target == LogbloomConfig.Target.ALL || target == LogbloomConfig.Target.QUERIER;
+        // a cluster querier's kept listings show the ingesters' new index files to queries only (they hear of them
+        // with the unflushed rows), so its compactor reads the bucket itself, and the listings take the compactor's
+        // writes as another process's: a read missing a replaced file lists again, a processed delete drops a tenant's
+        ObjectStore compactorStore = target == LogbloomConfig.Target.QUERIER ? measured : this.store;
         this.operations = queries || target == LogbloomConfig.Target.COMPACTOR
-                ? new Operations(config, this.store, clock, registry,
+                ? new Operations(config, compactorStore, clock, registry,
                         listings != null ? listings::forgetTenant : tenant -> { }) : null;
         if (target == LogbloomConfig.Target.QUERIER) {
             IngestConfig layout = ConfigMapping.ingestConfig(config);
@@ -155,8 +160,11 @@ public final class LogbloomServer implements AutoCloseable {
                     new IndexFileCache(this.store, layout.index()));
             this.querierIndex = index;
             this.partitionOffsets = kafka.strongReads() ? new KafkaPartitionOffsets(kafka) : null;
-            RemoteUnflushedSource remote = new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout(),
-                    partitionOffsets, kafkaMetrics);
+            RemoteUnflushedSource remote = listings != null
+                    ? new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout(), partitionOffsets,
+                            kafkaMetrics, listings, clock)
+                    : new RemoteUnflushedSource(this::liveIngesters, config.limits().queryTimeout(), partitionOffsets,
+                            kafkaMetrics);
             this.queryRoutes = new QueryRoutes(config, Querier.overStore(ConfigMapping.querierConfig(config),
                     this.store, index, remote, clock, registry), clock, operations.sourceFilter());
         } else {
@@ -207,15 +215,23 @@ public final class LogbloomServer implements AutoCloseable {
     }
 
     /**
-     * {@code store} keeping its index listings for {@code querier.index_listing_ttl} when this process writes every
-     * index file its queries need (target {@code all}), else null: a cluster querier lists at every query, since
-     * ingesters upload from other processes. Exports the listings answered from memory and sent to the store.
+     * {@code store} keeping its index listings for {@code querier.index_listing_ttl} where queries run: target
+     * {@code all}, which writes every index file its queries need, and a cluster {@code querier}, which hears from the
+     * ingesters which files they wrote lately ({@link RemoteUnflushedSource}); else null. Exports the listings
+     * answered from memory and sent to the store.
      */
     private static IndexListingCachingStore listingCache(LogbloomConfig config, ObjectStore store,
             PrometheusRegistry registry) {
         Duration ttl = config.querier().indexListingTtl();
-        if (config.cluster().target() != LogbloomConfig.Target.ALL || ttl.isZero()) {
+        LogbloomConfig.Target target = config.cluster().target();
+        if (target != LogbloomConfig.Target.ALL && target != LogbloomConfig.Target.QUERIER || ttl.isZero()) {
             return null;
+        }
+        if (target == LogbloomConfig.Target.QUERIER
+                && ttl.plus(RemoteUnflushedSource.CLOCK_MARGIN).compareTo(RecentIndexFiles.KEPT) >= 0) {
+            LOG.warn("querier.index_listing_ttl {} is too long for a cluster: ingesters name their uploads of the last {}"
+                    + " only, so this querier lists the index at every query; use {} or less", ttl,
+                    RecentIndexFiles.KEPT, RecentIndexFiles.KEPT.minus(RemoteUnflushedSource.CLOCK_MARGIN).minusSeconds(1));
         }
         IndexListingCachingStore cached = new IndexListingCachingStore(store, ttl, System::nanoTime);
         CounterWithCallback.builder().name("logbloom_index_listing_cache_requests_total")
@@ -252,7 +268,13 @@ public final class LogbloomServer implements AutoCloseable {
         if (target == LogbloomConfig.Target.INGESTER) {
             UnflushedEndpoint unflushed = new UnflushedEndpoint(
                     (tenant, matchers, from, through) -> ingester().unflushed(tenant, matchers, from, through),
-                    this::consumedOffsets);
+                    this::consumedOffsets, (tenant, since) -> ingester().recentIndexFiles().since(tenant, since),
+                    () -> {
+                        // the consumer's rebalances and the log the files come from: either changing tells queriers
+                        PartitionConsumer current = consumer;
+                        return current == null ? null
+                                : current.incarnation() + "." + ingester().recentIndexFiles().id();
+                    });
             app.post(RemoteUnflushedSource.PATH, ctx -> {
                 if (consumer == null) {
                     // starting: a strong read retries within its budget, unlike an ingester behind on its partitions
@@ -260,9 +282,16 @@ public final class LogbloomServer implements AutoCloseable {
                             .contentType("text/plain; charset=utf-8").result(NOT_CONSUMING_YET + "\n");
                     return;
                 }
-                UnflushedEndpoint.Answer answer = unflushed.answer(ctx.bodyAsBytes());
+                UnflushedEndpoint.Answer answer = unflushed.answer(ctx.bodyAsBytes(),
+                        ctx.header(UnflushedEndpoint.INDEX_FILES_SINCE_HEADER));
+                if (answer.incarnation() != null) {
+                    ctx.header(UnflushedEndpoint.INCARNATION_HEADER, answer.incarnation());
+                }
+                if (answer.indexFilesAt() >= 0) {
+                    ctx.header(UnflushedEndpoint.INDEX_FILES_AT_HEADER, String.valueOf(answer.indexFilesAt()));
+                }
                 ctx.header(UnflushedEndpoint.PARTITIONS_HEADER, answer.partitionsHeader())
-                        .contentType("application/octet-stream").result(answer.frames());
+                        .contentType("application/octet-stream").result(answer.body());
             });
         }
         if (queryRoutes != null) {

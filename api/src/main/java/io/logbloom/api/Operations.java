@@ -60,15 +60,15 @@ final class Operations implements AutoCloseable {
     private ScheduledExecutorService refresher;
 
     /**
-     * The compactor loop, query-time filter and delete API over {@code store}; {@code indexRewrittenElsewhere} hears of
-     * each tenant whose delete request another process's compactor processed (see {@link DeleteRequestStore}).
+     * The compactor loop, query-time filter and delete API over {@code store}; {@code indexRewritten} hears of each
+     * tenant whose delete request a compactor, this process's or another's, processed (see {@link DeleteRequestStore}).
      */
     Operations(LogbloomConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry,
-            Consumer<String> indexRewrittenElsewhere) {
+            Consumer<String> indexRewritten) {
         Objects.requireNonNull(config, "config is null");
         OperationsConfig ops = config.operations();
         RetentionPolicy retention = new RetentionPolicy(ops.retention());
-        this.deletes = new DeleteRequestStore(store, clock, new SplittableRandom(), indexRewrittenElsewhere);
+        this.deletes = new DeleteRequestStore(store, clock, new SplittableRandom(), indexRewritten);
         this.filter = new QueryTimeFilter(retention, ops.compactor().retentionEnabled(), deletes, clock);
         // the ingester writes index files with the default layout; the compactor must read and write the same
         IndexConfig indexConfig = IndexConfig.defaults();

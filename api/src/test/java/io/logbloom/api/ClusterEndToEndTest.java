@@ -131,6 +131,9 @@ final class ClusterEndToEndTest {
             assertThat(ingester2.flush().statusCode()).isEqualTo(204);
             assertThat(send(childAddress, "/flush", "POST").statusCode()).isEqualTo(204);
             assertThat(readAll(querier1, "{cluster=\"e2e\"}", true)).isEqualTo(unflushed);
+            // querier1 keeps its index listings (taken in phase 1, before any file was written): that read found
+            // every line because the ingesters named the files their flushes wrote, with their emptied rows
+            assertThat(listingHits(querier1)).as("listings answered from memory").isPositive();
             String needle = "{cluster=\"e2e\"} |= \"json-p7-s1-l4 \"";
             Map<String, Integer> withBlooms = readAll(querier2, needle, true);
             assertThat(withBlooms).containsOnlyKeys("json-p7-s1-l4 ");
@@ -369,6 +372,15 @@ final class ClusterEndToEndTest {
             }
             Thread.sleep(250);
         }
+    }
+
+    /** How many index listings {@code querier} answered from memory (querier.index_listing_ttl). */
+    private static double listingHits(TestServer querier) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "(?m)^logbloom_index_listing_cache_requests_total\\{outcome=\"hit\"} (\\S+)$")
+                .matcher(querier.get("/metrics").body());
+        assertThat(m.find()).as("the listing cache's metric").isTrue();
+        return Double.parseDouble(m.group(1));
     }
 
     /** Every line {@code query} returns through {@code querier}, with how often it appears. */

@@ -1,5 +1,6 @@
 package io.logbloom.bench;
 
+import com.sun.net.httpserver.HttpServer;
 import io.logbloom.chunks.FileSystemObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
@@ -14,6 +15,11 @@ import io.logbloom.ingest.LimitsConfig;
 import io.logbloom.ingest.PushResult;
 import io.logbloom.ingest.PushStream;
 import io.logbloom.ingest.SeriesBloomStore;
+import io.logbloom.kafka.Announcement;
+import io.logbloom.kafka.ConsumedOffsets;
+import io.logbloom.kafka.KafkaMetrics;
+import io.logbloom.kafka.RemoteUnflushedSource;
+import io.logbloom.kafka.UnflushedEndpoint;
 import io.logbloom.logql.Engine;
 import io.logbloom.querier.LogqlBloomQueries;
 import io.logbloom.querier.Querier;
@@ -25,6 +31,9 @@ import io.logbloom.querier.UnflushedSource;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,6 +42,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -49,12 +61,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * query) whose index reads the listings of the query's periods and the files it has not cached one after another or
  * {@link PersistedIndex#PARALLEL_READS} at a time; {@code --span-hours 720} spreads the data over 30 daily periods.
  *
+ * With {@code --cluster} the modes are that querier asking an idle ingester over loopback HTTP first (a cluster's
+ * querier), listing every query or keeping its listings (the ingester names the index files it wrote: none).
+ *
  * With {@code --merge-first} both modes keep the listings, each round first merges a line per stream into the store
  * (as the ingester does all day), and the modes are the ingester handing the blooms it writes to the querier or not.
  *
  * <p>Run: {@code java -Xmx1g -cp bench/target/benchmarks.jar io.logbloom.bench.RemoteStoreNeedleReport}
  * (flags: {@code --raw-mb N}, {@code --streams N}, {@code --latency-ms N}, {@code --needles N}, {@code --rounds N},
- * {@code --span-hours N}, {@code --merge-first}, {@code --parallel-index}).
+ * {@code --span-hours N}, {@code --merge-first}, {@code --parallel-index}, {@code --cluster}).
  */
 public final class RemoteStoreNeedleReport {
     private static final long SEC = 1_000_000_000L;
@@ -145,6 +160,7 @@ public final class RemoteStoreNeedleReport {
         int rounds = 4;
         boolean mergeFirst = false;
         boolean parallelIndex = false;
+        boolean cluster = false;
         long spanHours = 6;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -155,10 +171,11 @@ public final class RemoteStoreNeedleReport {
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--merge-first" -> mergeFirst = true;
                 case "--parallel-index" -> parallelIndex = true;
+                case "--cluster" -> cluster = true;
                 case "--span-hours" -> spanHours = Long.parseLong(args[++i]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]
                         + " (flags: --raw-mb N, --streams N, --latency-ms N, --needles N, --rounds N, --span-hours N,"
-                        + " --merge-first, --parallel-index)");
+                        + " --merge-first, --parallel-index, --cluster)");
             }
         }
         Path dir = Files.createTempDirectory("logbloom-remote-needle");
@@ -215,14 +232,16 @@ public final class RemoteStoreNeedleReport {
         double[][] perNeedle = new double[2][3];
         String[] modes = mergeFirst ? new String[] {"bloomsReadBack", "bloomsHandedOver"}
                 : parallelIndex ? new String[] {"indexReadsInSequence", "indexReadsSideBySide"}
+                : cluster ? new String[] {"clusterListEveryQuery", "clusterListingsKept"}
                 : new String[] {"listEveryQuery", "listingsKept"};
         for (int round = 0; round < rounds; round++) {
             for (int k = 0; k < 2; k++) {
                 int mode = round % 2 == 0 ? k : 1 - k;
-                Round how = mergeFirst ? new Round(true, true, mode == 1, 0, streams, base + round * 2L + mode)
+                Round how = mergeFirst ? new Round(true, true, mode == 1, 0, false, streams, base + round * 2L + mode)
                         : parallelIndex ? new Round(false, false, false, mode == 1 ? PersistedIndex.PARALLEL_READS : 1,
-                                streams, 0)
-                        : new Round(mode == 1, false, false, 0, streams, 0);
+                                false, streams, 0)
+                        : cluster ? new Round(mode == 1, false, false, PersistedIndex.PARALLEL_READS, true, streams, 0)
+                        : new Round(mode == 1, false, false, 0, false, streams, 0);
                 long[] latencies = runRound(dir, config, clock, latencyMillis, how, ids, base, perNeedle[mode]);
                 all[mode] = concat(all[mode], latencies);
                 warm[mode] = concat(warm[mode], Arrays.copyOfRange(latencies, latencies.length / 2, latencies.length));
@@ -247,11 +266,12 @@ public final class RemoteStoreNeedleReport {
     /**
      * How a round runs: index listings kept or not; with {@code mergeFirst}, a line per stream pushed at {@code ts} and
      * merged into the store before the needles, the blooms that merge writes handed to the querier or not; with
-     * {@code indexReads} above 0, a querier over the store alone (a cluster's querier: every query lists) whose index
-     * reads that many listings and files at a time.
+     * {@code indexReads} above 0, a querier over the store alone whose index reads that many listings and files at a
+     * time; with {@code cluster}, that querier asks an ingester over HTTP first (a cluster's querier), keeping its
+     * listings as {@code keepListings} says.
      */
-    private record Round(boolean keepListings, boolean mergeFirst, boolean handOverBlooms, int indexReads, int streams,
-            long ts) {}
+    private record Round(boolean keepListings, boolean mergeFirst, boolean handOverBlooms, int indexReads,
+            boolean cluster, int streams, long ts) {}
 
     /**
      * One ingester and querier over the slow store (with {@code indexReads}, a querier alone); the needles' latencies
@@ -261,13 +281,16 @@ public final class RemoteStoreNeedleReport {
             List<String> ids, long base, double[] requests) throws IOException {
         try (FileSystemObjectStore disk = new FileSystemObjectStore(dir.resolve("objects"))) {
             SlowStore slow = new SlowStore(disk, latencyMillis);
-            ObjectStore store = how.keepListings()
-                    ? new IndexListingCachingStore(slow, Duration.ofMinutes(1), System::nanoTime) : slow;
+            IndexListingCachingStore listings = how.keepListings()
+                    ? new IndexListingCachingStore(slow, Duration.ofMinutes(1), System::nanoTime) : null;
+            ObjectStore store = listings != null ? listings : slow;
             if (how.indexReads() > 0) {
-                try (PersistedIndex index = new PersistedIndex(store, config.index(),
-                        new IndexFileCache(store, config.index()), how.indexReads());
-                        Querier querier = Querier.overStore(QuerierConfig.defaults(), store, index, UnflushedSource.NONE,
-                                clock, new PrometheusRegistry())) {
+                try (IdleIngester ingester = how.cluster() ? new IdleIngester() : null;
+                        PersistedIndex index = new PersistedIndex(store, config.index(),
+                                new IndexFileCache(store, config.index()), how.indexReads());
+                        Querier querier = Querier.overStore(QuerierConfig.defaults(), store, index,
+                                ingester == null ? UnflushedSource.NONE : ingester.source(listings, clock), clock,
+                                new PrometheusRegistry())) {
                     return needles(querier, slow, clock, ids, base, requests);
                 }
             }
@@ -315,6 +338,53 @@ public final class RemoteStoreNeedleReport {
             requests[2] += slow.other.get() - other;
         }
         return latencies;
+    }
+
+    /**
+     * An ingester of a cluster with nothing unflushed, answering {@code POST /internal/unflushed} on loopback as the
+     * server does (an incarnation and the index files it wrote lately: none), so a querier pays the real round trip.
+     */
+    private static final class IdleIngester implements AutoCloseable {
+        private final HttpServer http;
+
+        IdleIngester() throws IOException {
+            UnflushedEndpoint endpoint = new UnflushedEndpoint(
+                    (tenant, matchers, from, through) -> new Ingester.Unflushed(List.of(), () -> { }),
+                    () -> (targets, maxWait) -> new ConsumedOffsets.CatchUp(Set.of(), Map.of()),
+                    (tenant, since) -> Optional.of(List.of()), () -> "bench.1");
+            http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            http.createContext(RemoteUnflushedSource.PATH, exchange -> {
+                UnflushedEndpoint.Answer answer = endpoint.answer(exchange.getRequestBody().readAllBytes(),
+                        exchange.getRequestHeaders().getFirst(UnflushedEndpoint.INDEX_FILES_SINCE_HEADER));
+                if (answer.incarnation() != null) {
+                    exchange.getResponseHeaders().add(UnflushedEndpoint.INCARNATION_HEADER, answer.incarnation());
+                }
+                if (answer.indexFilesAt() >= 0) {
+                    exchange.getResponseHeaders().add(UnflushedEndpoint.INDEX_FILES_AT_HEADER,
+                            String.valueOf(answer.indexFilesAt()));
+                }
+                exchange.getResponseHeaders().add(UnflushedEndpoint.PARTITIONS_HEADER, answer.partitionsHeader());
+                exchange.sendResponseHeaders(200, answer.body().length == 0 ? -1 : answer.body().length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(answer.body());
+                }
+            });
+            http.start();
+        }
+
+        /** A querier's source of unflushed rows asking this ingester, keeping {@code listings} (or null). */
+        UnflushedSource source(IndexListingCachingStore listings, Clock clock) {
+            List<Announcement> members = List.of(new Announcement("bench-ingester", "ingester",
+                    "127.0.0.1:" + http.getAddress().getPort(), List.of(0), clock.millis()));
+            KafkaMetrics metrics = new KafkaMetrics(new PrometheusRegistry());
+            return listings == null ? new RemoteUnflushedSource(() -> members, Duration.ofSeconds(10), null, metrics)
+                    : new RemoteUnflushedSource(() -> members, Duration.ofSeconds(10), null, metrics, listings, clock);
+        }
+
+        @Override
+        public void close() {
+            http.stop(0);
+        }
     }
 
     private static long[] concat(long[] a, long[] b) {

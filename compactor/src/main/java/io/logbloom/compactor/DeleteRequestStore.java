@@ -41,7 +41,7 @@ public final class DeleteRequestStore {
     private final InstantSource clock;
     private final RandomGenerator random;
     private final ObjectMapper json = new ObjectMapper();
-    private final Consumer<String> processedElsewhere;
+    private final Consumer<String> processed;
     private volatile Map<String, List<DeleteRequest>> snapshot;
 
     /** A store over {@code store}; {@code random} draws request ids. */
@@ -50,17 +50,17 @@ public final class DeleteRequestStore {
     }
 
     /**
-     * As the other constructor; {@link #refresh()} calls {@code processedElsewhere} with each tenant that has a
-     * request processed since the last load (by another process's compactor: this process's own passes update the
-     * snapshot as they go), before queries stop filtering by it, so a reader caching that tenant's index can let
-     * go of what the rewrite replaced.
+     * As the other constructor, calling {@code processed} with each tenant that has a request newly processed
+     * (found by {@link #refresh()} when another process's compactor did it, or stored by this process's own), before
+     * queries stop filtering by it, so a reader keeping that tenant's index listings can let go of what the rewrite
+     * replaced.
      */
     public DeleteRequestStore(ObjectStore store, InstantSource clock, RandomGenerator random,
-            Consumer<String> processedElsewhere) {
+            Consumer<String> processed) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.random = Objects.requireNonNull(random, "random is null");
-        this.processedElsewhere = Objects.requireNonNull(processedElsewhere, "processedElsewhere is null");
+        this.processed = Objects.requireNonNull(processed, "processed is null");
     }
 
     /** Persists a new {@code received} request and returns it. */
@@ -99,7 +99,7 @@ public final class DeleteRequestStore {
         if (previous != null) {
             next.forEach((tenant, requests) -> {
                 if (!processedIds(requests).equals(processedIds(previous.getOrDefault(tenant, List.of())))) {
-                    processedElsewhere.accept(tenant);
+                    processed.accept(tenant);
                 }
             });
         }
@@ -156,6 +156,9 @@ public final class DeleteRequestStore {
         }
         Map<String, List<DeleteRequest>> next = new HashMap<>(snapshot);
         List<DeleteRequest> requests = list(tenant);
+        if (!processedIds(requests).equals(processedIds(snapshot.getOrDefault(tenant, List.of())))) {
+            processed.accept(tenant); // this process's compactor: a reader keeping listings may not have seen it
+        }
         if (requests.isEmpty()) {
             next.remove(tenant);
         } else {

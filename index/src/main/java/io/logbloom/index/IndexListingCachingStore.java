@@ -7,12 +7,14 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
@@ -27,8 +29,11 @@ import java.util.function.Predicate;
  * the listing is older than {@code ttl}, or at once when they deleted a listed file: reading an index key the
  * wrapped store no longer has drops the listings it falls under, so the reader's retry lists again (see
  * {@link PersistedIndex}) and finds what replaced it; and when told that one rewrote a tenant's data
- * ({@link #forgetTenant}). So wrap the store of a process that writes its own index files (target {@code all}), not
- * one that must see another process's uploads the moment they land.
+ * ({@link #forgetTenant}). So wrap the store of a process that writes its own index files (target {@code all}), or
+ * one told of every other writer's new files before each lookup: a cluster querier hears from the ingesters, with
+ * their unflushed rows, which index files they wrote lately ({@link #reported}: listings show those keys too until
+ * no report named them for {@code ttl}) and drops everything ({@link #forgetAll}) when it cannot vouch that those
+ * reports name every new file (an ingester that did not answer, a rebalance).
  *
  * <p>At most {@link #MAX_CACHED_KEYS} keys are kept over all listings, the least recently used listing going first.
  * Thread-safe.
@@ -45,6 +50,11 @@ public final class IndexListingCachingStore implements ObjectStore {
     private final LinkedHashMap<String, Listing> listings = new LinkedHashMap<>(16, 0.75f, true);
     /** Index keys written or found missing through this store; a listing spanning a change is not kept. */
     private long changes;
+    /**
+     * Index keys other processes reported writing ({@link #reported}) → when last reported; shown in the listings they
+     * fall under until no report named them for {@code ttl}. Guarded by {@code this}.
+     */
+    private final TreeMap<String, Long> reported = new TreeMap<>();
     private long cachedKeys;
     private long hits;
     private long misses;
@@ -73,6 +83,38 @@ public final class IndexListingCachingStore implements ObjectStore {
         }
         this.ttlNanos = ttl.toNanos();
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime is null");
+    }
+
+    /** How long a listing is kept. */
+    public Duration ttl() {
+        return Duration.ofNanos(ttlNanos);
+    }
+
+    /**
+     * Index files another process says it wrote (they exist, or a put of them failed): from now on every listing they
+     * fall under shows them, kept or not, until no report named them for {@code ttl}. By then every kept listing was
+     * taken after they were written.
+     */
+    public synchronized void reported(Collection<String> keys) {
+        long now = nanoTime.getAsLong();
+        for (String key : keys) {
+            if (key.startsWith(IndexKeys.ROOT)) {
+                reported.put(key, now);
+            }
+        }
+        if (reported.size() > maxCachedKeys) {
+            forgetAll(); // more than the bound: list every lookup until reports are few again
+        }
+    }
+
+    /**
+     * Drops every kept listing and every reported key: some process may have written index files no report named
+     * (a cluster querier could not hear from every ingester), so the next lookups list again.
+     */
+    public synchronized void forgetAll() {
+        changes++;
+        reported.clear();
+        dropListings(prefix -> true);
     }
 
     /** Listings answered from memory since start. */
@@ -106,7 +148,7 @@ public final class IndexListingCachingStore implements ObjectStore {
             Listing kept = listings.get(prefix);
             if (kept != null && startedAt - kept.listedAtNanos() < ttlNanos) {
                 hits++;
-                return kept.keys();
+                return withReported(prefix, kept.keys(), startedAt);
             }
             misses++;
             changesBefore = changes;
@@ -116,8 +158,38 @@ public final class IndexListingCachingStore implements ObjectStore {
             if (changes == changesBefore) {
                 keep(prefix, new Listing(keys, startedAt));
             }
+            return withReported(prefix, keys, startedAt);
         }
-        return keys;
+    }
+
+    /** {@code keys} (sorted) with the reported keys under {@code prefix} still shown at {@code now}, sorted. */
+    private List<String> withReported(String prefix, List<String> keys, long now) {
+        if (reported.isEmpty()) {
+            return keys;
+        }
+        List<String> shown = null;
+        Iterator<Map.Entry<String, Long>> it = reported.tailMap(prefix, true).entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<String, Long> e = it.next();
+            if (!e.getKey().startsWith(prefix)) {
+                break;
+            }
+            if (now - e.getValue() >= ttlNanos) {
+                it.remove(); // every listing kept now was taken after it was written
+                continue;
+            }
+            if (Collections.binarySearch(keys, e.getKey()) < 0) {
+                if (shown == null) {
+                    shown = new ArrayList<>(keys);
+                }
+                shown.add(e.getKey());
+            }
+        }
+        if (shown == null) {
+            return keys;
+        }
+        shown.sort(null);
+        return List.copyOf(shown);
     }
 
     @Override
@@ -248,6 +320,7 @@ public final class IndexListingCachingStore implements ObjectStore {
             return;
         }
         changes++;
+        reported.remove(key);
         dropListings(key::startsWith);
     }
 

@@ -27,10 +27,12 @@ public final class IndexWriter {
     private final IndexFileWriter fileWriter = new IndexFileWriter();
     /** Where each written file goes too, or null. */
     private final IndexFileCache written;
+    /** Told of every put, finished or failed, or null. */
+    private final RecentIndexFiles recent;
 
     /** A writer putting files into {@code store}; {@code writerId} names this process in keys ({@code [A-Za-z0-9_-]+}). */
     public IndexWriter(ObjectStore store, IndexConfig config, InstantSource clock, String writerId) {
-        this(store, config, clock, writerId, null);
+        this(store, config, clock, writerId, null, null);
     }
 
     /**
@@ -39,7 +41,18 @@ public final class IndexWriter {
      */
     public IndexWriter(ObjectStore store, IndexConfig config, InstantSource clock, String writerId,
             IndexFileCache written) {
+        this(store, config, clock, writerId, written, null);
+    }
+
+    /**
+     * As the other constructors, each file it puts also admitted to {@code written} (or null) and each put, finished
+     * or failed (a failed put may still have landed), recorded in {@code recent} (or null): what an ingester of a
+     * cluster tells the queriers it wrote.
+     */
+    public IndexWriter(ObjectStore store, IndexConfig config, InstantSource clock, String writerId,
+            IndexFileCache written, RecentIndexFiles recent) {
         this.written = written;
+        this.recent = recent;
         this.store = Objects.requireNonNull(store, "store is null");
         this.config = Objects.requireNonNull(config, "config is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -95,7 +108,13 @@ public final class IndexWriter {
                 | ((file[file.length - 2] & 0xFF) << 8) | (file[file.length - 1] & 0xFF);
         String unique = String.format("%s-%013d-%08x", writerId, clock.millis(), crc);
         String key = IndexKeys.fileKey(tenant, periodNumber, unique);
-        store.put(key, file);
+        try {
+            store.put(key, file);
+        } finally {
+            if (recent != null) {
+                recent.written(key);
+            }
+        }
         if (written != null) {
             written.admit(key, file);
         }

@@ -206,4 +206,82 @@ final class IndexListingCachingStoreTest {
         file.toFile().deleteOnExit();
         return file;
     }
+
+    @Test
+    void reportedKeys_shownInKeptAndFreshListingsUnderTheirPrefix_untilNotReportedForTheTtl() throws IOException {
+        backing.put("index/t/1/a.idx", BYTES);
+        assertThat(store.list("index/t/1/")).containsExactly("index/t/1/a.idx");
+        backing.put("index/t/1/b.idx", BYTES); // an ingester's upload, after the listing was kept
+        backing.put("index/t/2/c.idx", BYTES);
+        backing.put("index/u/1/d.idx", BYTES);
+
+        store.reported(List.of("index/t/1/b.idx", "index/t/2/c.idx", "index/u/1/d.idx", "t/objects/x"));
+        assertThat(store.list("index/t/1/")).containsExactly("index/t/1/a.idx", "index/t/1/b.idx");
+        assertThat(store.list("index/t/2/")).containsExactly("index/t/2/c.idx"); // listed: shown once
+        assertThat(store.list("index/t/")).containsExactly("index/t/1/a.idx", "index/t/1/b.idx", "index/t/2/c.idx");
+        assertThat(store.list("index/u/1/")).containsExactly("index/u/1/d.idx");
+        assertThat(backing.lists.get()).isEqualTo(4);
+
+        // a report is shown until no report named it for a ttl, whatever the kept listing holds
+        IndexListingCachingStore fresh = new IndexListingCachingStore(backing, TTL, now::get);
+        long t0 = now.get();
+        fresh.reported(List.of("index/t/9/r.idx")); // (not in the store: the test looks at the reports alone)
+        now.incrementAndGet();
+        assertThat(fresh.list("index/t/9/")).containsExactly("index/t/9/r.idx"); // kept: an empty listing
+        now.set(t0 + TTL.toNanos() - 1);
+        assertThat(fresh.list("index/t/9/")).containsExactly("index/t/9/r.idx");
+        now.set(t0 + TTL.toNanos());
+        assertThat(fresh.list("index/t/9/")).isEmpty();
+        assertThat(fresh.hits()).isEqualTo(2);
+    }
+
+    @Test
+    void reportedKeyFoundMissing_noLongerShown() throws IOException {
+        backing.put("index/t/1/a.idx", BYTES);
+        store.list("index/t/1/");
+        store.reported(List.of("index/t/1/gone.idx")); // a put that failed and did not land
+        assertThat(store.list("index/t/1/")).contains("index/t/1/gone.idx");
+        assertThatThrownBy(() -> store.get("index/t/1/gone.idx")).isInstanceOf(ObjectNotFoundException.class);
+        assertThat(store.list("index/t/1/")).containsExactly("index/t/1/a.idx");
+    }
+
+    @Test
+    void forgetAll_dropsEveryListingAndReport_andAListingRunningMeanwhileIsNotKept() throws IOException {
+        backing.put("index/t/1/a.idx", BYTES);
+        backing.put("index/u/1/b.idx", BYTES);
+        store.list("index/t/1/");
+        store.list("index/u/1/");
+        store.reported(List.of("index/t/1/r.idx"));
+        store.forgetAll();
+        assertThat(store.list("index/t/1/")).containsExactly("index/t/1/a.idx");
+        store.list("index/u/1/");
+        assertThat(backing.lists.get()).isEqualTo(4);
+
+        IndexListingCachingStore[] self = new IndexListingCachingStore[1];
+        InMemoryObjectStore memory = new InMemoryObjectStore();
+        ForwardingObjectStore racing = new ForwardingObjectStore(memory) {
+            @Override
+            public List<String> list(String prefix) throws IOException {
+                List<String> keys = super.list(prefix);
+                self[0].forgetAll(); // decided by another query while this LIST was on its way
+                return keys;
+            }
+        };
+        memory.put("index/t/1/a.idx", BYTES);
+        self[0] = new IndexListingCachingStore(racing, TTL, now::get);
+        self[0].list("index/t/1/");
+        self[0].list("index/t/1/");
+        assertThat(memory.lists.get()).isEqualTo(2);
+    }
+
+    @Test
+    void reportsOverTheBound_listEveryLookup() throws IOException {
+        IndexListingCachingStore small = new IndexListingCachingStore(backing, TTL, now::get, 3);
+        backing.put("index/t/1/a.idx", BYTES);
+        small.list("index/t/1/");
+        small.reported(List.of("index/t/1/1", "index/t/1/2", "index/t/1/3", "index/t/1/4"));
+        assertThat(small.list("index/t/1/")).containsExactly("index/t/1/a.idx");
+        assertThat(backing.lists.get()).isEqualTo(2);
+        assertThat(small.ttl()).isEqualTo(TTL);
+    }
 }

@@ -13,6 +13,7 @@ import io.logbloom.index.IndexReader;
 import io.logbloom.index.IndexWriter;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.PersistedIndex;
+import io.logbloom.index.RecentIndexFiles;
 import io.logbloom.index.SeriesChunks;
 import io.logbloom.tokens.BloomTokenizer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -95,6 +96,7 @@ public final class Ingester implements AutoCloseable {
     private final PartMerger merger;
     private final VisibleIndex visibleIndex;
     private final PersistedIndex persisted;
+    private final RecentIndexFiles recentIndexFiles;
     private final SeriesBloomStore bloomStore;
     private final SeriesBloomWriter bloomWriter;
     private final IngestMetrics metrics;
@@ -161,8 +163,10 @@ public final class Ingester implements AutoCloseable {
         this.visibleIndex = new VisibleIndex(persisted);
         String writerId = "ingester-"
                 + Long.toHexString(EntryKey.LINE_HASH.hashLong(System.nanoTime() ^ System.identityHashCode(this)));
-        // the files a merge writes are the ones the next queries open: they go to the cache as written
-        IndexWriter indexWriter = new IndexWriter(store, config.index(), clock, writerId, indexFiles);
+        // the files a merge writes are the ones the next queries open: they go to the cache as written, and are
+        // remembered for the queriers of a cluster, which keep their listings (RecentIndexFiles)
+        this.recentIndexFiles = new RecentIndexFiles(clock);
+        IndexWriter indexWriter = new IndexWriter(store, config.index(), clock, writerId, indexFiles, recentIndexFiles);
         this.bloomStore = new SeriesBloomStore(store, bloomsStored);
         this.bloomWriter = new SeriesBloomWriter(new BloomTokenizer(config.tokenizer()), config.bloom(), bloomStore,
                 Math.min(SeriesBloomWriter.MAX_BLOOM_MEMORY_BYTES, maxMemoryBytes / 8));
@@ -550,6 +554,11 @@ public final class Ingester implements AutoCloseable {
     /** The index of everything in the object store (label and series lookups). */
     public IndexReader index() {
         return visibleIndex;
+    }
+
+    /** The index files this ingester put lately, with when (what a cluster's queriers are told). */
+    public RecentIndexFiles recentIndexFiles() {
+        return recentIndexFiles;
     }
 
     /** The series bloom store (reads persisted blooms). */

@@ -27,11 +27,15 @@ final class HttpUnflushedClient implements UnflushedClient {
 
     @Override
     public CompletableFuture<Reply> ask(Announcement member, UnflushedRequest request) {
-        HttpRequest http = HttpRequest.newBuilder(URI.create("http://" + member.address() + RemoteUnflushedSource.PATH))
+        HttpRequest.Builder builder = HttpRequest.newBuilder(
+                        URI.create("http://" + member.address() + RemoteUnflushedSource.PATH))
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(request.toJson()))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(request.toJson()));
+        if (request.indexFilesSinceMillis() >= 0) {
+            builder.header(UnflushedEndpoint.INDEX_FILES_SINCE_HEADER, String.valueOf(request.indexFilesSinceMillis()));
+        }
+        HttpRequest http = builder.build();
         return this.http.sendAsync(http, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
             String text = response.statusCode() == 200 ? ""
                     : new String(response.body(), StandardCharsets.UTF_8).strip();
@@ -44,8 +48,12 @@ final class HttpUnflushedClient implements UnflushedClient {
             if (response.statusCode() != 200) {
                 throw new CompletionException(new IOException("status " + response.statusCode() + ": " + text));
             }
-            return new Reply(UnflushedEndpoint.frames(response.body()), UnflushedEndpoint.partitions(
-                    response.headers().firstValue(UnflushedEndpoint.PARTITIONS_HEADER).orElse(null)));
+            String at = response.headers().firstValue(UnflushedEndpoint.INDEX_FILES_AT_HEADER).orElse(null);
+            return new Reply(UnflushedEndpoint.frames(UnflushedEndpoint.framesOf(response.body(), at)),
+                    UnflushedEndpoint.partitions(
+                            response.headers().firstValue(UnflushedEndpoint.PARTITIONS_HEADER).orElse(null)),
+                    response.headers().firstValue(UnflushedEndpoint.INCARNATION_HEADER).orElse(null),
+                    UnflushedEndpoint.indexFiles(response.body(), at));
         });
     }
 }

@@ -16,6 +16,8 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -72,6 +74,10 @@ public final class PartitionConsumer implements AutoCloseable, ConsumedOffsets {
     private final Map<Integer, Long> consumed = new HashMap<>();
     private final Set<Integer> owned = new TreeSet<>();
     private volatile boolean running = true;
+    /** Names this consumer apart from any earlier one of the same ingester (a restart). */
+    private final String nonce = Long.toHexString(ThreadLocalRandom.current().nextLong());
+    /** Rebalance callbacks so far: every rebalance of the group calls one on every member. */
+    private final AtomicLong rebalances = new AtomicLong();
     /** When set, the thread stops without flushing or committing (a crash). */
     private volatile boolean halted;
     /** Consumer thread only. */
@@ -91,6 +97,16 @@ public final class PartitionConsumer implements AutoCloseable, ConsumedOffsets {
         this.thread = new Thread(this::run, "logbloom-partition-consumer");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /**
+     * This consumer and how many rebalances of the group it has taken part in, as {@code <nonce>.<count>}: equal in
+     * two answers only when no member joined or left the group (and no partition moved) between them. With the
+     * classic group protocol every rebalance calls a listener on every member (with the cooperative assignor, one
+     * with no partitions for a member that keeps its own).
+     */
+    public String incarnation() {
+        return nonce + "." + rebalances.get();
     }
 
     static Properties properties(ClusterConfig config) {
@@ -267,6 +283,7 @@ public final class PartitionConsumer implements AutoCloseable, ConsumedOffsets {
     private final class Rebalance implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+            rebalances.incrementAndGet();
             if (!halted) {
                 flushAndCommit(revoked);
             }
@@ -275,12 +292,14 @@ public final class PartitionConsumer implements AutoCloseable, ConsumedOffsets {
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> lost) {
+            rebalances.incrementAndGet();
             // another member owns them already: committing now would be refused
             report(lost, false);
         }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+            rebalances.incrementAndGet();
             report(assigned, true);
         }
 

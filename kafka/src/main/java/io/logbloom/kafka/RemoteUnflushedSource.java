@@ -2,6 +2,7 @@ package io.logbloom.kafka;
 
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
+import io.logbloom.index.IndexListingCachingStore;
 import io.logbloom.index.IndexReader;
 import io.logbloom.index.LabelMatcher;
 import io.logbloom.index.SeriesChunks;
@@ -11,7 +12,9 @@ import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,6 +27,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +72,17 @@ import org.slf4j.LoggerFactory;
  * strong read thus never answers 200 with acknowledged lines missing. With eventual consistency
  * ({@code produced} null) the ingesters answer at once and nothing is checked.
  *
+ * <p><b>Kept index listings.</b> A querier keeping its listings of index files ({@code querier.index_listing_ttl},
+ * an {@link IndexListingCachingStore}) asks every ingester, with the rows, which index files of the tenant it wrote
+ * lately (since the oldest moment a kept listing may come from, less a minute for clocks apart) and which consumer
+ * answers ({@link PartitionConsumer#incarnation}: it changes with every rebalance of the group). Those files are
+ * shown in the listings before the index is read, so a file an ingester uploaded after a listing was kept is still
+ * read, and its rows, gone from the ingester's answer, are not missed. That vouches for every new file only when
+ * every asked ingester answered with both, every partition was answered for by its owner (not by committed offsets:
+ * an owner that died may have uploaded meanwhile) and the same consumers answered as in the previous query (any
+ * join, leave or move of partitions changes some incarnation, and a member that came and went between two queries
+ * moved partitions of those that answered); otherwise the kept listings are all dropped before the index is read.
+ *
  * <p>Thread-safe (Java's HTTP client and the offset reader are; each call keeps its own state).
  */
 public final class RemoteUnflushedSource implements UnflushedSource {
@@ -81,6 +96,9 @@ public final class RemoteUnflushedSource implements UnflushedSource {
      */
     static final Duration RETRY_INTERVAL = Duration.ofMillis(200);
 
+    /** Clocks of ingesters and queriers may be apart by up to this much: index files are asked for from that earlier. */
+    public static final Duration CLOCK_MARGIN = Duration.ofMinutes(1);
+
     /** Key of a failed committed-offsets read among the failures a 503 names. */
     private static final String COMMITTED_OFFSETS = "committed offsets";
 
@@ -90,6 +108,11 @@ public final class RemoteUnflushedSource implements UnflushedSource {
     private final PartitionOffsets offsets;
     private final UnflushedClient client;
     private final KafkaMetrics metrics;
+    /** Null when listings are not kept. */
+    private final IndexListingCachingStore listings;
+    private final InstantSource clock;
+    /** The consumers that answered the last query, when it vouched for every new index file; else null. */
+    private final AtomicReference<Set<String>> lastAnswered = new AtomicReference<>();
 
     /**
      * Asks the members {@code ingesters} lists (looked up per query), each within {@code timeout}, over
@@ -97,25 +120,81 @@ public final class RemoteUnflushedSource implements UnflushedSource {
      */
     public RemoteUnflushedSource(Supplier<List<Announcement>> ingesters, Duration timeout, PartitionOffsets offsets,
             KafkaMetrics metrics) {
-        this(ingesters, timeout, offsets, new HttpUnflushedClient(timeout), metrics);
+        this(ingesters, timeout, offsets, new HttpUnflushedClient(timeout), metrics, null, Clock.systemUTC());
     }
 
-    /** As the public constructor, asking through {@code client}. */
+    /**
+     * As the other public constructor, telling {@code listings} (the store's kept index listings) of the ingesters'
+     * new index files, or dropping them (see the class comment); {@code clock} says when "lately" starts.
+     */
+    public RemoteUnflushedSource(Supplier<List<Announcement>> ingesters, Duration timeout, PartitionOffsets offsets,
+            KafkaMetrics metrics, IndexListingCachingStore listings, InstantSource clock) {
+        this(ingesters, timeout, offsets, new HttpUnflushedClient(timeout), metrics,
+                Objects.requireNonNull(listings, "listings is null"), clock);
+    }
+
+    /** As the public constructors, asking through {@code client}; {@code listings} may be null. */
     RemoteUnflushedSource(Supplier<List<Announcement>> ingesters, Duration timeout, PartitionOffsets offsets,
-            UnflushedClient client, KafkaMetrics metrics) {
+            UnflushedClient client, KafkaMetrics metrics, IndexListingCachingStore listings, InstantSource clock) {
         this.ingesters = Objects.requireNonNull(ingesters, "ingesters is null");
         this.timeout = Objects.requireNonNull(timeout, "timeout is null");
         this.offsets = offsets;
         this.client = Objects.requireNonNull(client, "client is null");
         this.metrics = Objects.requireNonNull(metrics, "metrics is null");
+        this.listings = listings;
+        this.clock = Objects.requireNonNull(clock, "clock is null");
+    }
+
+    /** As the public constructor, asking through {@code client}, keeping no listings. */
+    RemoteUnflushedSource(Supplier<List<Announcement>> ingesters, Duration timeout, PartitionOffsets offsets,
+            UnflushedClient client, KafkaMetrics metrics) {
+        this(ingesters, timeout, offsets, client, metrics, null, Clock.systemUTC());
+    }
+
+    /**
+     * What one query heard that decides whether the kept index listings may be used: the consumers that answered,
+     * the index files they named, and whether it vouches for every new file. Not thread-safe: one query.
+     */
+    private static final class Heard {
+        final Set<String> answered = new TreeSet<>();
+        final Set<String> indexFiles = new TreeSet<>();
+        boolean vouches = true;
+    }
+
+    /** The index files asked for: since the oldest moment a kept listing may come from, less {@link #CLOCK_MARGIN}. */
+    private UnflushedRequest asked(UnflushedRequest request) {
+        return listings == null ? request
+                : request.withIndexFilesSince(clock.millis() - listings.ttl().toMillis() - CLOCK_MARGIN.toMillis());
+    }
+
+    /**
+     * Before the index is read: shows the named index files in the listings when what was heard vouches for every
+     * new file and the same consumers answered as in the previous query, else drops every kept listing.
+     */
+    private void settle(Heard heard) {
+        if (listings == null) {
+            return;
+        }
+        Set<String> answered = heard.vouches && !heard.answered.isEmpty() ? Set.copyOf(heard.answered) : null;
+        Set<String> before = lastAnswered.getAndSet(answered);
+        if (answered == null || !answered.equals(before)) {
+            LOG.debug("index listings dropped: answered by {}, before by {}", heard.answered, before);
+            listings.forgetAll();
+        }
+        if (answered != null) {
+            listings.reported(heard.indexFiles);
+        }
     }
 
     @Override
     public List<Stream> unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
         long deadline = System.nanoTime() + timeout.toNanos() / 2;
         Map<Labels, List<LogEntry>> merged = new TreeMap<>();
+        Heard heard = new Heard();
         if (offsets == null) {
-            ask(ingesters.get(), new UnflushedRequest(tenant, fromNanos, throughNanos, matchers), merged, null);
+            ask(ingesters.get(), asked(new UnflushedRequest(tenant, fromNanos, throughNanos, matchers)), merged, null,
+                    heard);
+            settle(heard);
             return streams(merged);
         }
         try {
@@ -127,9 +206,10 @@ public final class RemoteUnflushedSource implements UnflushedSource {
             });
             PartitionCoverage coverage = new PartitionCoverage(targets);
             Map<String, String> failures = new TreeMap<>();
-            coverage.claimed(ask(ingesters.get(), request(tenant, matchers, fromNanos, throughNanos, targets, deadline),
-                    merged, failures));
-            readCommitted(coverage, deadline, failures);
+            coverage.claimed(ask(ingesters.get(),
+                    asked(request(tenant, matchers, fromNanos, throughNanos, targets, deadline)), merged, failures,
+                    heard));
+            heard.vouches &= !readCommitted(coverage, deadline, failures);
             boolean waited = !coverage.complete();
             while (!coverage.complete()) {
                 long leftNanos = deadline - System.nanoTime();
@@ -146,13 +226,15 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                     }
                 }
                 LOG.debug("strong read: partitions {} not covered yet; asking {}", missing.keySet(), owners);
-                coverage.claimed(ask(owners, request(tenant, matchers, fromNanos, throughNanos, missing, deadline),
-                        merged, failures));
-                readCommitted(coverage, deadline, failures);
+                coverage.claimed(ask(owners,
+                        asked(request(tenant, matchers, fromNanos, throughNanos, missing, deadline)), merged, failures,
+                        heard));
+                heard.vouches &= !readCommitted(coverage, deadline, failures);
             }
             if (waited) {
                 metrics.strongReadWaited(true);
             }
+            settle(heard);
         } catch (KafkaUnavailableException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -164,11 +246,12 @@ public final class RemoteUnflushedSource implements UnflushedSource {
 
     /**
      * Covers the partitions whose committed offset reaches the target, when some are uncovered; a failed
-     * read is noted in {@code failures} (the next round reads again, the 503 names it).
+     * read is noted in {@code failures} (the next round reads again, the 503 names it). Returns whether it read
+     * the committed offsets (some partition was not answered for by its owner).
      */
-    private void readCommitted(PartitionCoverage coverage, long deadline, Map<String, String> failures) {
+    private boolean readCommitted(PartitionCoverage coverage, long deadline, Map<String, String> failures) {
         if (coverage.complete()) {
-            return;
+            return false;
         }
         try {
             coverage.committed(offsets.committed(left(deadline)));
@@ -176,6 +259,7 @@ public final class RemoteUnflushedSource implements UnflushedSource {
         } catch (KafkaUnavailableException e) {
             failures.put(COMMITTED_OFFSETS, e.getMessage());
         }
+        return true;
     }
 
     private static Duration left(long deadline) {
@@ -195,7 +279,7 @@ public final class RemoteUnflushedSource implements UnflushedSource {
      * no partition, so the coverage rule decides (its partitions are asked again, else named in the 503).
      */
     private Set<Integer> ask(List<Announcement> members, UnflushedRequest request, Map<Labels, List<LogEntry>> merged,
-            Map<String, String> failures) {
+            Map<String, String> failures, Heard heard) {
         List<CompletableFuture<UnflushedClient.Reply>> replies = new ArrayList<>(members.size());
         for (Announcement member : members) {
             replies.add(client.ask(member, request));
@@ -211,6 +295,7 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                 if (cause instanceof NotCaughtUpException behind) {
                     throw behind;
                 }
+                heard.vouches = false;
                 if (cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException) {
                     LOG.info("ingester {} at {} is unreachable; its partitions are moving: {}", member.id(),
                             member.address(), cause.toString());
@@ -232,6 +317,12 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                 merged.computeIfAbsent(r.labels(), k -> new ArrayList<>()).addAll(r.entries());
             }
             caughtUp.addAll(reply.caughtUp());
+            if (reply.incarnation() == null || reply.indexFiles() == null) {
+                heard.vouches = false; // an ingester of an earlier version, or one that cannot say
+            } else {
+                heard.answered.add(member.id() + "@" + reply.incarnation());
+                heard.indexFiles.addAll(reply.indexFiles());
+            }
         }
         return caughtUp;
     }

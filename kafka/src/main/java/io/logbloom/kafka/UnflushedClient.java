@@ -20,12 +20,21 @@ interface UnflushedClient {
      *
      * @param records its unflushed rows, one record per stream
      * @param caughtUp partitions of the request it owns and consumed up to the requested offsets
+     * @param incarnation the answering consumer and the rebalances it saw, or null (not asked, or not told)
+     * @param indexFiles the index files of the tenant it wrote since the request's moment, or null (not asked, or
+     *     not known)
      */
-    record Reply(List<PushRecord> records, Set<Integer> caughtUp) {
+    record Reply(List<PushRecord> records, Set<Integer> caughtUp, String incarnation, List<String> indexFiles) {
         /** Copies. */
         public Reply {
             records = List.copyOf(Objects.requireNonNull(records, "records is null"));
             caughtUp = Set.copyOf(Objects.requireNonNull(caughtUp, "caughtUp is null"));
+            indexFiles = indexFiles == null ? null : List.copyOf(indexFiles);
+        }
+
+        /** A reply naming neither incarnation nor index files. */
+        Reply(List<PushRecord> records, Set<Integer> caughtUp) {
+            this(records, caughtUp, null, null);
         }
     }
 }

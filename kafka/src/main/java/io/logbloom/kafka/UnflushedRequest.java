@@ -21,9 +21,12 @@ import java.util.Objects;
  * @param offsets strong read consistency: per partition, the offset the ingester must have consumed up to
  *     (exclusive) before answering; empty for eventual consistency
  * @param waitMillis how long the ingester may wait for {@code offsets}
+ * @param indexFilesSinceMillis when at or above 0, the ingester is also asked which index files of the tenant it wrote
+ *     at or after that instant (epoch millis); not part of the JSON, it travels in the
+ *     {@value UnflushedEndpoint#INDEX_FILES_SINCE_HEADER} header, which ingesters of earlier versions ignore
  */
 public record UnflushedRequest(String tenant, long fromNanos, long throughNanos, List<LabelMatcher> matchers,
-        Map<Integer, Long> offsets, long waitMillis) {
+        Map<Integer, Long> offsets, long waitMillis, long indexFilesSinceMillis) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Copies. */
@@ -37,9 +40,21 @@ public record UnflushedRequest(String tenant, long fromNanos, long throughNanos,
         }
     }
 
+    /** A request asking for no index files. */
+    public UnflushedRequest(String tenant, long fromNanos, long throughNanos, List<LabelMatcher> matchers,
+            Map<Integer, Long> offsets, long waitMillis) {
+        this(tenant, fromNanos, throughNanos, matchers, offsets, waitMillis, -1);
+    }
+
     /** A request with eventual consistency. */
     public UnflushedRequest(String tenant, long fromNanos, long throughNanos, List<LabelMatcher> matchers) {
         this(tenant, fromNanos, throughNanos, matchers, Map.of(), 0);
+    }
+
+    /** This request, also asking for the index files written at or after {@code sinceMillis}. */
+    public UnflushedRequest withIndexFilesSince(long sinceMillis) {
+        return new UnflushedRequest(tenant, fromNanos, throughNanos, matchers, offsets, waitMillis,
+                Math.max(0, sinceMillis));
     }
 
     /** The JSON form. */

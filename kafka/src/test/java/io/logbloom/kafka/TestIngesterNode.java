@@ -92,7 +92,7 @@ final class TestIngesterNode implements AutoCloseable {
         try {
             UnflushedEndpoint.Answer answer = endpoint.answer(exchange.getRequestBody().readAllBytes());
             exchange.getResponseHeaders().add(UnflushedEndpoint.PARTITIONS_HEADER, answer.partitionsHeader());
-            body = answer.frames();
+            body = answer.body();
         } catch (NotCaughtUpException e) {
             status = 503;
             body = e.getMessage().getBytes(StandardCharsets.UTF_8);

@@ -38,7 +38,7 @@ final class UnflushedEndpointTest {
                 .answer(request(Map.of(0, 4L, 1, 9L, 2, 1L)));
         assertThat(answer.partitionsHeader()).isEqualTo("0,2");
         assertThat(UnflushedEndpoint.partitions(answer.partitionsHeader())).containsExactly(0, 2);
-        assertThat(UnflushedEndpoint.frames(answer.frames())).singleElement()
+        assertThat(UnflushedEndpoint.frames(answer.body())).singleElement()
                 .satisfies(r -> assertThat(r.entries()).extracting(LogEntry::line).containsExactly("row"));
         assertThat(waited.get()).isEqualTo(Duration.ofMillis(250));
     }
@@ -49,7 +49,7 @@ final class UnflushedEndpointTest {
                 .answer(request(Map.of(1, 9L)));
         assertThat(answer.partitionsHeader()).isEmpty();
         assertThat(UnflushedEndpoint.partitions(answer.partitionsHeader())).isEmpty();
-        assertThat(UnflushedEndpoint.frames(answer.frames())).hasSize(1);
+        assertThat(UnflushedEndpoint.frames(answer.body())).hasSize(1);
     }
 
     @Test
@@ -83,5 +83,48 @@ final class UnflushedEndpointTest {
         assertThatThrownBy(() -> endpoint(new ConsumedOffsets.CatchUp(Set.of(), Map.of()))
                 .answer("{\"tenant\":\"t\"}".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(RecordFormatException.class).hasMessageContaining("matchers are required");
+    }
+
+    @Test
+    void askedForIndexFiles_namesThemAfterTheFrames_readAfterTheRows() throws Exception {
+        java.util.concurrent.atomic.AtomicLong millis = new java.util.concurrent.atomic.AtomicLong(1_000);
+        io.logbloom.index.RecentIndexFiles recent = new io.logbloom.index.RecentIndexFiles(
+                () -> java.time.Instant.ofEpochMilli(millis.get()));
+        recent.written("index/t/1/before.idx");
+        recent.written("index/u/1/other-tenant.idx");
+        UnflushedEndpoint endpoint = new UnflushedEndpoint((tenant, matchers, from, through) -> {
+            // a merge uploads and indexes while the rows are read: its file must be named, its rows may be gone
+            recent.written("index/t/1/during.idx");
+            return new io.logbloom.ingest.Ingester.Unflushed(List.of(new StreamSnapshot(Labels.of("app", "a"),
+                    List.of(LogEntry.of(5, "row")))), () -> {});
+        }, () -> (targets, maxWait) -> new ConsumedOffsets.CatchUp(Set.of(), Map.of()), recent::since,
+                () -> "n.3");
+        byte[] request = new UnflushedRequest("t", 0, 100, List.of()).toJson();
+
+        UnflushedEndpoint.Answer answer = endpoint.answer(request, "1000");
+        assertThat(answer.incarnation()).isEqualTo("n.3");
+        assertThat(answer.indexFilesAt()).isPositive();
+        String at = String.valueOf(answer.indexFilesAt());
+        assertThat(UnflushedEndpoint.indexFiles(answer.body(), at))
+                .containsExactly("index/t/1/before.idx", "index/t/1/during.idx");
+        assertThat(UnflushedEndpoint.frames(UnflushedEndpoint.framesOf(answer.body(), at))).singleElement()
+                .satisfies(r -> assertThat(r.entries()).extracting(LogEntry::line).containsExactly("row"));
+
+        UnflushedEndpoint.Answer notAsked = endpoint.answer(request);
+        assertThat(notAsked.indexFilesAt()).isEqualTo(-1);
+        assertThat(notAsked.incarnation()).isNull();
+        assertThat(UnflushedEndpoint.indexFiles(notAsked.body(), null)).isNull();
+        assertThat(UnflushedEndpoint.frames(UnflushedEndpoint.framesOf(notAsked.body(), null))).hasSize(1);
+
+        // a moment whose writes it no longer holds: not known, so no files and the querier drops its listings
+        millis.addAndGet(io.logbloom.index.RecentIndexFiles.KEPT.toMillis() + 1);
+        UnflushedEndpoint.Answer tooOld = endpoint.answer(request, "1000");
+        assertThat(tooOld.indexFilesAt()).isEqualTo(-1);
+        assertThat(tooOld.incarnation()).isEqualTo("n.3");
+
+        assertThatThrownBy(() -> endpoint.answer(request, "soon")).isInstanceOf(RecordFormatException.class)
+                .hasMessageContaining(UnflushedEndpoint.INDEX_FILES_SINCE_HEADER);
+        assertThatThrownBy(() -> UnflushedEndpoint.indexFiles(answer.body(), "99999"))
+                .isInstanceOf(RecordFormatException.class).hasMessageContaining(UnflushedEndpoint.INDEX_FILES_AT_HEADER);
     }
 }

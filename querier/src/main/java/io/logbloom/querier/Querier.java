@@ -210,8 +210,11 @@ public final class Querier implements AutoCloseable {
     /** Label names of matching series with data in the range (flushed or in memory), sorted. */
     public List<String> labelNames(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos)
             throws IOException {
+        // the unflushed data first, the index after (as a query's snapshot): a row uploaded between is seen twice, not
+        // missed, and a cluster querier hears of the ingesters' new index files before it lists
+        List<UnflushedSource.Stream> streams = unflushed.unflushed(tenant, matchers, fromNanos, throughNanos);
         TreeSet<String> names = new TreeSet<>(index.labelNames(tenant, matchers, fromNanos, throughNanos));
-        for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
+        for (UnflushedSource.Stream s : streams) {
             if (s.hasData(fromNanos, throughNanos)) {
                 names.addAll(s.labels().names());
             }
@@ -222,8 +225,9 @@ public final class Querier implements AutoCloseable {
     /** Values of label {@code name} over matching series with data in the range, sorted. */
     public List<String> labelValues(String tenant, String name, List<LabelMatcher> matchers, long fromNanos,
             long throughNanos) throws IOException {
+        List<UnflushedSource.Stream> streams = unflushed.unflushed(tenant, matchers, fromNanos, throughNanos);
         TreeSet<String> values = new TreeSet<>(index.labelValues(tenant, name, matchers, fromNanos, throughNanos));
-        for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
+        for (UnflushedSource.Stream s : streams) {
             String v = s.labels().get(name);
             if (v != null && s.hasData(fromNanos, throughNanos)) {
                 values.add(v);
@@ -237,8 +241,9 @@ public final class Querier implements AutoCloseable {
             throws IOException {
         TreeSet<Labels> all = new TreeSet<>();
         for (List<LabelMatcher> matchers : groups) {
+            List<UnflushedSource.Stream> streams = unflushed.unflushed(tenant, matchers, fromNanos, throughNanos);
             all.addAll(index.series(tenant, matchers, fromNanos, throughNanos));
-            for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
+            for (UnflushedSource.Stream s : streams) {
                 if (s.hasData(fromNanos, throughNanos)) {
                     all.add(s.labels());
                 }
@@ -315,6 +320,7 @@ public final class Querier implements AutoCloseable {
     Map<Labels, long[]> perSeriesTotals(String tenant, List<LabelMatcher> matchers, long fromNanos,
             long throughNanos) throws IOException {
         Map<Labels, long[]> perSeries = new LinkedHashMap<>();
+        List<UnflushedSource.Stream> streams = unflushed.unflushed(tenant, matchers, fromNanos, throughNanos);
         for (SeriesChunks sc : index.chunks(tenant, matchers, fromNanos, throughNanos)) {
             long[] t = perSeries.computeIfAbsent(sc.labels(), k -> new long[3]);
             for (ChunkRef ref : sc.chunks()) {
@@ -325,7 +331,7 @@ public final class Querier implements AutoCloseable {
                 }
             }
         }
-        for (UnflushedSource.Stream s : unflushed.unflushed(tenant, matchers, fromNanos, throughNanos)) {
+        for (UnflushedSource.Stream s : streams) {
             List<LogEntry> inRange = s.entries().stream()
                     .filter(e -> e.timestampNanos() >= fromNanos && e.timestampNanos() < throughNanos).toList();
             long[] parts = s.partTotals(fromNanos, throughNanos);

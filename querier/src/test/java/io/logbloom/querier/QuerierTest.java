@@ -582,4 +582,54 @@ final class QuerierTest {
             return now;
         }
     }
+
+    @Test
+    void metadataLookups_readTheUnflushedDataBeforeTheIndex() throws Exception {
+        // a row uploaded between the two reads is then seen twice, never missed; and a cluster querier hears of the
+        // ingesters' new index files before it lists
+        QuerierFakes.Storage s = haystack(0);
+        s.memory.put(DB, List.of(entry(200, "late")));
+        List<String> order = new ArrayList<>();
+        io.logbloom.index.IndexReader index = new io.logbloom.index.IndexReader() {
+            @Override
+            public List<io.logbloom.index.SeriesChunks> chunks(String tenant, List<LabelMatcher> matchers, long from,
+                    long through) {
+                order.add("index");
+                return s.chunks(tenant, matchers, from, through);
+            }
+
+            @Override
+            public List<Labels> series(String tenant, List<LabelMatcher> matchers, long from, long through) {
+                order.add("index");
+                return s.series(tenant, matchers, from, through);
+            }
+
+            @Override
+            public List<String> labelNames(String tenant, List<LabelMatcher> matchers, long from, long through) {
+                order.add("index");
+                return s.labelNames(tenant, matchers, from, through);
+            }
+
+            @Override
+            public List<String> labelValues(String tenant, String name, List<LabelMatcher> matchers, long from,
+                    long through) {
+                order.add("index");
+                return s.labelValues(tenant, name, matchers, from, through);
+            }
+        };
+        UnflushedSource unflushed = (tenant, matchers, from, through) -> {
+            order.add("unflushed");
+            return s.unflushed(tenant, matchers, from, through);
+        };
+        List<LabelMatcher> any = List.of(LabelMatcher.of(LabelMatcher.MatchType.REGEX, "app", ".+"));
+        try (Querier q = new Querier(QuerierConfig.defaults(), s.store, index, s, QuerierFakes.SCHEME,
+                QuerierFakes.DECODER, unflushed, Clock.systemUTC(), new PrometheusRegistry())) {
+            assertThat(q.labelNames(TENANT, any, 0, 300 * SEC)).contains("app", "trace_id");
+            assertThat(q.labelValues(TENANT, "app", any, 0, 300 * SEC)).containsExactly("api", "db");
+            assertThat(q.series(TENANT, List.of(any), 0, 300 * SEC)).containsExactly(APP, DB);
+            assertThat(q.indexStats(TENANT, any, 0, 300 * SEC).streams()).isEqualTo(2);
+        }
+        assertThat(order).containsExactly("unflushed", "index", "unflushed", "index", "unflushed", "index",
+                "unflushed", "index");
+    }
 }
