@@ -229,9 +229,10 @@ public final class LogbloomServer implements AutoCloseable {
         }
         if (target == LogbloomConfig.Target.QUERIER
                 && ttl.plus(RemoteUnflushedSource.CLOCK_MARGIN).compareTo(RecentIndexFiles.KEPT) >= 0) {
+            Duration longest = RecentIndexFiles.KEPT.minus(RemoteUnflushedSource.CLOCK_MARGIN).minusSeconds(1);
             LOG.warn("querier.index_listing_ttl {} is too long for a cluster: ingesters name their uploads of the last {}"
                     + " only, so this querier lists the index at every query; use {} or less", ttl,
-                    RecentIndexFiles.KEPT, RecentIndexFiles.KEPT.minus(RemoteUnflushedSource.CLOCK_MARGIN).minusSeconds(1));
+                    RecentIndexFiles.KEPT, longest);
         }
         IndexListingCachingStore cached = new IndexListingCachingStore(store, ttl, System::nanoTime);
         CounterWithCallback.builder().name("logbloom_index_listing_cache_requests_total")

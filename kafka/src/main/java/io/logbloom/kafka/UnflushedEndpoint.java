@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  * <p>A request with the {@value #INDEX_FILES_SINCE_HEADER} header (a querier keeping its index listings) is also
  * told which index files of the tenant this ingester wrote since then, as lines of UTF-8 after the frames, from the
  * byte offset the {@value #INDEX_FILES_AT_HEADER} header names (no such header: not known, for example asked about a
- * moment before this ingester started), and which consumer answers ({@value #INCARNATION_HEADER}: it changes with
+ * moment more than {@code RecentIndexFiles.KEPT} back), and which consumer answers ({@value #INCARNATION_HEADER}: it changes with
  * every rebalance of the group). The files are read after the rows: a row missing from the rows because a merge
  * uploaded it meanwhile is in a file named. Both headers are sent only to a querier that asked.
  *
