@@ -18,6 +18,7 @@ public final class KafkaMetrics {
     private final Counter skipped;
     private final Histogram commitSeconds;
     private final Counter strongReadWaits;
+    private final Counter listingsDropped;
 
     /** Registers the metrics with {@code registry}. */
     public KafkaMetrics(PrometheusRegistry registry) {
@@ -38,6 +39,13 @@ public final class KafkaMetrics {
         strongReadWaits = Counter.builder().name("logbloom_kafka_strong_read_waits_total")
                 .help("Strong reads that found partitions without a live caught-up owner and waited: outcome covered "
                         + "(answered) or not_covered (503)").labelNames("outcome").register(registry);
+        listingsDropped = Counter.builder().name("logbloom_querier_index_listings_dropped_total")
+                .help("Queries after which a cluster querier dropped its kept index listings, by the first reason the"
+                        + " ingesters' answers could not vouch for every new index file: unanswered (an announced"
+                        + " ingester did not answer), files_unknown (one answered without naming its index files),"
+                        + " committed_offsets (a strong read covered a partition by its committed offset),"
+                        + " no_ingesters, consumers_changed (not the consumers of the previous query)")
+                .labelNames("reason").register(registry);
     }
 
     void produced(int records) {
@@ -59,6 +67,10 @@ public final class KafkaMetrics {
 
     void recordSkipped() {
         skipped.inc();
+    }
+
+    void listingsDropped(String reason) {
+        listingsDropped.labelValues(reason).inc();
     }
 
     void strongReadWaited(boolean covered) {

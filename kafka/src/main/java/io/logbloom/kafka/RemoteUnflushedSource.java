@@ -158,7 +158,14 @@ public final class RemoteUnflushedSource implements UnflushedSource {
     private static final class Heard {
         final Set<String> answered = new TreeSet<>();
         final Set<String> indexFiles = new TreeSet<>();
-        boolean vouches = true;
+        /** The first reason it cannot vouch for every new file (a label of the dropped-listings metric), or null. */
+        String doubt;
+
+        void doubt(String reason) {
+            if (doubt == null) {
+                doubt = reason;
+            }
+        }
     }
 
     /** The index files asked for: since the oldest moment a kept listing may come from, less {@link #CLOCK_MARGIN}. */
@@ -175,10 +182,15 @@ public final class RemoteUnflushedSource implements UnflushedSource {
         if (listings == null) {
             return;
         }
-        Set<String> answered = heard.vouches && !heard.answered.isEmpty() ? Set.copyOf(heard.answered) : null;
+        if (heard.answered.isEmpty()) {
+            heard.doubt("no_ingesters");
+        }
+        Set<String> answered = heard.doubt == null ? Set.copyOf(heard.answered) : null;
         Set<String> before = lastAnswered.getAndSet(answered);
         if (answered == null || !answered.equals(before)) {
-            LOG.debug("index listings dropped: answered by {}, before by {}", heard.answered, before);
+            heard.doubt("consumers_changed");
+            LOG.debug("index listings dropped ({}): answered by {}, before by {}", heard.doubt, heard.answered, before);
+            metrics.listingsDropped(heard.doubt);
             listings.forgetAll();
         }
         if (answered != null) {
@@ -209,7 +221,9 @@ public final class RemoteUnflushedSource implements UnflushedSource {
             coverage.claimed(ask(ingesters.get(),
                     asked(request(tenant, matchers, fromNanos, throughNanos, targets, deadline)), merged, failures,
                     heard));
-            heard.vouches &= !readCommitted(coverage, deadline, failures);
+            if (readCommitted(coverage, deadline, failures)) {
+                heard.doubt("committed_offsets");
+            }
             boolean waited = !coverage.complete();
             while (!coverage.complete()) {
                 long leftNanos = deadline - System.nanoTime();
@@ -229,7 +243,9 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                 coverage.claimed(ask(owners,
                         asked(request(tenant, matchers, fromNanos, throughNanos, missing, deadline)), merged, failures,
                         heard));
-                heard.vouches &= !readCommitted(coverage, deadline, failures);
+                if (readCommitted(coverage, deadline, failures)) {
+                    heard.doubt("committed_offsets");
+                }
             }
             if (waited) {
                 metrics.strongReadWaited(true);
@@ -295,7 +311,7 @@ public final class RemoteUnflushedSource implements UnflushedSource {
                 if (cause instanceof NotCaughtUpException behind) {
                     throw behind;
                 }
-                heard.vouches = false;
+                heard.doubt("unanswered");
                 if (cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException) {
                     LOG.info("ingester {} at {} is unreachable; its partitions are moving: {}", member.id(),
                             member.address(), cause.toString());
@@ -318,7 +334,7 @@ public final class RemoteUnflushedSource implements UnflushedSource {
             }
             caughtUp.addAll(reply.caughtUp());
             if (reply.incarnation() == null || reply.indexFiles() == null) {
-                heard.vouches = false; // an ingester of an earlier version, or one that cannot say
+                heard.doubt("files_unknown"); // an ingester of an earlier version, or one that cannot say
             } else {
                 heard.answered.add(member.id() + "@" + reply.incarnation());
                 heard.indexFiles.addAll(reply.indexFiles());

@@ -7,6 +7,7 @@ import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.index.IndexListingCachingStore;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.time.Duration;
@@ -60,9 +61,20 @@ final class RemoteUnflushedSourceListingsTest {
         return new Announcement("id-" + address, "ingester", address, List.of(partitions), 0);
     }
 
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+
     private RemoteUnflushedSource source(PartitionOffsets offsets) {
         return new RemoteUnflushedSource(() -> announced, Duration.ofSeconds(2), offsets, client,
-                new KafkaMetrics(new PrometheusRegistry()), listings, clock);
+                new KafkaMetrics(registry), listings, clock);
+    }
+
+    /** {@code logbloom_querier_index_listings_dropped_total{reason}}. */
+    private double dropped(String reason) {
+        return registry.scrape().stream()
+                .filter(m -> m.getMetadata().getPrometheusName().equals("logbloom_querier_index_listings_dropped"))
+                .flatMap(m -> ((CounterSnapshot) m).getDataPoints().stream())
+                .filter(d -> d.getLabels().get("reason").equals(reason))
+                .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue).sum();
     }
 
     private void answer(String address, String incarnation, String... indexFiles) {
@@ -89,6 +101,7 @@ final class RemoteUnflushedSourceListingsTest {
         answer("b", "n2.1", PREFIX + "new.idx");
         assertThat(query(source)).containsExactly(PREFIX + "new.idx", PREFIX + "old.idx");
         assertThat(store.lists.get()).as("the kept listing answered").isEqualTo(1);
+        assertThat(dropped("consumers_changed")).as("only by the first query: nothing to compare with").isEqualTo(1);
     }
 
     @Test
@@ -116,6 +129,7 @@ final class RemoteUnflushedSourceListingsTest {
         assertThat(store.lists.get()).isEqualTo(4);
         query(source);
         assertThat(store.lists.get()).isEqualTo(4);
+        assertThat(dropped("consumers_changed")).isEqualTo(4);
     }
 
     @Test
@@ -139,6 +153,10 @@ final class RemoteUnflushedSourceListingsTest {
         query(source);
         query(source);
         assertThat(store.lists.get()).isEqualTo(6);
+        assertThat(dropped("files_unknown")).isEqualTo(3);
+        assertThat(dropped("unanswered")).isEqualTo(1);
+        assertThat(dropped("no_ingesters")).isEqualTo(2);
+        assertThat(dropped("consumers_changed")).isZero();
     }
 
     @Test
@@ -168,5 +186,6 @@ final class RemoteUnflushedSourceListingsTest {
         query(source);
         query(source);
         assertThat(store.lists.get()).isEqualTo(3);
+        assertThat(dropped("committed_offsets")).isEqualTo(2);
     }
 }
