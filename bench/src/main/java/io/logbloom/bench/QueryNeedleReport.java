@@ -74,10 +74,7 @@ public final class QueryNeedleReport {
         }
         Clock clock = Clock.systemUTC();
         IngestConfig d = IngestConfig.defaults(dir.resolve("wal"));
-        LimitsConfig l = d.limits();
-        LimitsConfig unlimited = new LimitsConfig(1_000_000, 1_000_000, l.maxLineSizeBytes(),
-                l.maxLabelNamesPerSeries(), l.maxLabelNameLength(), l.maxLabelValueLength(), l.rejectOldSamples(),
-                l.rejectOldSamplesMaxAge(), l.creationGracePeriod(), l.maxGlobalStreamsPerUser(), 0, 0, true);
+        LimitsConfig unlimited = BenchLimits.unlimited(d.limits(), d.limits().maxGlobalStreamsPerUser());
         IngestConfig config = new IngestConfig(unlimited,
                 new WalConfig(dir.resolve("wal"), WalConfig.FsyncPolicy.INTERVAL, Duration.ofSeconds(1), 64L << 20),
                 d.flush(), ChunkConfig.defaults(), new BloomTokenizerConfig(true, ngram, 4, 0, true), d.bloom(), d.index());

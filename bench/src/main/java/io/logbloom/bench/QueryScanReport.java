@@ -119,10 +119,7 @@ public final class QueryScanReport {
         }
         Clock clock = Clock.systemUTC();
         IngestConfig d = IngestConfig.defaults(dir.resolve("wal"));
-        LimitsConfig l = d.limits();
-        LimitsConfig unlimited = new LimitsConfig(1_000_000, 1_000_000, l.maxLineSizeBytes(),
-                l.maxLabelNamesPerSeries(), l.maxLabelNameLength(), l.maxLabelValueLength(), false,
-                l.rejectOldSamplesMaxAge(), l.creationGracePeriod(), 100_000, 0, 0, true);
+        LimitsConfig unlimited = BenchLimits.unlimited(d.limits(), 100_000);
         IngestConfig config = new IngestConfig(unlimited,
                 new WalConfig(dir.resolve("wal"), WalConfig.FsyncPolicy.INTERVAL, Duration.ofSeconds(1), 64L << 20),
                 d.flush(), ChunkConfig.defaults(), new BloomTokenizerConfig(true, false, 4, 0, true), d.bloom(),
@@ -233,10 +230,7 @@ public final class QueryScanReport {
     private static void existingData(ServerLike s, int runs) throws Exception {
         Clock clock = Clock.systemUTC();
         IngestConfig d = IngestConfig.defaults(s.data.resolve("wal"));
-        LimitsConfig l = d.limits();
-        LimitsConfig unlimited = new LimitsConfig(1_000_000, 1_000_000, l.maxLineSizeBytes(),
-                l.maxLabelNamesPerSeries(), l.maxLabelNameLength(), l.maxLabelValueLength(), false,
-                l.rejectOldSamplesMaxAge(), l.creationGracePeriod(), 100_000, 0, 0, true);
+        LimitsConfig unlimited = BenchLimits.unlimited(d.limits(), 100_000);
         IngestConfig config = new IngestConfig(unlimited, d.wal(), d.flush(), d.chunk(), d.tokenizer(), d.bloom(),
                 d.index());
         try (FileSystemObjectStore store = new FileSystemObjectStore(s.data);

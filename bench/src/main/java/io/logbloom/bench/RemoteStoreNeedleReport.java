@@ -181,10 +181,7 @@ public final class RemoteStoreNeedleReport {
         Path dir = Files.createTempDirectory("logbloom-remote-needle");
         Clock clock = Clock.systemUTC();
         IngestConfig d = IngestConfig.defaults(dir.resolve("wal"));
-        LimitsConfig l = d.limits();
-        LimitsConfig unlimited = new LimitsConfig(1_000_000, 1_000_000, l.maxLineSizeBytes(),
-                l.maxLabelNamesPerSeries(), l.maxLabelNameLength(), l.maxLabelValueLength(), false,
-                l.rejectOldSamplesMaxAge(), l.creationGracePeriod(), l.maxGlobalStreamsPerUser(), 0, 0, true);
+        LimitsConfig unlimited = BenchLimits.unlimited(d.limits(), d.limits().maxGlobalStreamsPerUser());
         IngestConfig config = new IngestConfig(unlimited, d.wal(), d.flush(), d.chunk(), d.tokenizer(), d.bloom(),
                 d.index(), d.budget());
         long spanNanos = spanHours * 3600 * SEC;
