@@ -98,6 +98,16 @@ public final class S3ObjectStore implements ObjectStore {
         return config.prefix() + key;
     }
 
+    /** Whether {@code e} says the key is absent (S3 names it, or a server answered a bare 404). */
+    private static boolean notFound(SdkException e) {
+        return e instanceof NoSuchKeyException || e instanceof S3Exception s3 && s3.statusCode() == HTTP_NOT_FOUND;
+    }
+
+    /** Whether {@code e} is a 416: the range starts at or past the object's end. */
+    private static boolean rangeNotSatisfiable(SdkException e) {
+        return e instanceof S3Exception s3 && s3.statusCode() == HTTP_RANGE_NOT_SATISFIABLE;
+    }
+
     private IOException failure(String operation, String key, SdkException e) {
         return new IOException("S3 " + operation + " of '" + key + "' in bucket '" + config.bucket() + "' failed: "
                 + e.getMessage(), e);
@@ -120,14 +130,10 @@ public final class S3ObjectStore implements ObjectStore {
         String full = fullKey(key);
         try {
             return client.getObjectAsBytes(b -> b.bucket(config.bucket()).key(full)).asByteArray();
-        } catch (NoSuchKeyException e) {
-            throw new ObjectNotFoundException(key);
-        } catch (S3Exception e) {
-            if (e.statusCode() == HTTP_NOT_FOUND) {
+        } catch (SdkException e) {
+            if (notFound(e)) {
                 throw new ObjectNotFoundException(key);
             }
-            throw failure("get", key, e);
-        } catch (SdkException e) {
             throw failure("get", key, e);
         }
     }
@@ -151,17 +157,13 @@ public final class S3ObjectStore implements ObjectStore {
                 throw new IOException("S3 range " + range + " of '" + key + "' returned " + data.length + " bytes");
             }
             return data;
-        } catch (NoSuchKeyException e) {
-            throw new ObjectNotFoundException(key);
-        } catch (S3Exception e) {
-            if (e.statusCode() == HTTP_NOT_FOUND) {
+        } catch (SdkException e) {
+            if (notFound(e)) {
                 throw new ObjectNotFoundException(key);
             }
-            if (e.statusCode() == HTTP_RANGE_NOT_SATISFIABLE) {
+            if (rangeNotSatisfiable(e)) {
                 return new byte[0];
             }
-            throw failure("ranged get", key, e);
-        } catch (SdkException e) {
             throw failure("ranged get", key, e);
         }
     }
@@ -190,17 +192,13 @@ public final class S3ObjectStore implements ObjectStore {
                         + data.length + " bytes of an object of " + size);
             }
             return new ObjectTail(data, size);
-        } catch (NoSuchKeyException e) {
-            throw new ObjectNotFoundException(key);
-        } catch (S3Exception e) {
-            if (e.statusCode() == HTTP_NOT_FOUND) {
+        } catch (SdkException e) {
+            if (notFound(e)) {
                 throw new ObjectNotFoundException(key);
             }
-            if (e.statusCode() == HTTP_RANGE_NOT_SATISFIABLE) {
+            if (rangeNotSatisfiable(e)) {
                 return ObjectStore.super.getTail(key, maxLength); // an empty object has no suffix to return
             }
-            throw failure("suffix-ranged get", key, e);
-        } catch (SdkException e) {
             throw failure("suffix-ranged get", key, e);
         }
     }
@@ -229,14 +227,10 @@ public final class S3ObjectStore implements ObjectStore {
         String full = fullKey(key);
         try {
             return client.headObject(b -> b.bucket(config.bucket()).key(full)).contentLength();
-        } catch (NoSuchKeyException e) {
-            throw new ObjectNotFoundException(key);
-        } catch (S3Exception e) {
-            if (e.statusCode() == HTTP_NOT_FOUND) {
+        } catch (SdkException e) {
+            if (notFound(e)) {
                 throw new ObjectNotFoundException(key);
             }
-            throw failure("head", key, e);
-        } catch (SdkException e) {
             throw failure("head", key, e);
         }
     }
@@ -247,14 +241,10 @@ public final class S3ObjectStore implements ObjectStore {
         try {
             client.headObject(b -> b.bucket(config.bucket()).key(full));
             return true;
-        } catch (NoSuchKeyException e) {
-            return false;
-        } catch (S3Exception e) {
-            if (e.statusCode() == HTTP_NOT_FOUND) {
+        } catch (SdkException e) {
+            if (notFound(e)) {
                 return false;
             }
-            throw failure("head", key, e);
-        } catch (SdkException e) {
             throw failure("head", key, e);
         }
     }
