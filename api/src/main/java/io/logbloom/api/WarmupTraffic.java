@@ -16,6 +16,11 @@ import org.xerial.snappy.Snappy;
  * {@code trace_id} per line in structured metadata) and the queries a dashboard and an operator send
  * (needles by trace id, line-filter counts, logfmt filters, rates by label). Deterministic for a seed.
  *
+ * <p>A few streams of every thousand lines are new ({@link #NEW_STREAMS_PER_BATCH}): a pod restarted, a deployment rolled. A
+ * warm-up whose streams were all known after its first body compiled the push path as if a stream never arrived, and a
+ * real server threw that code away at its first real push, whose streams are all new to it (C2 then compiled the
+ * admission, the stream writer and the duplicate index again while the push ran).
+ *
  * <p>Not thread-safe: one instance per warm-up.
  */
 final class WarmupTraffic {
@@ -23,6 +28,11 @@ final class WarmupTraffic {
     static final int BATCH_LINES = 1000;
     /** Streams the lines are spread over. */
     static final int STREAMS = 100;
+    /**
+     * Streams that get a label set never pushed before, per {@value #BATCH_LINES} lines pushed (a smaller body renews
+     * each with the chance of its share of them): a full body still holds mostly known streams, as a shipper's does.
+     */
+    static final int NEW_STREAMS_PER_BATCH = 2;
     /** Every this many queries one is a scan, the others are needles. */
     static final int NEEDLE_EVERY = 4;
     /** Distinct padding words. */
@@ -42,6 +52,8 @@ final class WarmupTraffic {
     private final SplittableRandom random;
     private final long startNanos;
     private final List<String> traceIds = new ArrayList<>();
+    /** How often each stream's pod was replaced: part of its labels. */
+    private final int[] podGenerations = new int[STREAMS];
     private long sequence;
 
     /** Time between two lines pushed: 200 000 lines span 200 s. */
@@ -71,11 +83,18 @@ final class WarmupTraffic {
 
     /** The next push body of {@code lines} lines: a snappy-compressed protobuf {@code PushRequest}. */
     byte[] nextBody(int lines) {
+        if (sequence > 0) {
+            for (int n = 0; n < NEW_STREAMS_PER_BATCH; n++) {
+                if (random.nextInt(BATCH_LINES) < lines) {
+                    podGenerations[random.nextInt(STREAMS)]++;
+                }
+            }
+        }
         List<PushProto.StreamAdapter.Builder> streams = new ArrayList<>(STREAMS);
         for (int s = 0; s < STREAMS; s++) {
             streams.add(PushProto.StreamAdapter.newBuilder().setLabels("{job=\"warmup\", service=\""
-                    + SERVICES[s % SERVICES.length] + "\", pod=\"pod-" + s + "\", level=\"" + LEVELS[s % LEVELS.length]
-                    + "\"}"));
+                    + SERVICES[s % SERVICES.length] + "\", pod=\"pod-" + s + "-" + podGenerations[s] + "\", level=\""
+                    + LEVELS[s % LEVELS.length] + "\"}"));
         }
         for (int i = 0; i < lines; i++) {
             int stream = random.nextInt(STREAMS);
@@ -100,6 +119,17 @@ final class WarmupTraffic {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot snappy-compress a warm-up body", e);
         }
+    }
+
+    /**
+     * Lines of the next body of a push stream whose batches vary as shippers' do (a shipper sends what it has when its
+     * wait expires, so a quiet stream sends a few lines, a busy one full batches): from 1 to {@value #BATCH_LINES},
+     * log-uniform, about 145 on average. The per-request code (HTTP parsing, admission, the WAL's sync) then runs as
+     * many times as C2 needs before it compiles it: full batches only reached a few hundred requests in the warm-up,
+     * and the first real load compiled it.
+     */
+    int nextBatchLines() {
+        return (int) Math.max(1, Math.min(BATCH_LINES, Math.round(Math.pow(BATCH_LINES, random.nextDouble()))));
     }
 
     /** Timestamp of the last line pushed so far, plus one (an exclusive query end). */

@@ -114,4 +114,56 @@ final class WarmupTrafficTest {
         // a block's dictionary then needs codes of more than one byte, as on real data
         assertThat(seen).hasSizeGreaterThan(200);
     }
+
+    @Test
+    void streams_aFewNewPerThousandLines_smallBodiesRenewingInProportion() throws Exception {
+        WarmupTraffic full = new WarmupTraffic(7, START);
+        Set<String> fullStreams = new HashSet<>();
+        for (int b = 0; b < 50; b++) {
+            fullStreams.addAll(labels(full.nextBody(WarmupTraffic.BATCH_LINES)));
+        }
+        // the first body's 100 streams, then about two new ones in each of the other 49 (fewer when one pod is
+        // replaced twice in a body: its middle generation pushes nothing)
+        assertThat(fullStreams).hasSizeBetween(WarmupTraffic.STREAMS + 80,
+                WarmupTraffic.STREAMS + 49 * WarmupTraffic.NEW_STREAMS_PER_BATCH);
+
+        WarmupTraffic small = new WarmupTraffic(7, START);
+        Set<String> smallStreams = new HashSet<>();
+        for (int b = 0; b < 50 * 100; b++) { // the same 50 000 lines in bodies of 10
+            smallStreams.addAll(labels(small.nextBody(10)));
+        }
+        // as many renewals per line: the streams seen stay within a few dozen of the full bodies' (every pod
+        // generation that got a line)
+        assertThat(smallStreams.size()).isBetween(fullStreams.size() - 40, fullStreams.size() + 40);
+    }
+
+    @Test
+    void batchLines_fromOneToAFullBatch_logUniform() {
+        WarmupTraffic traffic = new WarmupTraffic(7, START);
+        int draws = 20_000;
+        long sum = 0;
+        int min = Integer.MAX_VALUE;
+        int max = 0;
+        int belowTen = 0;
+        for (int i = 0; i < draws; i++) {
+            int n = traffic.nextBatchLines();
+            sum += n;
+            min = Math.min(min, n);
+            max = Math.max(max, n);
+            belowTen += n < 10 ? 1 : 0;
+        }
+        assertThat(min).isEqualTo(1);
+        assertThat(max).isBetween(900, WarmupTraffic.BATCH_LINES);
+        // E[1000^U] = 999 / ln 1000 = 144.6; a third of the draws below 10 (log-uniform: log 9.5 / log 1000)
+        assertThat(sum / (double) draws).isBetween(130.0, 160.0);
+        assertThat(belowTen / (double) draws).isBetween(0.30, 0.36);
+    }
+
+    private static Set<String> labels(byte[] body) throws Exception {
+        Set<String> labels = new HashSet<>();
+        for (PushStream stream : new PushDecoder().decode(body, "application/x-protobuf")) {
+            labels.add(stream.labels());
+        }
+        return labels;
+    }
 }
