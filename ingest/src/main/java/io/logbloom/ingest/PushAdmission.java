@@ -139,8 +139,12 @@ final class PushAdmission {
         if (parsedLabels.size() >= MAX_PARSED_LABELS) {
             parsedLabels.clear();
         }
-        parsedLabels.put(selector, parsed);
-        return parsed;
+        // the first parse kept wins: pushes that parsed a new selector at the same time all return its labels, the
+        // instance their stream is registered under, so the stream maps find it by reference. When the last parse
+        // replaced it, every later push compared each stream's labels with the registered ones label by label, in
+        // two map lookups per stream (1.2 % of the server's CPU over a 3 M-line push on four connections)
+        ParsedLabels first = parsedLabels.putIfAbsent(selector, parsed);
+        return first != null ? first : parsed;
     }
 
     /** Null when a new stream may be created for {@code tenant}, which has {@code tenantStreams} streams; else why not. */
