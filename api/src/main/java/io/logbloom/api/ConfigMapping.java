@@ -126,7 +126,10 @@ final class ConfigMapping {
                 q.splitQueriesByInterval(), q.maxCacheFreshness());
     }
 
-    /** The index layout (always the default period: every role must agree on it) with the cache of opened files sized. */
+    /**
+     * The index layout (always the default period: every role must agree on it) with the cache of opened files sized,
+     * read from a remote store {@code querier.max_concurrent_fetches} requests at a time.
+     */
     static IndexConfig indexConfig(LogbloomConfig c) {
         return indexConfig(c, HeapShares.maxHeapBytes());
     }
@@ -134,7 +137,8 @@ final class ConfigMapping {
     /** As {@link #indexConfig(LogbloomConfig)}, with an {@code auto} cache size resolved against {@code maxHeapBytes}. */
     static IndexConfig indexConfig(LogbloomConfig c, long maxHeapBytes) {
         return new IndexConfig(IndexConfig.DEFAULT_PERIOD,
-                HeapShares.INDEX_CACHE.bytes(c.querier().indexCacheSizeBytes(), maxHeapBytes));
+                HeapShares.INDEX_CACHE.bytes(c.querier().indexCacheSizeBytes(), maxHeapBytes),
+                c.querier().maxConcurrentFetches());
     }
 
     private static int toInt(String key, long bytes) {

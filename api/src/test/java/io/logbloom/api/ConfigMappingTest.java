@@ -50,6 +50,16 @@ final class ConfigMappingTest {
     }
 
     @Test
+    void indexReadsOfARemoteStore_asManyAtOnceAsTheQuerierFetches() {
+        assertThat(ConfigMapping.indexConfig(LogbloomConfig.parse("", Map.of())).parallelReads())
+                .isEqualTo(IndexConfig.DEFAULT_PARALLEL_READS);
+        LogbloomConfig wide = LogbloomConfig.parse("querier: { max_concurrent_fetches: 32 }", Map.of());
+        assertThat(ConfigMapping.indexConfig(wide).parallelReads()).isEqualTo(32);
+        // the ingester's index, which target all queries too, reads as widely
+        assertThat(ConfigMapping.ingestConfig(wide).index().parallelReads()).isEqualTo(32);
+    }
+
+    @Test
     void heapShares_ofAHalfGigabyteHeap_leaveRoomForRequestsAndGarbage() {
         long heap = 512L << 20;
         long caches = HeapShares.CHUNK_CACHE.bytes(HeapShares.AUTO, heap) + HeapShares.BLOOM_CACHE.bytes(HeapShares.AUTO, heap)

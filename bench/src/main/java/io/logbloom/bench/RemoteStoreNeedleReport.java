@@ -6,6 +6,7 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.ObjectStore;
 import io.logbloom.chunks.ObjectTail;
+import io.logbloom.index.IndexConfig;
 import io.logbloom.index.IndexFileCache;
 import io.logbloom.index.IndexListingCachingStore;
 import io.logbloom.index.PersistedIndex;
@@ -59,7 +60,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * With {@code --parallel-index} the modes are a querier over the store alone (a cluster's querier: it lists every
  * query) whose index reads the listings of the query's periods and the files it has not cached one after another or
- * {@link PersistedIndex#PARALLEL_READS} at a time; {@code --span-hours 720} spreads the data over 30 daily periods.
+ * {@link IndexConfig#DEFAULT_PARALLEL_READS} at a time; {@code --span-hours 720} spreads the data over 30 daily periods.
  *
  * With {@code --cluster} the modes are that querier asking an idle ingester over loopback HTTP first (a cluster's
  * querier), listing every query or keeping its listings (the ingester names the index files it wrote: none).
@@ -235,9 +236,9 @@ public final class RemoteStoreNeedleReport {
             for (int k = 0; k < 2; k++) {
                 int mode = round % 2 == 0 ? k : 1 - k;
                 Round how = mergeFirst ? new Round(true, true, mode == 1, 0, false, streams, base + round * 2L + mode)
-                        : parallelIndex ? new Round(false, false, false, mode == 1 ? PersistedIndex.PARALLEL_READS : 1,
+                        : parallelIndex ? new Round(false, false, false, mode == 1 ? IndexConfig.DEFAULT_PARALLEL_READS : 1,
                                 false, streams, 0)
-                        : cluster ? new Round(mode == 1, false, false, PersistedIndex.PARALLEL_READS, true, streams, 0)
+                        : cluster ? new Round(mode == 1, false, false, IndexConfig.DEFAULT_PARALLEL_READS, true, streams, 0)
                         : new Round(mode == 1, false, false, 0, false, streams, 0);
                 long[] latencies = runRound(dir, config, clock, latencyMillis, how, ids, base, perNeedle[mode]);
                 all[mode] = concat(all[mode], latencies);
@@ -283,8 +284,8 @@ public final class RemoteStoreNeedleReport {
             ObjectStore store = listings != null ? listings : slow;
             if (how.indexReads() > 0) {
                 try (IdleIngester ingester = how.cluster() ? new IdleIngester() : null;
-                        PersistedIndex index = new PersistedIndex(store, config.index(),
-                                new IndexFileCache(store, config.index()), how.indexReads());
+                        PersistedIndex index = new PersistedIndex(store, config.index().withParallelReads(how.indexReads()),
+                                new IndexFileCache(store, config.index()));
                         Querier querier = Querier.overStore(QuerierConfig.defaults(), store, index,
                                 ingester == null ? UnflushedSource.NONE : ingester.source(listings, clock), clock,
                                 new PrometheusRegistry())) {

@@ -16,13 +16,10 @@ import java.util.concurrent.Callable;
  * appears once). A corrupted file fails the lookup with {@link IndexFormatException}: a partial
  * answer would silently drop logs. Listing is not cached, so files written by other processes are
  * seen at once. Over a remote store the periods' listings, and the files not yet in the cache, are read
- * side by side ({@link #PARALLEL_READS} at a time): a lookup over a month of daily periods waits a few round trips,
+ * side by side ({@link IndexConfig#parallelReads()} at a time): a lookup over a month of daily periods waits a few round trips,
  * not sixty. Thread-safe.
  */
 public final class PersistedIndex implements IndexReader, AutoCloseable {
-    /** Listings and file reads of one remote store in flight at a time, as many as the querier's fetches by default. */
-    public static final int PARALLEL_READS = 8;
-
     /**
      * Above this many periods a lookup lists the tenant's whole prefix once instead of once per period
      * (a 0..max range would otherwise mean billions of list calls); 64 days of daily periods still
@@ -36,23 +33,17 @@ public final class PersistedIndex implements IndexReader, AutoCloseable {
     /** Null when reads run one after another: a local store, or a width of one. */
     private final ParallelReads parallel;
 
-    /** Reads index files from {@code store}, laid out per {@code config}, opened through {@code cache}. */
-    public PersistedIndex(ObjectStore store, IndexConfig config, IndexFileCache cache) {
-        this(store, config, cache, PARALLEL_READS);
-    }
-
     /**
-     * As {@link #PersistedIndex(ObjectStore, IndexConfig, IndexFileCache)}, with at most {@code parallelReads} reads
-     * of a remote store at a time (1: one after another; a store whose reads are local is always read so).
+     * Reads index files from {@code store}, laid out per {@code config}, opened through {@code cache}; at most
+     * {@link IndexConfig#parallelReads()} reads of a remote store at a time (1: one after another; a store whose reads
+     * are local is always read so).
      */
-    public PersistedIndex(ObjectStore store, IndexConfig config, IndexFileCache cache, int parallelReads) {
+    public PersistedIndex(ObjectStore store, IndexConfig config, IndexFileCache cache) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.config = Objects.requireNonNull(config, "config is null");
         this.cache = Objects.requireNonNull(cache, "cache is null");
-        if (parallelReads < 1) {
-            throw new IllegalArgumentException("parallelReads must be at least 1: " + parallelReads);
-        }
-        this.parallel = parallelReads > 1 && !store.readsAreLocal() ? new ParallelReads(parallelReads) : null;
+        this.parallel = config.parallelReads() > 1 && !store.readsAreLocal() ? new ParallelReads(config.parallelReads())
+                : null;
     }
 
     /** The keys of {@code tenant}'s index files whose periods overlap [fromNanos, throughNanos), sorted. */

@@ -34,5 +34,9 @@ final class IndexConfigTest {
         assertThatThrownBy(() -> new IndexConfig(Duration.ZERO, 1)).hasMessageContaining("PT0S");
         assertThatThrownBy(() -> new IndexConfig(Duration.ofDays(4000), 1)).hasMessageContaining("PT96000H");
         assertThatThrownBy(() -> new IndexConfig(Duration.ofHours(1), -5)).hasMessageContaining("-5");
+        assertThatThrownBy(() -> IndexConfig.defaults().withParallelReads(0)).hasMessageContaining("parallel reads")
+                .hasMessageContaining("0");
+        assertThat(IndexConfig.defaults().withParallelReads(3).parallelReads()).isEqualTo(3);
+        assertThat(IndexConfig.defaults().parallelReads()).isEqualTo(IndexConfig.DEFAULT_PARALLEL_READS);
     }
 }

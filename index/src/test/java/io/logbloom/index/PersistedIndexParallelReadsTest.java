@@ -102,12 +102,12 @@ final class PersistedIndexParallelReadsTest {
         store.meet.set(true);
 
         try (PersistedIndex parallel = new PersistedIndex(store, config, new IndexFileCache(store, config));
-                PersistedIndex serial = new PersistedIndex(memory, config, new IndexFileCache(memory, config), 1)) {
+                PersistedIndex serial = new PersistedIndex(memory, config.withParallelReads(1), new IndexFileCache(memory, config))) {
             List<SeriesChunks> found = parallel.chunks(T, sel("app", "=", "x"), 0, DAYS * DAY);
             assertThat(store.maxLists.get()).as("period listings in flight at once").isGreaterThan(1)
-                    .isLessThanOrEqualTo(PersistedIndex.PARALLEL_READS);
+                    .isLessThanOrEqualTo(IndexConfig.DEFAULT_PARALLEL_READS);
             assertThat(store.maxGets.get()).as("index files read at once").isGreaterThan(1)
-                    .isLessThanOrEqualTo(PersistedIndex.PARALLEL_READS);
+                    .isLessThanOrEqualTo(IndexConfig.DEFAULT_PARALLEL_READS);
             assertThat(found).isEqualTo(serial.chunks(T, sel("app", "=", "x"), 0, DAYS * DAY)).hasSize(DAYS);
             assertThat(parallel.series(T, sel("day", "=~", "1.*"), 0, DAYS * DAY))
                     .isEqualTo(serial.series(T, sel("day", "=~", "1.*"), 0, DAYS * DAY)).hasSize(3);
@@ -125,7 +125,7 @@ final class PersistedIndexParallelReadsTest {
         IndexConfig config = IndexConfig.defaults();
         new IndexWriter(memory, config, CLOCK, "w").write(T, daily());
         InFlight store = new InFlight(memory);
-        try (PersistedIndex serial = new PersistedIndex(store, config, new IndexFileCache(store, config), 1)) {
+        try (PersistedIndex serial = new PersistedIndex(store, config.withParallelReads(1), new IndexFileCache(store, config))) {
             assertThat(serial.chunks(T, sel("app", "=", "x"), 0, DAYS * DAY)).hasSize(DAYS);
         }
         assertThat(store.maxLists.get()).isEqualTo(1);
