@@ -252,17 +252,16 @@ final class JitWarmup {
         }
 
         /**
-         * Pushes a batch of {@link WarmupTraffic#nextBatchLines} lines if even a full batch's lines would all be
-         * timestamped in the past (false, nothing sent, otherwise), then waits as long as the push took: the push path
-         * stays hot while the compilers get a core of their own, and the private server has half the lines to flush
-         * afterwards.
+         * Pushes a full batch if its lines would all be timestamped in the past (false, nothing sent, otherwise), then
+         * waits as long as the push took: the push path stays hot while the compilers get a core of their own, and the
+         * private server has half the lines to flush afterwards.
          */
         boolean pushPacedIfPast() throws IOException, InterruptedException {
             if (!batchIsPast(traffic.endNanos(), clock.millis() * 1_000_000L)) {
                 return false;
             }
             long start = System.nanoTime();
-            push(traffic.nextBatchLines());
+            push(WarmupTraffic.BATCH_LINES);
             long tookNanos = System.nanoTime() - start;
             Thread.sleep(tookNanos / 1_000_000L, (int) (tookNanos % 1_000_000L));
             return true;

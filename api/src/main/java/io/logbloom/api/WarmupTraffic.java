@@ -121,18 +121,6 @@ final class WarmupTraffic {
         }
     }
 
-    /**
-     * Lines of the next body of a push stream whose batches vary as shippers' do (a shipper sends what it has when its
-     * wait expires, so a quiet stream sends a few lines, a busy one full batches): from 1 to {@value #BATCH_LINES},
-     * log-uniform, about 145 on average. The per-request code (HTTP parsing, admission, the WAL's sync) then runs
-     * about three times as often in the settle phase's push budget (some 600 requests against 200 of full batches) and
-     * more of it is compiled before {@code /ready}; not all: on two cores C2's queue is still long then, which raises
-     * its thresholds, and {@code Ingester.store} is compiled during the first real load (README, thirteenth session).
-     */
-    int nextBatchLines() {
-        return (int) Math.max(1, Math.min(BATCH_LINES, Math.round(Math.pow(BATCH_LINES, random.nextDouble()))));
-    }
-
     /** Timestamp of the last line pushed so far, plus one (an exclusive query end). */
     long endNanos() {
         return startNanos + Math.max(0, sequence - 1) * LINE_INTERVAL_NANOS + 1;

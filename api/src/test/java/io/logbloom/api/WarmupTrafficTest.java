@@ -137,28 +137,6 @@ final class WarmupTrafficTest {
         assertThat(smallStreams.size()).isBetween(fullStreams.size() - 40, fullStreams.size() + 40);
     }
 
-    @Test
-    void batchLines_fromOneToAFullBatch_logUniform() {
-        WarmupTraffic traffic = new WarmupTraffic(7, START);
-        int draws = 20_000;
-        long sum = 0;
-        int min = Integer.MAX_VALUE;
-        int max = 0;
-        int belowTen = 0;
-        for (int i = 0; i < draws; i++) {
-            int n = traffic.nextBatchLines();
-            sum += n;
-            min = Math.min(min, n);
-            max = Math.max(max, n);
-            belowTen += n < 10 ? 1 : 0;
-        }
-        assertThat(min).isEqualTo(1);
-        assertThat(max).isBetween(900, WarmupTraffic.BATCH_LINES);
-        // E[1000^U] = 999 / ln 1000 = 144.6; a third of the draws below 10 (log-uniform: log 9.5 / log 1000)
-        assertThat(sum / (double) draws).isBetween(130.0, 160.0);
-        assertThat(belowTen / (double) draws).isBetween(0.30, 0.36);
-    }
-
     private static Set<String> labels(byte[] body) throws Exception {
         Set<String> labels = new HashSet<>();
         for (PushStream stream : new PushDecoder().decode(body, "application/x-protobuf")) {
