@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -43,13 +44,19 @@ final class ParallelReads implements AutoCloseable {
 
     /**
      * The results of {@code reads}, in their order. The first failure met in that order is thrown (an {@link
-     * IOException} as itself, so a caller can tell a vanished object) and the reads not started yet are cancelled.
+     * IOException} as itself, so a caller can tell a vanished object) once the reads under way have finished; the
+     * reads not started yet are cancelled. No read outlives the call: a caller that lists again after a vanished file
+     * must not meet the other reads' misses arriving later (each drops the kept listings it falls under, so a late one
+     * dropped the fresh listing and the next lookup listed once more).
      */
     <T> List<T> all(List<Callable<T>> reads) throws IOException {
         List<Future<T>> futures = new ArrayList<>(reads.size());
+        List<Tracked<T>> tracked = new ArrayList<>(reads.size());
         try {
             for (Callable<T> read : reads) {
-                futures.add(pool.submit(read));
+                Tracked<T> t = new Tracked<>(read);
+                tracked.add(t);
+                futures.add(pool.submit(t));
             }
             List<T> results = new ArrayList<>(reads.size());
             for (Future<T> future : futures) {
@@ -68,6 +75,54 @@ final class ParallelReads implements AutoCloseable {
         } finally {
             for (Future<T> future : futures) {
                 future.cancel(false);
+            }
+            for (Tracked<T> t : tracked) {
+                if (!t.skipOrAwait()) {
+                    break; // interrupted: the interrupt is kept for the caller
+                }
+            }
+        }
+    }
+
+    /**
+     * One read that either runs or is skipped, never both: a future cancelled while its task runs reports cancelled
+     * at once, so the futures cannot tell which reads are still under way.
+     */
+    private static final class Tracked<T> implements Callable<T> {
+        private static final int WAITING = 0;
+        private static final int RUNNING = 1;
+        private static final int SKIPPED = 2;
+        private final Callable<T> read;
+        private final AtomicInteger state = new AtomicInteger(WAITING);
+        private final CountDownLatch finished = new CountDownLatch(1);
+
+        Tracked(Callable<T> read) {
+            this.read = read;
+        }
+
+        @Override
+        public T call() throws Exception {
+            if (!state.compareAndSet(WAITING, RUNNING)) {
+                return null; // skipped: the call it belonged to has returned
+            }
+            try {
+                return read.call();
+            } finally {
+                finished.countDown();
+            }
+        }
+
+        /** Skips the read if it has not started, else waits until it ends; false when interrupted meanwhile. */
+        boolean skipOrAwait() {
+            if (state.compareAndSet(WAITING, SKIPPED)) {
+                return true;
+            }
+            try {
+                finished.await();
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
             }
         }
     }
