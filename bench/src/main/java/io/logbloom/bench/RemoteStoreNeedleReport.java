@@ -235,10 +235,10 @@ public final class RemoteStoreNeedleReport {
         for (int round = 0; round < rounds; round++) {
             for (int k = 0; k < 2; k++) {
                 int mode = round % 2 == 0 ? k : 1 - k;
+                int wide = IndexConfig.DEFAULT_PARALLEL_READS;
                 Round how = mergeFirst ? new Round(true, true, mode == 1, 0, false, streams, base + round * 2L + mode)
-                        : parallelIndex ? new Round(false, false, false, mode == 1 ? IndexConfig.DEFAULT_PARALLEL_READS : 1,
-                                false, streams, 0)
-                        : cluster ? new Round(mode == 1, false, false, IndexConfig.DEFAULT_PARALLEL_READS, true, streams, 0)
+                        : parallelIndex ? new Round(false, false, false, mode == 1 ? wide : 1, false, streams, 0)
+                        : cluster ? new Round(mode == 1, false, false, wide, true, streams, 0)
                         : new Round(mode == 1, false, false, 0, false, streams, 0);
                 long[] latencies = runRound(dir, config, clock, latencyMillis, how, ids, base, perNeedle[mode]);
                 all[mode] = concat(all[mode], latencies);
@@ -284,7 +284,8 @@ public final class RemoteStoreNeedleReport {
             ObjectStore store = listings != null ? listings : slow;
             if (how.indexReads() > 0) {
                 try (IdleIngester ingester = how.cluster() ? new IdleIngester() : null;
-                        PersistedIndex index = new PersistedIndex(store, config.index().withParallelReads(how.indexReads()),
+                        PersistedIndex index = new PersistedIndex(store,
+                                config.index().withParallelReads(how.indexReads()),
                                 new IndexFileCache(store, config.index()));
                         Querier querier = Querier.overStore(QuerierConfig.defaults(), store, index,
                                 ingester == null ? UnflushedSource.NONE : ingester.source(listings, clock), clock,

@@ -16,8 +16,8 @@ import java.util.concurrent.Callable;
  * appears once). A corrupted file fails the lookup with {@link IndexFormatException}: a partial
  * answer would silently drop logs. Listing is not cached, so files written by other processes are
  * seen at once. Over a remote store the periods' listings, and the files not yet in the cache, are read
- * side by side ({@link IndexConfig#parallelReads()} at a time): a lookup over a month of daily periods waits a few round trips,
- * not sixty. Thread-safe.
+ * side by side ({@link IndexConfig#parallelReads()} at a time): a lookup over a month of daily periods waits a
+ * few round trips, not sixty. Thread-safe.
  */
 public final class PersistedIndex implements IndexReader, AutoCloseable {
     /**
