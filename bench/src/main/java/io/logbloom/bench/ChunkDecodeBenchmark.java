@@ -9,7 +9,6 @@ import io.logbloom.chunks.MemChunk;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -52,14 +51,6 @@ public class ChunkDecodeBenchmark {
     private byte[] encoded;
     private long rawBytesPerChunk;
 
-    /** Raw bytes decoded, reported per second. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Throughput {
-        /** Raw log text bytes processed. */
-        public long rawBytes;
-    }
-
     /** Builds and encodes the chunk and checks it decodes to the same entries. */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
@@ -76,7 +67,7 @@ public class ChunkDecodeBenchmark {
 
     /** Decodes the chunk and consumes every entry. */
     @Benchmark
-    public void decodeAll(Throughput throughput, Blackhole blackhole) throws Exception {
+    public void decodeAll(RawBytesPerSecond throughput, Blackhole blackhole) throws Exception {
         Iterator<LogEntry> iterator = Chunk.decode(encoded).iterator(Long.MIN_VALUE, Long.MAX_VALUE, direction);
         while (iterator.hasNext()) {
             blackhole.consume(iterator.next());

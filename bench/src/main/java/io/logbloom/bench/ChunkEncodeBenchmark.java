@@ -8,7 +8,6 @@ import io.logbloom.chunks.LogEntry;
 import io.logbloom.chunks.MemChunk;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -49,14 +48,6 @@ public class ChunkEncodeBenchmark {
     private long rawBytesPerChunk;
     private ChunkConfig config;
 
-    /** Raw bytes encoded, reported per second. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Throughput {
-        /** Raw log text bytes processed. */
-        public long rawBytes;
-    }
-
     /** Generates the stream and checks that an encoded chunk reads back identically. */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
@@ -74,7 +65,7 @@ public class ChunkEncodeBenchmark {
 
     /** Appends the whole stream to a fresh chunk and encodes it. */
     @Benchmark
-    public byte[] appendAndEncode(Throughput throughput) {
+    public byte[] appendAndEncode(RawBytesPerSecond throughput) {
         MemChunk chunk = new MemChunk(config);
         for (LogEntry entry : stream) {
             chunk.append(entry);

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -72,14 +71,6 @@ public class ColumnarBlockBenchmark {
     private String needle;
     private final ColumnarScanBuffers scratch = new ColumnarScanBuffers();
 
-    /** Raw bytes processed, reported per second. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Throughput {
-        /** Raw line and metadata bytes processed. */
-        public long rawBytes;
-    }
-
     /** Generates one stream's rows up to the block bound and checks they round-trip as one block. */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
@@ -124,14 +115,14 @@ public class ColumnarBlockBenchmark {
 
     /** Encodes the rows into a one-block object. */
     @Benchmark
-    public byte[] encode(Throughput throughput) throws Exception {
+    public byte[] encode(RawBytesPerSecond throughput) throws Exception {
         throughput.rawBytes += rows.rawBytes();
         return ColumnarObjectWriter.write(config, Map.of(labels, rows));
     }
 
     /** Reads and decodes the line column only, as a line filter would. */
     @Benchmark
-    public Object decodeLines(Throughput throughput) throws Exception {
+    public Object decodeLines(RawBytesPerSecond throughput) throws Exception {
         throughput.rawBytes += rows.rawBytes();
         return reader.readLines(0);
     }
@@ -141,7 +132,7 @@ public class ColumnarBlockBenchmark {
      * searched, and the one matching row's line rebuilt.
      */
     @Benchmark
-    public Object needleRow(Throughput throughput) throws Exception {
+    public Object needleRow(RawBytesPerSecond throughput) throws Exception {
         throughput.rawBytes += rows.rawBytes();
         ColumnarBlock block = reader.readBlockLazily(0);
         ColumnarValues ids = block.metadata("trace_id");
@@ -156,14 +147,14 @@ public class ColumnarBlockBenchmark {
      * line contains the literal, found on the tokenized line column, scan buffers reused as over many blocks.
      */
     @Benchmark
-    public Object containsLiteral(Throughput throughput) throws Exception {
+    public Object containsLiteral(RawBytesPerSecond throughput) throws Exception {
         throughput.rawBytes += rows.rawBytes();
         return reader.readBlockLazily(0).rowsContaining(STATUS_304, scratch);
     }
 
     /** Reads and decodes every column of the block. */
     @Benchmark
-    public Object decodeBlock(Throughput throughput) throws Exception {
+    public Object decodeBlock(RawBytesPerSecond throughput) throws Exception {
         throughput.rawBytes += rows.rawBytes();
         return reader.readBlock(0);
     }

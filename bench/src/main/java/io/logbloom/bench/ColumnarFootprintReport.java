@@ -16,6 +16,7 @@ import io.logbloom.chunks.FileRangeSource;
 import io.logbloom.chunks.FileSystemObjectStore;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
+import io.logbloom.chunks.LineWords;
 import io.logbloom.chunks.MemChunk;
 import io.logbloom.chunks.RangeSource;
 import io.logbloom.ingest.SeriesBloomStore;
@@ -273,15 +274,24 @@ public final class ColumnarFootprintReport {
                     ScalableBloomFilter scalable = ScalableBloomFilter.create(BloomConfig.defaults());
                     SeriesBloomWriter.ObjectTokens exact = bloomWriter.start("footprint", stream.getKey().fingerprint(),
                             rows.timestampNanos(0), MERGED_KEY);
-                    writer.add(stream.getKey(), rows, (block, blockRows, order, from, to) -> {
-                        exact.block(block, blockRows, order, from, to);
-                        BloomTokenizer.ChunkTokens tokens = tokenizer.chunk(
-                                ColumnarDirectory.blockScope(MERGED_KEY, block), scalable::add);
-                        for (int i = from; i < to; i++) {
-                            for (Label field : blockRows.metadata(order[i])) {
-                                tokens.metadata(field.name(), field.value());
+                    writer.add(stream.getKey(), rows, new ColumnarObjectWriter.BlockSink() {
+                        @Override
+                        public LineWords.Rule wordRule() {
+                            return exact.wordRule(); // the exact layout takes the words the writer splits
+                        }
+
+                        @Override
+                        public void block(int block, ColumnarRows blockRows, int[] order, int from, int to,
+                                LineWords words) {
+                            exact.block(block, blockRows, order, from, to, words);
+                            BloomTokenizer.ChunkTokens tokens = tokenizer.chunk(
+                                    ColumnarDirectory.blockScope(MERGED_KEY, block), scalable::add);
+                            for (int i = from; i < to; i++) {
+                                for (Label field : blockRows.metadata(order[i])) {
+                                    tokens.metadata(field.name(), field.value());
+                                }
+                                tokens.line(blockRows.line(order[i]));
                             }
-                            tokens.line(blockRows.line(order[i]));
                         }
                     });
                     exact.finish();

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -72,14 +71,6 @@ public class IngestPushBenchmark {
     private Path dir;
     private Ingester ingester;
     private PushDecoder decoder;
-
-    /** Raw bytes pushed, reported per second. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Throughput {
-        /** Raw log bytes (lines plus metadata names and values) accepted. */
-        public long rawBytes;
-    }
 
     /** Builds the bodies, opens an ingester on a temporary directory and checks one push. */
     @Setup(Level.Trial)
@@ -132,7 +123,7 @@ public class IngestPushBenchmark {
 
     /** Decodes and pushes one body. */
     @Benchmark
-    public int push(Throughput throughput) throws Exception {
+    public int push(RawBytesPerSecond throughput) throws Exception {
         long n = next.getAndIncrement();
         List<PushStream> decoded = decoder.decode(bodies.get((int) (n % BODIES)), "application/x-protobuf");
         long shift = (n / BODIES) * BODIES * BATCH_LINES * 1000L; // each pass later than the previous one

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -52,14 +51,6 @@ public class PushDecoderBenchmark {
     private byte[] body;
     private String contentType;
     private long rawBytesPerBody;
-
-    /** Raw bytes decoded, reported per second. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Throughput {
-        /** Raw log bytes (lines plus metadata names and values) decoded. */
-        public long rawBytes;
-    }
 
     /** Builds the body and checks that it decodes to the lines it holds. */
     @Setup(Level.Trial)
@@ -115,7 +106,7 @@ public class PushDecoderBenchmark {
 
     /** Decodes the body once. */
     @Benchmark
-    public List<PushStream> decode(Throughput throughput) throws Exception {
+    public List<PushStream> decode(RawBytesPerSecond throughput) throws Exception {
         throughput.rawBytes += rawBytesPerBody;
         return decoder.decode(body, contentType);
     }

@@ -102,10 +102,18 @@ final class ColumnarColumnEncoder implements AutoCloseable {
 
     /** Lines of {@code rows} at positions {@code order[from, to)}. */
     Encoded lines(ColumnarRows rows, int[] order, int from, int to) {
+        return lines(rows, order, from, to, null);
+    }
+
+    /**
+     * Lines of {@code rows} at positions {@code order[from, to)}; when {@code words} is not null and the lines are
+     * tokenized (not with {@link ColumnarConfig.Effort#FAST} or less), their words are collected into it.
+     */
+    Encoded lines(ColumnarRows rows, int[] order, int from, int to, LineWords words) {
         if (fast) {
             return plainLines(rows, order, from, to);
         }
-        double dictionaryShare = tokens.encode(rows, order, from, to, zstd, third);
+        double dictionaryShare = tokens.encode(rows, order, from, to, zstd, third, words);
         Encoded tokenized = new Encoded(ColumnarEncoding.LINES_TOKENIZED_RANGES, false, third.array(), third.size(),
                 third.size());
         if (dictionaryShare < MAX_DICTIONARY_SHARE_WITHOUT_PLAIN) {

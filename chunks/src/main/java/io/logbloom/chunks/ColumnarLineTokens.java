@@ -39,9 +39,9 @@ import java.util.Arrays;
 final class ColumnarLineTokens {
     /** Numbers longer than 18 digits may not fit in a long; they stay tokens. */
     private static final int MAX_NUMBER_DIGITS = 18;
-    private static final byte DIGIT = 0;
-    private static final byte WORD = 1;
-    private static final byte OTHER = 2;
+    static final byte DIGIT = 0;
+    static final byte WORD = 1;
+    static final byte OTHER = 2;
     private static final byte[] CLASS = new byte[256];
 
     static {
@@ -66,14 +66,19 @@ final class ColumnarLineTokens {
 
     /**
      * Encodes lines of {@code rows} at positions {@code order[from, to)} into {@code out}; returns the
-     * fraction of line bytes the token dictionary holds (near 1 when lines share few tokens).
+     * fraction of line bytes the token dictionary holds (near 1 when lines share few tokens). When {@code words}
+     * is not null, the lines' words by its rule are collected into it on the way (see {@link LineWords}).
      */
-    double encode(ColumnarRows rows, int[] order, int from, int to, ZstdCompressCtx zstd, ByteSink out) {
+    double encode(ColumnarRows rows, int[] order, int from, int to, ZstdCompressCtx zstd, ByteSink out,
+            LineWords words) {
         tokens.clear();
         codes.reset();
         numbers.reset();
         pairs.clear();
         byte[] bytes = rows.lineBytes();
+        if (words != null) {
+            words.begin(bytes);
+        }
         long total = 0;
         for (int i = from; i < to; i++) {
             int row = order[i];
@@ -84,6 +89,10 @@ final class ColumnarLineTokens {
             // the codes of the two runs before the current one, for the ranges section
             int before2 = ColumnarNumberRanges.LINE_START;
             int before1 = ColumnarNumberRanges.LINE_START;
+            // the word being read for {@code words}: its start (-1: none), its one run's token or LineWords' markers
+            int wordStart = -1;
+            int wordToken = 0;
+            boolean wordDigits = false;
             while (p < end) {
                 // one pass per run: its class, its end, and its number value or its token key (hash and packed bytes)
                 byte first = bytes[p];
@@ -119,12 +128,39 @@ final class ColumnarLineTokens {
                     }
                     code = tokens.idOf(bytes, p, q - p, hash, head, tail) + 2;
                 }
+                if (words != null) {
+                    if (cls != OTHER) { // letters or digits: a word starts here or goes on
+                        if (wordStart < 0) {
+                            wordStart = p;
+                            wordToken = code == 0 ? LineWords.NUMBER : code - 2;
+                            wordDigits = cls == DIGIT;
+                        } else {
+                            wordToken = LineWords.SEVERAL_RUNS;
+                            wordDigits = false;
+                        }
+                    } else if (words.asciiOthersSeparate() && isAscii(bytes, p, q)) { // separators: a word ends
+                        if (wordStart >= 0) {
+                            words.word(wordStart, p, wordToken, wordDigits);
+                            wordStart = -1;
+                        }
+                    } else {
+                        wordStart = otherRunWords(words, bytes, p, q, wordStart, wordToken, wordDigits);
+                        wordToken = LineWords.SEVERAL_RUNS;
+                        wordDigits = false;
+                    }
+                }
                 codes.writeUvarint(code);
                 before2 = before1;
                 before1 = code;
                 p = q;
             }
+            if (wordStart >= 0) {
+                words.word(wordStart, end, wordToken, wordDigits);
+            }
             codes.writeUvarint(1);
+        }
+        if (words != null) {
+            words.end();
         }
         dictionary.reset();
         dictionary.writeUvarint(tokens.size());
@@ -140,6 +176,40 @@ final class ColumnarLineTokens {
         pairs.writeTo(ranges);
         writeSection(out, ranges, zstd);
         return total == 0 ? 1 : dictionary.size() / (double) total;
+    }
+
+    /** Whether {@code bytes[p, q)} are all ASCII (an "other" run of separators is a byte or two, rarely more). */
+    private static boolean isAscii(byte[] bytes, int p, int q) {
+        for (int i = p; i < q; i++) {
+            if (bytes[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The words of an "other" run {@code bytes[p, q)} holding word bytes (non-ASCII ones under the word tokens' rule),
+     * byte by byte: a word open before it (from {@code wordStart}, -1 when none) ends at its first non-word byte, or
+     * goes on; returns the start of the word still open at {@code q}, or -1.
+     */
+    private static int otherRunWords(LineWords words, byte[] bytes, int p, int q, int wordStart, int wordToken,
+            boolean wordDigits) {
+        int start = wordStart;
+        boolean severalRuns = false; // the word open on entry keeps its own token while it ends at p
+        for (int b = p; b < q; b++) {
+            if (words.isWordByte(bytes[b])) {
+                if (start < 0) {
+                    start = b;
+                }
+                severalRuns = true;
+            } else if (start >= 0) {
+                words.word(start, b, severalRuns ? LineWords.SEVERAL_RUNS : wordToken, !severalRuns && wordDigits);
+                start = -1;
+                severalRuns = true;
+            }
+        }
+        return start;
     }
 
     private void writeSection(ByteSink out, ByteSink section, ZstdCompressCtx zstd) {

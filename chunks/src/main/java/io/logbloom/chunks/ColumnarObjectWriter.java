@@ -35,6 +35,8 @@ public final class ColumnarObjectWriter implements AutoCloseable {
     private KeyColumn[] keyColumns = new KeyColumn[0];
     /** The stream being written row by row, if any. */
     private StreamAppender appending;
+    /** Collects the words of blocks' lines for sinks that want them ({@link BlockSink#wordRule()}). */
+    private LineWords lineWords;
 
     /** A writer onto {@code out} (which it neither buffers nor closes) with {@code config}'s block bounds. */
     public ColumnarObjectWriter(OutputStream out, ColumnarConfig config) throws IOException {
@@ -75,10 +77,19 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         add(labels, rows, null);
     }
 
-    /** Sees each block as it is cut: its index in the object and its rows, {@code rows} at {@code order[from..to)}. */
+    /**
+     * Sees each block once it is written: its index in the object and its rows, {@code rows} at {@code order[from..to)},
+     * and, when the sink has a {@link #wordRule()} and the writer tokenized the block's lines, the lines' words
+     * ({@code words}, else null: the sink splits the lines itself if it needs their words).
+     */
     @FunctionalInterface
     public interface BlockSink {
-        void block(int blockIndex, ColumnarRows rows, int[] order, int from, int to);
+        void block(int blockIndex, ColumnarRows rows, int[] order, int from, int to, LineWords words);
+
+        /** The words the sink wants of each block's lines, or null for none. */
+        default LineWords.Rule wordRule() {
+            return null;
+        }
     }
 
     /** As {@link #add(Labels, ColumnarRows)}, telling {@code sink} (when not null) which rows went into which block. */
@@ -96,19 +107,13 @@ public final class ColumnarObjectWriter implements AutoCloseable {
             int rowRaw = rows.rowRawBytes(order[i]);
             int count = i - start;
             if (count > 0 && (count == config.maxRowsPerBlock() || blockRaw + rowRaw > config.maxRawBytesPerBlock())) {
-                if (sink != null) {
-                    sink.block(blocks.size(), rows, order, start, i);
-                }
-                writeBlock(streams.size(), rows, order, start, i, blockRaw, keyOrder);
+                writeBlock(streams.size(), rows, order, start, i, blockRaw, keyOrder, sink);
                 start = i;
                 blockRaw = 0;
             }
             blockRaw += rowRaw;
         }
-        if (sink != null) {
-            sink.block(blocks.size(), rows, order, start, order.length);
-        }
-        writeBlock(streams.size(), rows, order, start, order.length, blockRaw, keyOrder);
+        writeBlock(streams.size(), rows, order, start, order.length, blockRaw, keyOrder, sink);
         streams.add(new ColumnarStreamInfo(labels, firstBlock, blocks.size() - firstBlock,
                 rows.timestampNanos(order[0]), rows.timestampNanos(order[order.length - 1]), rows.size(),
                 rows.rawBytes()));
@@ -219,10 +224,7 @@ public final class ColumnarObjectWriter implements AutoCloseable {
                 }
             }
             int[] keyOrder = keyOrder(block);
-            if (sink != null) {
-                sink.block(blocks.size(), block, identity, 0, count);
-            }
-            writeBlock(streams.size(), block, identity, 0, count, blockRaw, keyOrder);
+            writeBlock(streams.size(), block, identity, 0, count, blockRaw, keyOrder, sink);
         }
     }
 
@@ -283,15 +285,17 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         return order;
     }
 
+    /** Writes rows {@code order[from, to)} as the next block, then shows it to {@code sink} (when not null). */
     private void writeBlock(int stream, ColumnarRows rows, int[] order, int from, int to, long rawBytes,
-            int[] keyOrder) throws IOException {
+            int[] keyOrder, BlockSink sink) throws IOException {
         // the row loops live in methods of their own: a loop in this method would be compiled on stack replacement,
         // once per loop, each time with every encoder inlined (the costliest compiles of a fresh server's first push)
         int count = to - from;
+        LineWords words = sink == null ? null : lineWords(sink.wordRule());
         copyTimestamps(rows, order, from, to);
         List<ColumnarColumnInfo> columns = new ArrayList<>(2 + keyOrder.length);
         columns.add(writeColumn(ColumnarColumnInfo.Kind.TIMESTAMPS, "", encoder.timestamps(timestampScratch, count)));
-        columns.add(writeColumn(ColumnarColumnInfo.Kind.LINES, "", encoder.lines(rows, order, from, to)));
+        columns.add(writeColumn(ColumnarColumnInfo.Kind.LINES, "", encoder.lines(rows, order, from, to, words)));
         collectKeyColumns(rows, order, from, to, keyOrder);
         for (int keyId : keyOrder) {
             KeyColumn column = keyColumns[keyId];
@@ -302,6 +306,21 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         }
         blocks.add(new ColumnarBlockInfo(stream, count, timestampScratch[0], timestampScratch[count - 1], rawBytes,
                 strictlyIncreasing(timestampScratch, count), columns));
+        if (sink != null) {
+            sink.block(blocks.size() - 1, rows, order, from, to, words != null && words.split() ? words : null);
+        }
+    }
+
+    /** The reset word collector for {@code rule} (kept while sinks ask for the same rule), or null without a rule. */
+    private LineWords lineWords(LineWords.Rule rule) {
+        if (rule == null) {
+            return null;
+        }
+        if (lineWords == null || !lineWords.rule().equals(rule)) {
+            lineWords = new LineWords(rule);
+        }
+        lineWords.reset();
+        return lineWords;
     }
 
     /** The timestamps of rows {@code order[from, to)} into {@link #timestampScratch}, from index 0. */

@@ -96,7 +96,7 @@ final class ColumnarBlockLinesTest {
         }
         ByteSink out = new ByteSink(1024);
         try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
-            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
+            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out, null);
         }
         byte[] payload = out.toByteArray();
         int middle = rows.size() / 2;

@@ -47,7 +47,7 @@ final class ColumnarLineTokensTest {
         rows.append(0, bad, 0, bad.length, List.of());
         ByteSink out = new ByteSink(64);
         try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
-            new ColumnarLineTokens().encode(rows, new int[] {0}, 0, 1, zstd, out);
+            new ColumnarLineTokens().encode(rows, new int[] {0}, 0, 1, zstd, out, null);
         }
         ColumnarLines decoded = ColumnarLineTokens.decode(out.toByteArray(), 1, true, "test");
         byte[] back = java.util.Arrays.copyOfRange(decoded.bytes(), decoded.offset(0), decoded.offset(0)
@@ -68,7 +68,7 @@ final class ColumnarLineTokensTest {
         }
         ByteSink out = new ByteSink(1024);
         try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
-            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
+            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out, null);
         }
         byte[] payload = out.toByteArray();
         int failures = 0;

@@ -28,7 +28,7 @@ final class ColumnarStreamAppenderTest {
         final List<String> seen = new ArrayList<>();
 
         @Override
-        public void block(int blockIndex, ColumnarRows rows, int[] order, int from, int to) {
+        public void block(int blockIndex, ColumnarRows rows, int[] order, int from, int to, LineWords words) {
             seen.add("block " + blockIndex + " rows " + (to - from));
             for (int i = from; i < to; i++) {
                 seen.add(rows.entry(order[i]).toString());

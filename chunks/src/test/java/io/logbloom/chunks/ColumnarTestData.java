@@ -94,6 +94,14 @@ final class ColumnarTestData {
 
     /** The lines as one {@link ColumnarLineTokens} payload (as the writer encodes a block's line column). */
     static byte[] tokenizedPayload(List<String> lines) {
+        return tokenizedPayload(lines, null);
+    }
+
+    /**
+     * The lines as one {@link ColumnarLineTokens} payload, their words collected into {@code words} (when not null,
+     * reset first).
+     */
+    static byte[] tokenizedPayload(List<String> lines, LineWords words) {
         ColumnarRows rows = new ColumnarRows();
         for (String line : lines) {
             rows.append(0, line, List.of());
@@ -104,7 +112,10 @@ final class ColumnarTestData {
         }
         ByteSink out = new ByteSink(1024);
         try (com.github.luben.zstd.ZstdCompressCtx zstd = new com.github.luben.zstd.ZstdCompressCtx()) {
-            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out);
+            if (words != null) {
+                words.reset();
+            }
+            new ColumnarLineTokens().encode(rows, order, 0, order.length, zstd, out, words);
         }
         return out.toByteArray();
     }

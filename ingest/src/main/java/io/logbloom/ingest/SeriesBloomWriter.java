@@ -6,8 +6,10 @@ import io.logbloom.bloom.ScalableBloomFilter;
 import io.logbloom.chunks.ColumnarDirectory;
 import io.logbloom.chunks.ColumnarObjectWriter;
 import io.logbloom.chunks.ColumnarRows;
+import io.logbloom.chunks.LineWords;
 import io.logbloom.tokens.BloomTokenizer;
 import io.logbloom.tokens.BloomTokenizerConfig;
+import io.logbloom.tokens.WordTokens;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -51,6 +53,8 @@ public final class SeriesBloomWriter {
      * cheaper to scan than to index.
      */
     static final int MAX_TOKENS_PER_OBJECT = 3 << 20;
+    /** The word tokens' rule ({@link WordTokens}) for the object writer, which splits lines into words for the blooms. */
+    static final LineWords.Rule WORD_RULE = wordRule();
 
     private final BloomTokenizer tokenizer;
     private final BloomConfig bloomConfig;
@@ -94,9 +98,13 @@ public final class SeriesBloomWriter {
             this.bloom = bloom;
         }
 
-        /** Collects the block's tokens, scoped to the block ({@link io.logbloom.chunks.ColumnarDirectory#blockScope}). */
+        /**
+         * Collects the block's tokens, scoped to the block ({@link io.logbloom.chunks.ColumnarDirectory#blockScope}):
+         * the lines' words from {@code words} when the writer split them (it tokenizes the lines anyway), else from
+         * the lines.
+         */
         @Override
-        public void block(int blockIndex, ColumnarRows rows, int[] order, int from, int to) {
+        public void block(int blockIndex, ColumnarRows rows, int[] order, int from, int to, LineWords words) {
             BloomTokenizer.ChunkTokens tokens = tokenizer.chunk(ColumnarDirectory.blockScope(objectKey, blockIndex),
                     hash -> {
                         if (complete && !hashes.add(hash)) {
@@ -106,8 +114,20 @@ public final class SeriesBloomWriter {
             for (int i = from; i < to && complete; i++) {
                 int row = order[i];
                 rows.forEachMetadata(row, tokens::metadata);
-                tokens.line(rows.lineBytes(), rows.lineOffset(row), rows.lineLength(row));
+                if (words == null) {
+                    tokens.line(rows.lineBytes(), rows.lineOffset(row), rows.lineLength(row));
+                } else {
+                    tokens.lineNgrams(rows.lineBytes(), rows.lineOffset(row), rows.lineLength(row));
+                }
             }
+            if (words != null && complete) {
+                words.forEach(tokens::word);
+            }
+        }
+
+        @Override
+        public LineWords.Rule wordRule() {
+            return tokenizer.config().wordTokensEnabled() ? WORD_RULE : null;
         }
 
         /**
@@ -270,5 +290,13 @@ public final class SeriesBloomWriter {
             totals[1] += 1;
         }
         return totals;
+    }
+
+    private static LineWords.Rule wordRule() {
+        boolean[] wordBytes = new boolean[256];
+        for (int b = 0; b < 256; b++) {
+            wordBytes[b] = WordTokens.isTokenByte((byte) b);
+        }
+        return new LineWords.Rule(wordBytes, WordTokens.DIGIT_ONLY_WORDS_INDEXED);
     }
 }

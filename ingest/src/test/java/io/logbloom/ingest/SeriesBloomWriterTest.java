@@ -86,6 +86,66 @@ final class SeriesBloomWriterTest {
         assertThat(falsePositives).as("error rate 0.01 of 10000 probes").isBetween(40, 200);
     }
 
+    /**
+     * The writer splits the lines into words as it tokenizes them (LineWords) and the blooms take those: the filter
+     * holds exactly the tokens of scanning each block's lines and metadata by the tokenizer, for lines of every kind of
+     * word (several runs, digits only, non-ASCII), over many blocks.
+     */
+    @Test
+    void wordsSplitByTheWriter_sameTokensAsScanningTheLines() throws IOException {
+        String[] pieces = {"GET", "users", "duration_ms", "25ms", "007", "42", "x1y2", "1234567890123456789012", " ",
+            "=", "-", ":", "é", "日本", "😀", "ü-ö", "vol-12", "_", "\t", "trace0x", "level=error"};
+        java.util.Random random = new java.util.Random(7);
+        ColumnarRows columns = new ColumnarRows();
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder line = new StringBuilder();
+            for (int n = random.nextInt(12); n > 0; n--) {
+                line.append(pieces[random.nextInt(pieces.length)]);
+            }
+            line.append(' ').append(Integer.toString(random.nextInt(5_000), 36)); // words fresh in later blocks
+            columns.append(T0 + i, line.toString(), random.nextBoolean() ? List.of()
+                    : List.of(new Label("trace_id", Integer.toHexString(random.nextInt()))));
+        }
+        String key = "t/objects/words.lbo";
+        BloomTokenizer tokenizer = new BloomTokenizer(BloomTokenizerConfig.defaults());
+        java.util.Set<Long> expected = new java.util.HashSet<>();
+        int[] blocksWithWords = {0, 0};
+        try (ColumnarObjectWriter object = new ColumnarObjectWriter(new ByteArrayOutputStream(),
+                ColumnarConfig.defaults().withMaxRawBytesPerBlock(64 * 1024))) {
+            SeriesBloomWriter.ObjectTokens tokens = writer.start("t", SERIES.fingerprint(), T0, key);
+            object.add(SERIES, columns, new ColumnarObjectWriter.BlockSink() {
+                @Override
+                public void block(int blockIndex, ColumnarRows rows, int[] order, int from, int to,
+                        io.logbloom.chunks.LineWords words) {
+                    blocksWithWords[0]++;
+                    blocksWithWords[1] += words == null ? 0 : 1;
+                    tokens.block(blockIndex, rows, order, from, to, words);
+                    BloomTokenizer.ChunkTokens reference = tokenizer.chunk(ColumnarDirectory.blockScope(key, blockIndex),
+                            expected::add);
+                    for (int i = from; i < to; i++) {
+                        rows.forEachMetadata(order[i], reference::metadata);
+                        reference.line(rows.line(order[i]));
+                    }
+                }
+
+                @Override
+                public io.logbloom.chunks.LineWords.Rule wordRule() {
+                    return tokens.wordRule();
+                }
+            });
+            tokens.finish();
+            object.finish();
+        }
+        writer.persist();
+        assertThat(blocksWithWords[0]).isGreaterThan(10);
+        assertThat(blocksWithWords[1]).as("blocks whose words the writer split").isEqualTo(blocksWithWords[0]);
+        ScalableBloomFilter filter = stored().filters().get(key);
+        assertThat(filter.stats().capacity()).as("distinct tokens").isEqualTo(expected.size());
+        for (long hash : expected) {
+            assertThat(filter.mightContain(hash)).isTrue();
+        }
+    }
+
     @Test
     void secondObject_ownFilter_forgetDropsOnlyTheReplacedOne() throws IOException {
         writeObject("t/objects/a.lbo", 100);

@@ -198,8 +198,28 @@ public final class BloomTokenizer {
             if (words) {
                 WordTokens.forEachWord(bytes, offset, length, wordSink);
             }
+            lineNgrams(bytes, offset, length);
+        }
+
+        /**
+         * Adds the n-grams of one line given as {@code length} UTF-8 bytes from {@code offset}, not its word tokens:
+         * for a chunk whose lines' words come split already ({@link #word}). Nothing unless n-grams are enabled.
+         */
+        public void lineNgrams(byte[] bytes, int offset, int length) {
             if (ngrams) {
                 ngramHashes(bytes, offset, length);
+            }
+        }
+
+        /**
+         * Adds the word token of one word of a line, {@code length} UTF-8 bytes from {@code offset}, split by
+         * {@link WordTokens}' rule elsewhere (a line encoder that splits lines anyway); a word of ASCII digits only is
+         * not indexed and skipped here. Nothing unless word tokens are enabled. The words of a chunk may come in any
+         * order and repeat: the result is that of {@link #line} over the lines that hold them.
+         */
+        public void word(byte[] utf8, int offset, int length) {
+            if (words && WordTokens.indexed(utf8, offset, length)) {
+                wordSink.word(utf8, offset, length);
             }
         }
 

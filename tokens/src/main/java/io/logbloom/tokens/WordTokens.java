@@ -34,6 +34,9 @@ import java.util.List;
  * share its bloom bits and weaken both.
  */
 public final class WordTokens {
+    /** Whether words of ASCII digits only are indexed: no (see "Digits are not indexed" above). */
+    public static final boolean DIGIT_ONLY_WORDS_INDEXED = false;
+
     /** Separates word tokens from metadata and n-gram tokens of the same text; never change (stored blooms). */
     static final long WORD_DOMAIN = 0x776f72642d746f6bL; // "word-tok"
 
@@ -56,7 +59,7 @@ public final class WordTokens {
     }
 
     /** Whether the UTF-8 byte belongs to a token character. */
-    static boolean isTokenByte(byte b) {
+    public static boolean isTokenByte(byte b) {
         return b < 0 || ASCII_TOKEN[b];
     }
 
@@ -78,7 +81,7 @@ public final class WordTokens {
             if (b < 0 || ASCII_TOKEN[b]) {
                 if (start < 0) {
                     start = i;
-                    digitsOnly = true;
+                    digitsOnly = !DIGIT_ONLY_WORDS_INDEXED;
                 }
                 digitsOnly &= b >= '0' && b <= '9';
             } else if (start >= 0) {
@@ -91,6 +94,19 @@ public final class WordTokens {
         if (start >= 0 && !digitsOnly) {
             sink.word(utf8, start, end - start);
         }
+    }
+
+    /** Whether the word of {@code length} UTF-8 bytes of {@code utf8} from {@code offset} is indexed: not ASCII digits only. */
+    static boolean indexed(byte[] utf8, int offset, int length) {
+        if (DIGIT_ONLY_WORDS_INDEXED) {
+            return true;
+        }
+        for (int i = offset, end = offset + length; i < end; i++) {
+            if (utf8[i] < '0' || utf8[i] > '9') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The indexed words of a line, as strings (tests and tools; the ingest path uses {@link #forEachWord}). */
@@ -115,6 +131,9 @@ public final class WordTokens {
 
     /** Whether {@code word} is indexed: not made of ASCII digits only. */
     public static boolean indexed(String word) {
+        if (DIGIT_ONLY_WORDS_INDEXED) {
+            return true;
+        }
         for (int i = 0; i < word.length(); i++) {
             char c = word.charAt(i);
             if (c < '0' || c > '9') {
