@@ -275,6 +275,20 @@ public final class ColumnarBlock {
         return values[index];
     }
 
+    /**
+     * Every metadata column of the block, decoded, for copying rows' metadata out as bytes
+     * ({@link ColumnarObjectWriter.StreamAppender#append(long, byte[], int, int, ColumnarMetadata, int)}).
+     *
+     * @throws java.io.UncheckedIOException with a {@link ChunkFormatException} when a verified column does not decode
+     */
+    public ColumnarMetadata metadataColumns() {
+        ColumnarValues[] columns = new ColumnarValues[keys.size()];
+        for (int k = 0; k < columns.length; k++) {
+            columns[k] = values(k);
+        }
+        return new ColumnarMetadata(keys, columns);
+    }
+
     /** Row {@code row}'s metadata, sorted by key. */
     public List<Label> metadata(int row) {
         List<Label> labels = null;

@@ -35,6 +35,11 @@ public final class ColumnarObjectWriter implements AutoCloseable {
     private KeyColumn[] keyColumns = new KeyColumn[0];
     /** The stream being written row by row, if any. */
     private StreamAppender appending;
+    /**
+     * The two row buffers of the {@link StreamAppender}s, handed from one stream to the next: a buffer grows to a
+     * block's rows, and buffers made per stream grew again each time (a tenth of a merge's allocations).
+     */
+    private final ColumnarRows[] appenderRows = {new ColumnarRows(), new ColumnarRows()};
     /** Collects the words of blocks' lines for sinks that want them ({@link BlockSink#wordRule()}). */
     private LineWords lineWords;
 
@@ -143,8 +148,8 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         private final Labels labels;
         private final BlockSink sink;
         private final int firstBlock = blocks.size();
-        private ColumnarRows block = new ColumnarRows();
-        private ColumnarRows spare = new ColumnarRows();
+        private ColumnarRows block = appenderRows[0];
+        private ColumnarRows spare = appenderRows[1];
         private int[] identity = new int[0];
         private long blockRaw;
         private long rows;
@@ -156,6 +161,8 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         private StreamAppender(Labels labels, BlockSink sink) {
             this.labels = labels;
             this.sink = sink;
+            block.clear();
+            spare.clear();
         }
 
         /**
@@ -166,6 +173,25 @@ public final class ColumnarObjectWriter implements AutoCloseable {
          */
         public void append(long timestampNanos, byte[] utf8Line, int offset, int length, List<Label> metadata)
                 throws IOException {
+            checkNextRow(timestampNanos);
+            block.append(timestampNanos, utf8Line, offset, length, metadata);
+            appended(timestampNanos);
+        }
+
+        /**
+         * Appends one row whose metadata is row {@code sourceRow} of {@code metadata} (a block's columns, copied as
+         * bytes: see {@link ColumnarRows#append(long, byte[], int, int, ColumnarMetadata, int)}).
+         *
+         * @throws IllegalArgumentException when {@code timestampNanos} is before the previous row's
+         */
+        public void append(long timestampNanos, byte[] utf8Line, int offset, int length, ColumnarMetadata metadata,
+                int sourceRow) throws IOException {
+            checkNextRow(timestampNanos);
+            block.append(timestampNanos, utf8Line, offset, length, metadata, sourceRow);
+            appended(timestampNanos);
+        }
+
+        private void checkNextRow(long timestampNanos) {
             if (ended) {
                 throw new IllegalStateException("stream " + labels + " already ended");
             }
@@ -173,8 +199,11 @@ public final class ColumnarObjectWriter implements AutoCloseable {
                 throw new IllegalArgumentException("row at " + timestampNanos + " after a row at " + lastTimeNanos
                         + " in stream " + labels + "; rows must be appended in time order");
             }
-            int count = block.size();
-            block.append(timestampNanos, utf8Line, offset, length, metadata);
+        }
+
+        /** Cuts the block before the row just appended to it when the row overflows it, and counts the row. */
+        private void appended(long timestampNanos) throws IOException {
+            int count = block.size() - 1;
             int rowRaw = block.rowRawBytes(count);
             if (count > 0 && (count == config.maxRowsPerBlock() || blockRaw + rowRaw > config.maxRawBytesPerBlock())) {
                 writeBufferedBlock(count);

@@ -80,15 +80,57 @@ public final class ColumnarRows {
                 }
             }
             int valueLength = putValue(label.value());
-            metaValuesSize += valueLength;
-            if (2 * metaPairCount + 2 > metaPairs.length) {
-                metaPairs = Arrays.copyOf(metaPairs, Math.max(2 * metaPairCount + 2, metaPairs.length * 2));
-            }
-            metaPairs[2 * metaPairCount] = keyId;
-            metaPairs[2 * metaPairCount + 1] = metaValuesSize;
-            metaPairCount++;
-            rowRaw += keyNamesUtf8.get(keyId).length + valueLength;
+            rowRaw += addPair(keyId, valueLength);
         }
+        appendRow(timestampNanos, utf8Line, offset, length, rowRaw);
+    }
+
+    /**
+     * Appends one row whose metadata is row {@code sourceRow} of {@code metadata} (a block's decoded columns), in
+     * the block's key order: values stored as UTF-8 are copied as bytes, others (dictionary, hex) as their text.
+     * {@code utf8Line[offset, offset+length)} is copied.
+     */
+    public void append(long timestampNanos, byte[] utf8Line, int offset, int length, ColumnarMetadata metadata,
+            int sourceRow) {
+        long rowRaw = length;
+        for (int k = 0, position = 0, n = metadata.keyCount(); k < n; k++) {
+            ColumnarValues column = metadata.column(k);
+            int index = column.valueIndex(sourceRow);
+            if (index < 0) {
+                continue;
+            }
+            int keyId = keyId(position++, metadata.key(k)); // a block's keys are distinct: no repeat to check
+            int valueLength;
+            if (column.holdsUtf8()) {
+                int start = column.valueStart(index);
+                valueLength = column.valueEnd(index) - start;
+                metaValues = grow(metaValues, metaValuesSize + valueLength);
+                System.arraycopy(column.data(), start, metaValues, metaValuesSize, valueLength);
+            } else {
+                valueLength = putValue(column.value(sourceRow));
+            }
+            rowRaw += addPair(keyId, valueLength);
+        }
+        appendRow(timestampNanos, utf8Line, offset, length, rowRaw);
+    }
+
+    /**
+     * Records the pair of key {@code keyId} and the value of {@code valueLength} bytes just written at the end of
+     * {@link #metaValues}; returns the pair's raw bytes (key name and value).
+     */
+    private int addPair(int keyId, int valueLength) {
+        metaValuesSize += valueLength;
+        if (2 * metaPairCount + 2 > metaPairs.length) {
+            metaPairs = Arrays.copyOf(metaPairs, Math.max(2 * metaPairCount + 2, metaPairs.length * 2));
+        }
+        metaPairs[2 * metaPairCount] = keyId;
+        metaPairs[2 * metaPairCount + 1] = metaValuesSize;
+        metaPairCount++;
+        return keyNamesUtf8.get(keyId).length + valueLength;
+    }
+
+    /** Appends the row whose metadata pairs were just added: its time, its line (copied) and its raw bytes. */
+    private void appendRow(long timestampNanos, byte[] utf8Line, int offset, int length, long rowRaw) {
         if (size == timestamps.length) {
             int capacity = size * 2;
             timestamps = Arrays.copyOf(timestamps, capacity);

@@ -93,6 +93,31 @@ public final class ColumnarValues {
         return new String(chars);
     }
 
+    /** Row {@code row}'s index into the stored values, or -1 when the row does not have the key. */
+    int valueIndex(int row) {
+        return valueIndex[checkRow(row)];
+    }
+
+    /** Whether the values are stored as their UTF-8 bytes ({@link #data}, {@link #valueStart}, {@link #valueEnd}). */
+    boolean holdsUtf8() {
+        return data != null && hexDigits == null;
+    }
+
+    /** The array holding the stored values' bytes (see {@link #holdsUtf8()}). */
+    byte[] data() {
+        return data;
+    }
+
+    /** Where the stored value {@code index} ({@link #valueIndex}) starts in {@link #data()}. */
+    int valueStart(int index) {
+        return index == 0 ? dataStart : ends[index - 1];
+    }
+
+    /** Where the stored value {@code index} ({@link #valueIndex}) ends in {@link #data()}. */
+    int valueEnd(int index) {
+        return ends[index];
+    }
+
     /** Per row, whether it has the key (possibly with an empty value). */
     public boolean[] rowsPresent() {
         boolean[] out = new boolean[rows];

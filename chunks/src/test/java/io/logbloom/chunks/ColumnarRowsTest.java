@@ -8,6 +8,49 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 final class ColumnarRowsTest {
+    /**
+     * Rows copied from a block's metadata columns as bytes hold what appending each row's labels gives, whatever
+     * the encoding the writer chose per column (raw, dictionary, hex, constant) and with absent and empty values.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(ColumnarConfig.Effort.class)
+    void appendFromMetadataColumns_sameRowsAsAppendingTheLabels(ColumnarConfig.Effort effort) throws Exception {
+        java.util.Random random = new java.util.Random(effort.ordinal());
+        String[] levels = {"info", "warn", "error"};
+        ColumnarRows source = new ColumnarRows();
+        for (int i = 0; i < 500; i++) {
+            List<Label> metadata = new java.util.ArrayList<>();
+            if (random.nextInt(10) > 0) {
+                metadata.add(new Label("trace_id", String.format("%016x%016x", random.nextLong(), random.nextLong())));
+            }
+            metadata.add(new Label("level", levels[random.nextInt(3)]));
+            metadata.add(new Label("service", "checkout"));
+            if (random.nextBoolean()) {
+                metadata.add(new Label("user", random.nextInt(4) == 0 ? "" : "üser-" + random.nextInt(1000) + "-日本"));
+            }
+            source.append(1_000 + i, "line " + i, metadata);
+        }
+        byte[] object = ColumnarObjectWriter.write(ColumnarConfig.defaults().withEffort(effort),
+                java.util.Map.of(Labels.of("app", "a"), source));
+        ColumnarBlock block = new ColumnarObjectReader(RangeSource.ofBytes("o", object)).readBlock(0);
+        ColumnarMetadata columns = block.metadataColumns();
+        ColumnarLines lines = block.lines();
+        ColumnarRows fromLabels = new ColumnarRows();
+        ColumnarRows fromColumns = new ColumnarRows();
+        for (int row = 0; row < block.rows(); row++) {
+            fromLabels.append(block.timestampNanos(row), lines.bytes(), lines.offset(row), lines.length(row),
+                    block.metadata(row));
+            fromColumns.append(block.timestampNanos(row), lines.bytes(), lines.offset(row), lines.length(row), columns,
+                    row);
+        }
+        assertThat(fromColumns.size()).isEqualTo(500);
+        for (int row = 0; row < fromColumns.size(); row++) {
+            assertThat(fromColumns.entry(row)).isEqualTo(fromLabels.entry(row));
+        }
+        assertThat(fromColumns.rawBytes()).isEqualTo(fromLabels.rawBytes()).isEqualTo(source.rawBytes());
+        assertThat(fromColumns.usedBytes()).isEqualTo(fromLabels.usedBytes());
+    }
+
     @Test
     void append_keepsRowsMetadataOrderAndRawBytes() {
         ColumnarRows rows = new ColumnarRows();
