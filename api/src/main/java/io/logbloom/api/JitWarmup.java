@@ -47,7 +47,9 @@ final class JitWarmup {
      * blooms and find some cached, in every phase. With the default cache every bloom stayed cached after a round's
      * first queries, the JIT compiled the needle path as if a bloom were never loaded, and a real server threw that
      * code away at its first query after a load, which loads them all (C2 then spent 140 ms compiling it again while
-     * the next needles ran).
+     * the next needles ran). Blocks are cut at 16 KB: the warm-up's streams hold a few dozen KB per merge, so with the
+     * default 1 MB no merge ever cut a block, C2 left that branch of the stream appender to an uncommon trap, and the
+     * first real merge, during a push, threw the appender and the merge loop away and compiled them again.
      */
     private static final String CONFIG = """
             limits:
@@ -58,6 +60,8 @@ final class JitWarmup {
               max_query_series: 100000
             querier:
               bloom_cache_size: 64KB
+            ingester:
+              chunk_block_size: 16KB
             """;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
     /** Push-flush-query rounds of a warm-up with enough lines. */

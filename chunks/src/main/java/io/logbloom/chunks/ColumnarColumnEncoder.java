@@ -64,12 +64,13 @@ final class ColumnarColumnEncoder implements AutoCloseable {
     private final ZstdCompressCtx zstd;
     private final boolean fast;
     private final boolean compress;
-    private final ByteSink first = new ByteSink(64 * 1024);
-    private final ByteSink second = new ByteSink(64 * 1024);
-    private final ByteSink third = new ByteSink(64 * 1024);
+    // small first sizes, so their growth runs in the warm-up's small blocks too (see ColumnarLineTokens' buffers)
+    private final ByteSink first = new ByteSink(ColumnarLineTokens.INITIAL_BUFFER_BYTES);
+    private final ByteSink second = new ByteSink(ColumnarLineTokens.INITIAL_BUFFER_BYTES);
+    private final ByteSink third = new ByteSink(ColumnarLineTokens.INITIAL_BUFFER_BYTES);
     private final ColumnarLineTokens tokens = new ColumnarLineTokens();
-    private byte[] compressed = new byte[64 * 1024];
-    private byte[] bestCompressed = new byte[64 * 1024];
+    private byte[] compressed = new byte[ColumnarLineTokens.INITIAL_BUFFER_BYTES];
+    private byte[] bestCompressed = new byte[ColumnarLineTokens.INITIAL_BUFFER_BYTES];
 
     ColumnarColumnEncoder(int zstdLevel, ColumnarConfig.Effort effort) {
         fast = effort != ColumnarConfig.Effort.SMALLEST;

@@ -37,6 +37,8 @@ import java.util.Arrays;
  * static and thread-safe.
  */
 final class ColumnarLineTokens {
+    /** First size of the encoding buffers (see where they are made). */
+    static final int INITIAL_BUFFER_BYTES = 256;
     /** Numbers longer than 18 digits may not fit in a long; they stay tokens. */
     private static final int MAX_NUMBER_DIGITS = 18;
     static final byte DIGIT = 0;
@@ -56,13 +58,16 @@ final class ColumnarLineTokens {
         CLASS['_'] = WORD;
     }
 
-    private final ByteSink dictionary = new ByteSink(4096);
-    private final ByteSink codes = new ByteSink(64 * 1024);
-    private final ByteSink numbers = new ByteSink(16 * 1024);
-    private final ByteSink ranges = new ByteSink(1024);
+    // the buffers start small and grow to the blocks written, so every writer takes their growth path early: the
+    // start-up warm-up's blocks are small, and buffers that never grew there left the growth to an uncommon trap that
+    // threw the compiled encoder (C2's largest method of a merge) away at the first real merge, in the middle of a push
+    private final ByteSink dictionary = new ByteSink(INITIAL_BUFFER_BYTES);
+    private final ByteSink codes = new ByteSink(INITIAL_BUFFER_BYTES);
+    private final ByteSink numbers = new ByteSink(INITIAL_BUFFER_BYTES);
+    private final ByteSink ranges = new ByteSink(INITIAL_BUFFER_BYTES);
     private final ColumnarNumberRanges.Builder pairs = new ColumnarNumberRanges.Builder();
     private final TokenTable tokens = new TokenTable();
-    private byte[] compressed = new byte[64 * 1024];
+    private byte[] compressed = new byte[INITIAL_BUFFER_BYTES];
 
     /**
      * Encodes lines of {@code rows} at positions {@code order[from, to)} into {@code out}; returns the

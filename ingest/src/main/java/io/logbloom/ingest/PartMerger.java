@@ -236,6 +236,9 @@ final class PartMerger {
             try (OutputStream out = new BufferedOutputStream(new CheckedOutputStream(Files.newOutputStream(objectFile),
                     crc), OBJECT_WRITE_BUFFER_BYTES);
                     ColumnarObjectWriter writer = new ColumnarObjectWriter(out, format)) {
+                for (LocalParts.Part part : taken) {
+                    readers.put(part, parts.open(part));
+                }
                 for (Map.Entry<Labels, List<Source>> stream : streamsOf(taken).entrySet()) {
                     rows += mergeStream(tenant, objectKey, stream.getKey(), stream.getValue(), readers, writer);
                 }
@@ -303,12 +306,7 @@ final class PartMerger {
         PriorityQueue<SourceCursor> heads = new PriorityQueue<>(Math.max(1, sources.size()), SourceCursor.ORDER);
         for (int i = 0; i < sources.size(); i++) {
             Source source = sources.get(i);
-            LocalParts.Reader reader = readers.get(source.part());
-            if (reader == null) {
-                reader = parts.open(source.part());
-                readers.put(source.part(), reader);
-            }
-            SourceCursor cursor = new SourceCursor(i, reader,
+            SourceCursor cursor = new SourceCursor(i, readers.get(source.part()),
                     source.part().directory().streams().get(source.streamIndex()));
             if (cursor.advance()) {
                 heads.add(cursor);
