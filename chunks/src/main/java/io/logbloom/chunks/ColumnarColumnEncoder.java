@@ -101,11 +101,6 @@ final class ColumnarColumnEncoder implements AutoCloseable {
                 useDelta ? delta : deltaOfDelta, null, null, null, null);
     }
 
-    /** Lines of {@code rows} at positions {@code order[from, to)}. */
-    Encoded lines(ColumnarRows rows, int[] order, int from, int to) {
-        return lines(rows, order, from, to, null);
-    }
-
     /**
      * Lines of {@code rows} at positions {@code order[from, to)}; when {@code words} is not null and the lines are
      * tokenized (not with {@link ColumnarConfig.Effort#FAST} or less), their words are collected into it.

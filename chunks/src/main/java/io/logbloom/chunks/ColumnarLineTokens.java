@@ -41,8 +41,8 @@ final class ColumnarLineTokens {
     static final int INITIAL_BUFFER_BYTES = 256;
     /** Numbers longer than 18 digits may not fit in a long; they stay tokens. */
     private static final int MAX_NUMBER_DIGITS = 18;
-    static final byte DIGIT = 0;
-    static final byte WORD = 1;
+    private static final byte DIGIT = 0;
+    private static final byte WORD = 1;
     static final byte OTHER = 2;
     private static final byte[] CLASS = new byte[256];
 

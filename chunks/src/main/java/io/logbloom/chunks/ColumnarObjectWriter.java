@@ -340,12 +340,12 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         }
     }
 
-    /** The reset word collector for {@code rule} (kept while sinks ask for the same rule), or null without a rule. */
+    /** The reset word collector for {@code rule} (kept while sinks hand the same rule), or null without a rule. */
     private LineWords lineWords(LineWords.Rule rule) {
         if (rule == null) {
             return null;
         }
-        if (lineWords == null || !lineWords.rule().equals(rule)) {
+        if (lineWords == null || lineWords.rule() != rule) {
             lineWords = new LineWords(rule);
         }
         lineWords.reset();

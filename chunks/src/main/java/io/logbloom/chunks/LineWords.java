@@ -21,7 +21,7 @@ public final class LineWords {
     /**
      * Which bytes make words: {@code wordBytes[b & 0xFF]}; every ASCII letter, digit and {@code '_'} must be a word
      * byte (the encoder's runs of those never hold a word boundary). {@code digitOnlyWords}: whether words of ASCII
-     * digits only are given too.
+     * digits only are given too. Two rules are equal only when they are the same instance (the table is copied).
      */
     public record Rule(boolean[] wordBytes, boolean digitOnlyWords) {
         public Rule {
@@ -40,16 +40,6 @@ public final class LineWords {
 
         boolean isWordByte(byte b) {
             return wordBytes[b & 0xFF];
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Rule r && Arrays.equals(wordBytes, r.wordBytes) && digitOnlyWords == r.digitOnlyWords;
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * Arrays.hashCode(wordBytes) + Boolean.hashCode(digitOnlyWords);
         }
 
         @Override

@@ -344,8 +344,7 @@ final class PartMerger {
     /** The next row of one source's stream, decoding one block of it at a time. */
     private static final class SourceCursor {
         /** By time, then by source position: the tie order of a stable sort over the sources concatenated. */
-        static final Comparator<SourceCursor> ORDER = Comparator.comparingLong(SourceCursor::timestampNanos)
-                .thenComparingInt(c -> c.sourceIndex);
+        static final Comparator<SourceCursor> ORDER = (a, b) -> a == b ? 0 : a.before(b) ? -1 : 1;
 
         private final int sourceIndex;
         private final LocalParts.Reader reader;
@@ -385,7 +384,7 @@ final class PartMerger {
             return block.timestampNanos(row);
         }
 
-        /** Whether this cursor's row comes before {@code other}'s in {@link #ORDER}. */
+        /** Whether this cursor's row comes before {@code other}'s: earlier, or as early from an earlier source. */
         boolean before(SourceCursor other) {
             long time = timestampNanos();
             long otherTime = other.timestampNanos();
