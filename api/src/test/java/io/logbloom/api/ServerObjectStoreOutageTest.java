@@ -39,6 +39,8 @@ final class ServerObjectStoreOutageTest {
      * may each add this.
      */
     private static final long PUSH_SLACK_BYTES = LINES_PER_PUSH * 140L;
+    private static final Pattern MERGE_FAILURES =
+            Pattern.compile("(?m)^logbloom_ingest_merge_failures_total ([0-9.E]+)$");
     private static final Pattern UNMERGED_GAUGE = Pattern.compile("(?m)^logbloom_ingest_unmerged_bytes ([0-9.E]+)$");
 
     @TempDir
@@ -83,8 +85,11 @@ final class ServerObjectStoreOutageTest {
                 s3.stop();
                 long outageStart = System.nanoTime();
                 long deadline = outageStart + Duration.ofSeconds(60).toNanos();
-                // stays down for many merge retry cycles (flush_check_period 50 ms) and until the backlog refused pushes
-                while ((backlogRefusals.get() < 20 || System.nanoTime() - outageStart < Duration.ofSeconds(3).toNanos())
+                // stays down for many merge retry cycles (flush_check_period 50 ms), until the backlog refused pushes
+                // and until a merge failed: one whose request was in flight when the store went away may wait for
+                // the S3 client's socket timeout (30 s) before it fails
+                while ((backlogRefusals.get() < 20 || System.nanoTime() - outageStart < Duration.ofSeconds(3).toNanos()
+                        || mergeFailures(server.get("/metrics").body()) == 0)
                         && System.nanoTime() < deadline && unexpected.isEmpty()) {
                     Thread.sleep(20);
                 }
@@ -92,8 +97,8 @@ final class ServerObjectStoreOutageTest {
                 assertThat(backlogRefusals.get()).as("pushes refused once the backlog was full").isGreaterThanOrEqualTo(20);
                 assertThat(server.get("/ready").statusCode()).as("within the retry budget").isEqualTo(200);
                 String outageMetrics = server.get("/metrics").body();
-                assertThat(outageMetrics).contains("logbloom_ingest_unmerged_limited_pushes_total")
-                        .doesNotContain("logbloom_ingest_merge_failures_total 0.0");
+                assertThat(outageMetrics).contains("logbloom_ingest_unmerged_limited_pushes_total");
+                assertThat(mergeFailures(outageMetrics)).as("merges failed while the store was down").isPositive();
                 // buffered rows count as heap bytes and shrink when sealed into compressed parts: the gauge moves below the bound
                 assertThat(unmergedGauge(outageMetrics)).isPositive();
 
@@ -185,6 +190,12 @@ final class ServerObjectStoreOutageTest {
             }
             assertThat(bucket.list("fake/objects/")).as("merged objects in the bucket").isNotEmpty();
         }
+    }
+
+    private static double mergeFailures(String metrics) {
+        Matcher m = MERGE_FAILURES.matcher(metrics);
+        assertThat(m.find()).as("logbloom_ingest_merge_failures_total exposed").isTrue();
+        return Double.parseDouble(m.group(1));
     }
 
     private static double unmergedGauge(String metrics) {
