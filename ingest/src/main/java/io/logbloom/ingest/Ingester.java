@@ -604,11 +604,9 @@ public final class Ingester implements AutoCloseable {
                 mergeLock.lock();
                 try {
                     for (String tenant : parts.tenants()) {
-                        while (merge(tenant, reason) != null) {
-                            // one object per round, bounded in size
-                        }
+                        mergeReady(tenant, reason, merger.newestMergeable(tenant));
                     }
-                    merger.deleteRetired(false); // what no query holds leaves the disk now, not at the next check
+                    merger.deleteRetired(false); // parts of earlier merges whose queries have finished since
                     trackRetryBudget(null, true);
                 } finally {
                     mergeLock.unlock();
@@ -631,9 +629,23 @@ public final class Ingester implements AutoCloseable {
     }
 
     /** Merges one bounded object of {@code tenant}'s released parts; caller holds {@code mergeLock}. */
-    private PartMerger.Outcome merge(String tenant, FlushReason reason) throws IOException {
+    /**
+     * Merges the mergeable parts of {@code tenant} sealed no later than {@code throughSequence} (those mergeable when
+     * the caller looked), one object bounded in size per round, and deletes each round's parts as soon as no query
+     * holds them; caller holds {@code mergeLock}. Parts sealed meanwhile wait for the next check: chasing them, a
+     * sustained push kept the loop (and a {@code /flush}) going for as long as it lasted, and every merged part on
+     * disk until it stopped, past {@code ingester.max_unmerged_bytes} (1.4 GB of merged parts beside a 1.1 GB backlog
+     * after a 12 M-line push).
+     */
+    private void mergeReady(String tenant, FlushReason reason, long through) throws IOException {
+        while (merge(tenant, reason, through) != null) {
+            merger.deleteRetired(false);
+        }
+    }
+
+    private PartMerger.Outcome merge(String tenant, FlushReason reason, long throughSequence) throws IOException {
         long start = System.nanoTime();
-        PartMerger.Outcome outcome = merger.merge(tenant, 2 * config.flush().mergeMinBytes());
+        PartMerger.Outcome outcome = merger.merge(tenant, 2 * config.flush().mergeMinBytes(), throughSequence);
         if (outcome != null) {
             double seconds = (System.nanoTime() - start) / 1e9;
             for (int i = 0; i < outcome.streams(); i++) {
@@ -674,10 +686,16 @@ public final class Ingester implements AutoCloseable {
         }
     }
 
+    /** Runs a merge check on the merge thread now, as the loop does every {@code flush_check_period} (tests). */
+    void checkMergesNow() {
+        mergeThread.execute(this::mergeTick);
+    }
+
     private void mergeTick() {
         if (writer.isClosed()) {
             return;
         }
+        boolean[] merged = {false};
         inBackground("merge", () -> {
             if (!mergeLock.tryLock()) {
                 return;
@@ -694,11 +712,13 @@ public final class Ingester implements AutoCloseable {
                     long oldest = Long.MAX_VALUE;
                     long newest = Long.MIN_VALUE;
                     long bytes = 0;
+                    long through = Long.MIN_VALUE;
                     for (LocalParts.Part p : ready) {
                         long seen = firstSeen.computeIfAbsent(p.file(), f -> now);
                         oldest = Math.min(oldest, seen);
                         newest = Math.max(newest, seen);
                         bytes += p.sizeBytes();
+                        through = Math.max(through, p.sequence());
                     }
                     FlushReason reason = bytes >= config.flush().mergeMinBytes() ? FlushReason.FULL
                             : now - oldest >= config.flush().maxChunkAge().toNanos() ? FlushReason.MAX_AGE
@@ -713,9 +733,8 @@ public final class Ingester implements AutoCloseable {
                     }
                     hadWork = true;
                     try {
-                        while (merge(tenant, reason) != null) {
-                            // one bounded object per round until the released parts are merged
-                        }
+                        mergeReady(tenant, reason, through);
+                        merged[0] = true;
                     } catch (IOException e) {
                         failure = failure == null ? e : failure;
                         metrics.mergeFailed();
@@ -734,6 +753,15 @@ public final class Ingester implements AutoCloseable {
                 mergeLock.unlock();
             }
         });
+        if (merged[0]) {
+            // parts sealed while it merged may be due already: checked now, not a flush_check_period later, so a
+            // sustained push is merged as fast as before, when each merge went on with them
+            try {
+                mergeThread.execute(this::mergeTick);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // close() merges what is left
+            }
+        }
     }
 
     /**

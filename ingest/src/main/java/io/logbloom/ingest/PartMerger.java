@@ -173,22 +173,33 @@ final class PartMerger {
         return parts.parts(tenant).stream().filter(p -> p.walSegment() <= released).toList();
     }
 
+    /**
+     * The sequence of the newest part of {@code tenant} a merge may take now ({@link #mergeable}), or
+     * {@code Long.MIN_VALUE} when there is none: the bound of {@link #merge(String, long, long)} for merging what is
+     * ready now and not what is sealed meanwhile.
+     */
+    long newestMergeable(String tenant) {
+        return mergeable(tenant).stream().mapToLong(LocalParts.Part::sequence).max().orElse(Long.MIN_VALUE);
+    }
+
     /** Merges every mergeable part of {@code tenant}; returns null when there is none. */
     Outcome merge(String tenant) throws IOException {
-        return merge(tenant, Long.MAX_VALUE);
+        return merge(tenant, Long.MAX_VALUE, Long.MAX_VALUE);
     }
 
     /**
-     * Merges the oldest mergeable parts of {@code tenant} while their bytes stay within {@code maxBytes}
-     * (at least one part), so an object stays bounded even after a backlog (a store that reads it
-     * into heap to upload it, as S3 does, holds it whole);
-     * returns null when there is none.
+     * Merges the oldest mergeable parts of {@code tenant} sealed no later than {@code throughSequence} while their
+     * bytes stay within {@code maxBytes} (at least one part), so an object stays bounded even after a backlog (a
+     * store that reads it into heap to upload it, as S3 does, holds it whole); returns null when there is none.
      */
-    Outcome merge(String tenant, long maxBytes) throws IOException {
+    Outcome merge(String tenant, long maxBytes, long throughSequence) throws IOException {
         resolveUndecided(tenant);
         List<LocalParts.Part> taken = new ArrayList<>();
         long bytes = 0;
         for (LocalParts.Part p : mergeable(tenant)) {
+            if (p.sequence() > throughSequence) {
+                continue;
+            }
             if (!taken.isEmpty() && bytes + p.sizeBytes() > maxBytes) {
                 break;
             }

@@ -360,6 +360,106 @@ final class IngesterTest {
         }
     }
     @Test
+    void flushWhilePartsKeepComing_mergesThePartsReadyAtItsStart_deletesEachRoundsPartsBeforeTheNext() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Ingester> opened = new java.util.concurrent.atomic.AtomicReference<>();
+        List<Integer> partFilesAtEachRound = new ArrayList<>();
+        int[] pushed = {0};
+        try (Ingester ingester = openWithRoundHook(opened, i -> {
+            partFilesAtEachRound.add(partFiles("t"));
+            if (partFilesAtEachRound.size() > 20) {
+                throw new AssertionError("the flush keeps merging the parts sealed while it runs");
+            }
+            pushAndSeal(i, pushed);
+        })) {
+            for (int part = 0; part < 4; part++) {
+                pushAndSeal(ingester, pushed);
+            }
+            opened.set(ingester);
+
+            ingester.flushAll();
+
+            assertThat(partFilesAtEachRound).as("part files on disk as each round starts: the earlier rounds' are gone")
+                    .containsExactly(4, 4, 4, 4);
+            assertThat(ingester.unmergedPartBytes()).as("the four parts sealed during the flush wait").isPositive();
+            assertThat(partFiles("t")).isEqualTo(4);
+            assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(4 * 40);
+            assertThat(IngesterFixture.unflushedRows(ingester, "t")).hasSize(4 * 40);
+        }
+    }
+
+    @Test
+    void mergeCheck_partsSealedWhileItMerged_mergedByTheNextCheckRightAway() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Ingester> opened = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicInteger rounds = new java.util.concurrent.atomic.AtomicInteger();
+        int[] pushed = {0};
+        try (Ingester ingester = openWithRoundHook(opened, i -> {
+            if (rounds.incrementAndGet() <= 2) {
+                pushAndSeal(i, pushed);
+            }
+        })) {
+            pushAndSeal(ingester, pushed);
+            pushAndSeal(ingester, pushed);
+            opened.set(ingester);
+
+            ingester.checkMergesNow();
+
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while ((rounds.get() < 4 || ingester.unmergedPartBytes() > 0) && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(rounds.get()).as("merge rounds: two parts, then the two sealed meanwhile").isEqualTo(4);
+            assertThat(ingester.unmergedPartBytes()).isZero();
+            assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(4 * 40);
+        }
+    }
+
+    /** What a test does as a merge round starts (its intent written), with the ingester merging. */
+    private interface RoundAction {
+        void run(Ingester ingester) throws IOException;
+    }
+
+    /**
+     * An ingester whose merge rounds take one part of {@link #pushAndSeal} each (rounds take up to twice
+     * {@code merge_min_bytes}, 2 KB), whose merge loop never runs by itself (a check period of an hour: only the checks
+     * a test or a check asks for), running {@code atRound} as each round starts once {@code opened} holds it.
+     */
+    private Ingester openWithRoundHook(java.util.concurrent.atomic.AtomicReference<Ingester> opened, RoundAction atRound)
+            throws IOException {
+        IngestConfig config = IngesterFixture.config(dir).withFlush(new FlushConfig(Duration.ofMinutes(30),
+                Duration.ofHours(2), Duration.ofHours(1), Duration.ofMillis(1), Duration.ofMillis(5))
+                .withParts(Duration.ofHours(1), 2048));
+        CrashHook hook = point -> {
+            Ingester ingester = opened.get();
+            if (point == CrashPoint.MERGE_INTENT_WRITTEN && ingester != null) {
+                try {
+                    atRound.run(ingester);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+        return new Ingester(config, store, fx.clock, new io.prometheus.metrics.model.registry.PrometheusRegistry(), hook);
+    }
+
+    private static void pushAndSeal(Ingester ingester, int[] pushed) throws IOException {
+        List<LogEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 40; i++, pushed[0]++) {
+            entries.add(LogEntry.of(IngesterFixture.START.getEpochSecond() * 1_000_000_000L + pushed[0],
+                    "row " + pushed[0] + " " + "x".repeat(100)));
+        }
+        ingester.push("t", List.of(new PushStream("{app=\"r\"}", entries)));
+        ingester.seal();
+    }
+
+    private int partFiles(String tenant) {
+        try (var files = java.nio.file.Files.list(dir.resolve("wal").resolve("parts").resolve(tenant))) {
+            return (int) files.filter(f -> f.toString().endsWith(LocalParts.SUFFIX)).count();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void objectBlocksCutAtChunkBlockSize() throws Exception {
         IngestConfig config = IngesterFixture.config(dir)
                 .withChunk(new ChunkConfig(1024, 2048, ChunkEncoding.NONE));

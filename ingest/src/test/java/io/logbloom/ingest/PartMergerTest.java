@@ -140,6 +140,24 @@ final class PartMergerTest {
     }
 
     @Test
+    void merge_throughASequence_leavesLaterParts_newestMergeableNamesTheBound() throws IOException {
+        LocalParts parts = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
+        LocalParts.Part first = add(parts, "t", 3, rows(A, 0, 5));
+        LocalParts.Part second = add(parts, "t", 4, rows(B, 0, 5));
+        PartMerger merger = merger(parts, 4);
+        assertThat(merger.newestMergeable("t")).isEqualTo(second.sequence());
+        assertThat(merger.newestMergeable("u")).isEqualTo(Long.MIN_VALUE);
+        LocalParts.Part later = add(parts, "t", 4, rows(A, 5, 5));
+
+        PartMerger.Outcome outcome = merger.merge("t", Long.MAX_VALUE, second.sequence());
+
+        assertThat(outcome.partsMerged()).isEqualTo(2);
+        assertThat(parts.parts("t")).containsExactly(later);
+        assertThat(merger.merge("t", Long.MAX_VALUE, second.sequence())).as("nothing left through that sequence").isNull();
+        assertThat(first.sequence()).isLessThan(second.sequence());
+    }
+
+    @Test
     void merge_takesOnlyPartsWhoseWalSegmentsAreReleased() throws IOException {
         LocalParts parts = new LocalParts(dir.resolve("parts"), ColumnarConfig.defaults());
         add(parts, "t", 3, rows(A, 0, 5));
