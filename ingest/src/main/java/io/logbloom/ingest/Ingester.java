@@ -110,8 +110,12 @@ public final class Ingester implements AutoCloseable {
     private final ReentrantLock mergeLock = new ReentrantLock();
     /** Whether an early seal is scheduled, so a push flood schedules one at a time. */
     private final AtomicBoolean sealScheduled = new AtomicBoolean();
+    /** Whether a merge check is scheduled ahead of the loop's period, so seals ask for one at a time. */
+    private final AtomicBoolean mergeCheckScheduled = new AtomicBoolean();
     /** Clock time of the first failed merge since the last successful one, or {@code NOT_FAILING}; guarded by {@code mergeLock}. */
     private long failingSinceNanos = NOT_FAILING;
+    /** Whether the last merge with work failed: a refused push is told to wait a check period, not a second. */
+    private volatile boolean mergesFailing;
     private static final long NOT_FAILING = Long.MIN_VALUE;
     /** Clock time each part was first seen by the merge loop (parts' age and a tenant's idleness); merge thread only. */
     private final Map<Path, Long> firstSeen = new HashMap<>();
@@ -326,7 +330,9 @@ public final class Ingester implements AutoCloseable {
         long maxUnmerged = config.budget().maxUnmergedBytes();
         if (unmerged > maxUnmerged) {
             metrics.backlogLimited();
-            long retryAfter = Math.max(1, config.flush().flushCheckPeriod().toSeconds());
+            scheduleMergeCheck();
+            // merges going on drain the backlog by the round (seconds); a failing store is tried again a period later
+            long retryAfter = mergesFailing ? Math.max(1, config.flush().flushCheckPeriod().toSeconds()) : 1;
             throw new UnmergedBacklogExceededException(String.format("Ingester backlog limit exceeded (limit: %d "
                     + "bytes, ingester.max_unmerged_bytes) while %d bytes wait to be written to the object store, "
                     + "which is unavailable or slower than the push rate; retry after %d s",
@@ -669,26 +675,61 @@ public final class Ingester implements AutoCloseable {
             } catch (IOException e) {
                 LOG.warn("sealing buffers into parts failed, will retry: {}", e.toString());
             }
+            if (anyMergeDueBySize()) {
+                scheduleMergeCheck();
+            }
         });
+    }
+
+    /**
+     * Whether some tenant's mergeable parts reached {@code merge_min_bytes} and no push burst defers their merge: a
+     * seal that brings them there asks for a merge check at once instead of leaving them to the loop's next period
+     * ({@code flush_check_period}, 10 s by default, in which a push at 40 MB/s fills 400 MB more).
+     */
+    private boolean anyMergeDueBySize() {
+        long now = nowNanos();
+        for (String tenant : parts.tenants()) {
+            long bytes = 0;
+            for (LocalParts.Part p : merger.mergeable(tenant)) {
+                bytes += p.sizeBytes();
+            }
+            if (bytes >= config.flush().mergeMinBytes() && !burstDefers(now, bytes)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Schedules one merge check on the merge thread now unless one is pending. */
+    private void scheduleMergeCheck() {
+        runAheadOnce(mergeThread, mergeCheckScheduled, this::mergeTick);
     }
 
     /** Schedules one early seal unless one is pending. */
     private void scheduleSeal() {
-        if (sealScheduled.compareAndSet(false, true)) {
+        runAheadOnce(sealThread, sealScheduled, this::sealTick);
+    }
+
+    /**
+     * Runs {@code task} on {@code thread} now, ahead of its periodic runs, unless {@code pending} says a run asked for
+     * this way has not started yet; nothing when the thread is shutting down.
+     */
+    private static void runAheadOnce(ScheduledExecutorService thread, AtomicBoolean pending, Runnable task) {
+        if (pending.compareAndSet(false, true)) {
             try {
-                sealThread.execute(() -> {
-                    sealScheduled.set(false);
-                    sealTick();
+                thread.execute(() -> {
+                    pending.set(false);
+                    task.run();
                 });
             } catch (java.util.concurrent.RejectedExecutionException closing) {
-                sealScheduled.set(false);
+                pending.set(false);
             }
         }
     }
 
     /** Runs a merge check on the merge thread now, as the loop does every {@code flush_check_period} (tests). */
     void checkMergesNow() {
-        mergeThread.execute(this::mergeTick);
+        scheduleMergeCheck();
     }
 
     private void mergeTick() {
@@ -756,11 +797,7 @@ public final class Ingester implements AutoCloseable {
         if (merged[0]) {
             // parts sealed while it merged may be due already: checked now, not a flush_check_period later, so a
             // sustained push is merged as fast as before, when each merge went on with them
-            try {
-                mergeThread.execute(this::mergeTick);
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
-                // close() merges what is left
-            }
+            scheduleMergeCheck();
         }
     }
 
@@ -785,6 +822,7 @@ public final class Ingester implements AutoCloseable {
         long now = nowNanos();
         long budget = config.budget().flushRetryBudget().toNanos();
         if (failure != null) {
+            mergesFailing = true;
             if (failingSinceNanos == NOT_FAILING) {
                 failingSinceNanos = now;
             } else if (now - failingSinceNanos > budget) {
@@ -795,6 +833,7 @@ public final class Ingester implements AutoCloseable {
                         + failure.getMessage(), failure);
             }
         } else if (hadWork) {
+            mergesFailing = false;
             failingSinceNanos = NOT_FAILING;
             health.recover(FatalReason.OBJECT_STORE);
         }

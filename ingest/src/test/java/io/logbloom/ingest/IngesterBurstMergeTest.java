@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,16 +60,6 @@ final class IngesterBurstMergeTest {
         ingester.push("t", List.of(new PushStream("{app=\"burst\"}", entries)));
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(5);
-        }
-    }
-
     private double deferred() {
         try {
             for (String line : fx.scrape().split("\n")) {
@@ -103,15 +92,15 @@ final class IngesterBurstMergeTest {
     void sizeDueMerge_waitsDuringTheBurst_thenMergesOnceItHasPassed() throws Exception {
         try (Ingester ingester = fx.openWithMetrics(config(1L << 30), store)) {
             pushBurst(ingester);
-            await("a merge was deferred", () -> deferred() > 0);
+            IngesterFixture.await("a merge was deferred", () -> deferred() > 0);
             double before = deferred();
-            await("more ticks deferred it", () -> deferred() >= before + 3);
+            IngesterFixture.await("more ticks deferred it", () -> deferred() >= before + 3);
             assertThat(merged(ingester)).as("nothing merged while the burst goes on").isFalse();
             assertEveryRowOnce(ingester);
 
             fx.clock.advance(SEAL_INTERVAL.multipliedBy(3));
-            await("the parts were merged after the burst", () -> merged(ingester));
-            await("every part merged", () -> IngesterFixture.unflushedRows(ingester, "t").isEmpty());
+            IngesterFixture.await("the parts were merged after the burst", () -> merged(ingester));
+            IngesterFixture.await("every part merged", () -> IngesterFixture.unflushedRows(ingester, "t").isEmpty());
             assertEveryRowOnce(ingester);
         }
     }
@@ -122,7 +111,7 @@ final class IngesterBurstMergeTest {
         // the burst, stands still (with the large limit of the test above the same part waits)
         try (Ingester ingester = fx.openWithMetrics(config(1L << 20), store)) {
             pushBurst(ingester);
-            await("the parts were merged during the burst", () -> merged(ingester));
+            IngesterFixture.await("the parts were merged during the burst", () -> merged(ingester));
             assertThat(deferred()).isZero();
             assertEveryRowOnce(ingester);
         }
@@ -132,7 +121,7 @@ final class IngesterBurstMergeTest {
     void flushAll_duringTheBurst_mergesEverything() throws Exception {
         try (Ingester ingester = fx.openWithMetrics(config(1L << 30), store)) {
             pushBurst(ingester);
-            await("a merge was deferred", () -> deferred() > 0);
+            IngesterFixture.await("a merge was deferred", () -> deferred() > 0);
             ingester.flushAll();
             assertThat(IngesterFixture.unflushedRows(ingester, "t")).isEmpty();
             assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(pushed);

@@ -82,4 +82,15 @@ final class IngesterFixture {
         new PrometheusTextFormatWriter(false).write(out, registry.scrape());
         return out.toString(StandardCharsets.UTF_8);
     }
+
+    /** Waits until {@code condition} holds, for 30 s at most (then fails naming {@code what}). */
+    static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
 }
