@@ -62,6 +62,30 @@ final class IngesterMergeSchedulingTest {
     }
 
     @Test
+    void sealsDuringABurst_askForNoMerge_theFirstSealAfterItDoes() throws Exception {
+        // early seals past 2 MiB of buffers (max_memory 16 MiB); the burst's 2.6 MB of parts are past an eighth of
+        // max_unmerged_bytes, where the loop's own checks would merge them anyway; the fake clock, which decides when
+        // a burst has passed, moves only when the test moves it
+        IngestConfig config = config(Duration.ofHours(1), Duration.ofSeconds(1))
+                .withBudget(new BudgetConfig(16L << 20, Duration.ofHours(1), 16L << 20));
+        int[] pushed = {0};
+        try (Ingester ingester = fx.open(config, store)) {
+            for (int batch = 0; batch < 24; batch++) { // as a shipper's batches: the one past 2 MiB sees the burst
+                push(ingester, pushed, 1_000);
+            }
+            IngesterFixture.await("the burst is sealed", () -> ingester.unmergedPartBytes() > 2L << 20);
+            Thread.sleep(1_500); // a tick of the seal loop
+
+            assertThat(IngesterFixture.refs(ingester, "t")).as("no merge asked for while the burst goes on").isEmpty();
+
+            fx.clock.advance(Duration.ofSeconds(10)); // past two seal intervals: the burst has passed
+            IngesterFixture.await("the first seal after the burst asks for the merge",
+                    () -> ingester.unmergedBytes() == 0);
+            assertThat(IngesterFixture.stored(ingester, store, "t")).hasSize(24_000);
+        }
+    }
+
+    @Test
     void pushRefusedForTheBacklog_retryInASecond_andTheRefusalAsksForTheMerge() throws Exception {
         IngestConfig config = config(Duration.ofHours(1), Duration.ofHours(1))
                 .withBudget(new BudgetConfig(BudgetConfig.defaults().maxMemoryBytes(), Duration.ofHours(1), MAX_UNMERGED_BYTES));
