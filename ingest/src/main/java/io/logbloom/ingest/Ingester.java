@@ -634,14 +634,13 @@ public final class Ingester implements AutoCloseable {
                 + " attempts; data stays on local disk: " + last.getMessage(), last);
     }
 
-    /** Merges one bounded object of {@code tenant}'s released parts; caller holds {@code mergeLock}. */
     /**
      * Merges the mergeable parts of {@code tenant} sealed no later than {@code throughSequence} (those mergeable when
      * the caller looked), one object bounded in size per round, and deletes each round's parts as soon as no query
      * holds them; caller holds {@code mergeLock}. Parts sealed meanwhile wait for the next check: chasing them, a
      * sustained push kept the loop (and a {@code /flush}) going for as long as it lasted, and every merged part on
-     * disk until it stopped, past {@code ingester.max_unmerged_bytes} (1.4 GB of merged parts beside a 1.1 GB backlog
-     * after a 12 M-line push).
+     * disk until it stopped, past {@code ingester.max_unmerged_bytes} (in a 12 M-line push the parts directory grew to
+     * 2.1 GB, every part of the push, beside a backlog of 1.2 GB).
      */
     private void mergeReady(String tenant, FlushReason reason, long through) throws IOException {
         while (merge(tenant, reason, through) != null) {
@@ -649,6 +648,10 @@ public final class Ingester implements AutoCloseable {
         }
     }
 
+    /**
+     * Merges one bounded object of {@code tenant}'s released parts sealed no later than {@code throughSequence};
+     * caller holds {@code mergeLock}.
+     */
     private PartMerger.Outcome merge(String tenant, FlushReason reason, long throughSequence) throws IOException {
         long start = System.nanoTime();
         PartMerger.Outcome outcome = merger.merge(tenant, 2 * config.flush().mergeMinBytes(), throughSequence);

@@ -22,10 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * When merges run and what they take: a check merges the parts mergeable when it looked and deletes each round's parts
- * at once, asks for the next check when it merged something, a seal that brings parts to {@code merge_min_bytes} asks
- * for one at once, and so does a push refused for the backlog, which is told to come back in a second while merges
- * succeed and a check period later while they fail. The merge loop's own period is an hour here: every merge a test
- * sees was asked for.
+ * at once, asks for the next check when it merged something, a seal that brings parts to {@code merge_min_bytes} outside
+ * a push burst asks for one at once, and so does a push refused for the backlog, which is told to come back in a
+ * second while merges succeed and a check period later while they fail. The merge loop's own period is an hour here:
+ * every merge a test sees was asked for.
  */
 final class IngesterMergeSchedulingTest {
     /** Rounds take up to twice this: one part of {@link #pushAndSeal} each. */
