@@ -51,6 +51,12 @@ final class IngesterMergeSchedulingTest {
                 checkPeriod, Duration.ofMillis(1), Duration.ofMillis(5)).withParts(sealInterval, MERGE_MIN_BYTES));
     }
 
+    /** As {@link #config} with no seal loop, and {@code max_unmerged_bytes} at its least: two backlog parts exceed it. */
+    private IngestConfig backlogConfig(Duration checkPeriod) {
+        return config(checkPeriod, Duration.ofHours(1)).withBudget(new BudgetConfig(
+                BudgetConfig.defaults().maxMemoryBytes(), Duration.ofHours(1), MAX_UNMERGED_BYTES));
+    }
+
     @Test
     void sealBringingPartsToMergeMinBytes_mergedWithoutWaitingForTheLoop() throws Exception {
         try (Ingester ingester = fx.open(config(Duration.ofHours(1), Duration.ofMillis(10)), store)) {
@@ -87,8 +93,7 @@ final class IngesterMergeSchedulingTest {
 
     @Test
     void pushRefusedForTheBacklog_retryInASecond_andTheRefusalAsksForTheMerge() throws Exception {
-        IngestConfig config = config(Duration.ofHours(1), Duration.ofHours(1))
-                .withBudget(new BudgetConfig(BudgetConfig.defaults().maxMemoryBytes(), Duration.ofHours(1), MAX_UNMERGED_BYTES));
+        IngestConfig config = backlogConfig(Duration.ofHours(1));
         int[] pushed = {0};
         try (Ingester ingester = fx.open(config, store)) {
             pushBacklogAndSeal(ingester, pushed);
@@ -107,8 +112,7 @@ final class IngesterMergeSchedulingTest {
 
     @Test
     void pushRefusedForTheBacklog_whileMergesFail_retryAfterACheckPeriod() throws Exception {
-        IngestConfig config = config(Duration.ofSeconds(7), Duration.ofHours(1))
-                .withBudget(new BudgetConfig(BudgetConfig.defaults().maxMemoryBytes(), Duration.ofHours(1), MAX_UNMERGED_BYTES));
+        IngestConfig config = backlogConfig(Duration.ofSeconds(7));
         int[] pushed = {0};
         try (Ingester ingester = fx.open(config, store)) {
             store.down = true;
