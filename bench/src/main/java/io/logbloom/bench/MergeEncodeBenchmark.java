@@ -39,10 +39,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code trace_id}, {@code rawMib} MiB) encoded in the stored objects' format ({@link Ingester#storedObjectFormat}:
  * 1 MiB blocks, zstd 9) with the series bloom's tokens collected per block, as {@code PartMerger} does:
  * {@code blooms=none} without them, {@code linesScanned} with the bloom tokenizer scanning each line for its words,
- * {@code wordsSplit} taking the words the line encoder splits anyway ({@link LineWords}). The {@code rawBytes}
- * secondary result is raw bytes per second: divide by 10^6 for MB/s.
+ * {@code wordsSplit} taking the words the line encoder splits anyway ({@link LineWords}). {@code encoders}: blocks
+ * encoded at once on a pool of that many threads while the benchmark thread cuts the next and writes the encoded ones
+ * ({@code ingester.merge_concurrency}), or 0 for each block encoded on the benchmark thread as it is cut (the writer
+ * before merges encoded in parallel). The {@code rawBytes} secondary result is raw bytes per second of wall time:
+ * divide by 10^6 for MB/s.
  *
- * <p>Run: {@code java -jar bench/target/benchmarks.jar MergeEncodeBenchmark}. Not thread-safe: one thread per state.
+ * <p>Run: {@code java -jar bench/target/benchmarks.jar MergeEncodeBenchmark}; the encoders alone:
+ * {@code -p blooms=wordsSplit}. Not thread-safe: one thread per state.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -60,6 +64,12 @@ public class MergeEncodeBenchmark {
     /** Raw MiB of the stream: several blocks. */
     @Param("8")
     int rawMib;
+
+    /** Threads encoding blocks at once, 0 for none (each block encoded on the writer's thread). */
+    @Param({"0", "1", "2"})
+    int encoders;
+
+    private java.util.concurrent.ExecutorService pool;
 
     private final Labels labels = Labels.of("job", "bench");
     private ColumnarRows rows;
@@ -84,13 +94,26 @@ public class MergeEncodeBenchmark {
         SeriesBloomStore store = new SeriesBloomStore(new FileSystemObjectStore(dir.resolve("store")));
         bloomWriter = new SeriesBloomWriter(new BloomTokenizer(BloomTokenizerConfig.defaults()), BloomConfig.defaults(),
                 store, 256L << 20);
+        pool = encoders == 0 ? null : java.util.concurrent.Executors.newFixedThreadPool(encoders, r -> {
+            Thread t = new Thread(r, "bench-encoder");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @org.openjdk.jmh.annotations.TearDown(Level.Trial)
+    public void tearDown() {
+        if (pool != null) {
+            pool.shutdown();
+        }
     }
 
     /** Writes the stream as one object (to nowhere), with its bloom tokens as {@link #blooms} says. */
     @Benchmark
     public Object encode(RawBytesPerSecond throughput) throws Exception {
         throughput.rawBytes += rows.rawBytes();
-        try (ColumnarObjectWriter writer = new ColumnarObjectWriter(OutputStream.nullOutputStream(), config)) {
+        try (ColumnarObjectWriter writer = new ColumnarObjectWriter(OutputStream.nullOutputStream(), config, pool,
+                Math.max(1, encoders))) {
             if (blooms.equals("none")) {
                 writer.add(labels, rows);
                 return writer.finish();
@@ -99,7 +122,7 @@ public class MergeEncodeBenchmark {
             writer.add(labels, rows, blooms.equals("wordsSplit") ? tokens
                     : (blockIndex, blockRows, order, from, to, words) -> tokens.block(blockIndex, blockRows, order,
                             from, to, null)); // no word rule: the writer splits nothing, the tokenizer scans lines
-            tokens.finish();
+            tokens.finish(); // the writer finished them already when they were its sink
             return writer.finish();
         }
     }

@@ -3,11 +3,15 @@ package io.logbloom.chunks;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * Writes one columnar object (layout in {@code ColumnarLayout}) to an {@link OutputStream}: each
@@ -15,39 +19,70 @@ import java.util.TreeSet;
  * writer holds one block's scratch buffers and the directory, never the object. {@link #finish()}
  * writes the directory and footer and returns the directory.
  *
+ * <p>Given an executor and a parallelism above one, the writer encodes up to that many blocks at once on the
+ * executor's threads while its caller goes on filling the next block, and writes the encoded blocks in the order they
+ * were cut: the object's bytes are the same as a serial writer's, and every {@link BlockSink} call still comes on the
+ * caller's thread, in block order. Then it holds that many blocks' rows and scratch buffers.
+ *
  * <p>Streams must be added in {@link ColumnarDirectory#STREAM_ORDER} (fingerprint, then labels),
  * each once; rows within a stream may come in any time order (they are sorted stably by
  * timestamp). A stream too large for heap is written row by row through {@link #begin}, in time order.
- * Not thread-safe. {@link #close()} releases the native zstd context; it does not close
- * the output stream.
+ * Not thread-safe (one caller thread). {@link #close()} waits for blocks still being encoded and releases the native
+ * zstd contexts; it does not close the output stream.
  */
 public final class ColumnarObjectWriter implements AutoCloseable {
+    /** Blocks a writer encodes at once at most. */
+    public static final int MAX_PARALLELISM = 64;
+
     private final OutputStream out;
     private final ColumnarConfig config;
-    private final ColumnarColumnEncoder encoder;
+    /** Where blocks are encoded, or null to encode each on the caller's thread as it is cut. */
+    private final Executor encoders;
+    private final int parallelism;
+    private final List<ColumnarBlockEncoder> blockEncoders = new ArrayList<>();
+    private final ArrayDeque<ColumnarBlockEncoder> idleEncoders = new ArrayDeque<>();
+    /** Blocks cut and not yet written, oldest first. */
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final List<ColumnarStreamInfo> streams = new ArrayList<>();
     private final List<ColumnarBlockInfo> blocks = new ArrayList<>();
     private final TreeSet<String> keys = new TreeSet<>();
+    /** Blocks cut so far, written or pending: the index of the next block. */
+    private int blocksCut;
     private long position;
     private Labels previous;
     private boolean finished;
-    private long[] timestampScratch = new long[256];
-    private KeyColumn[] keyColumns = new KeyColumn[0];
+    private boolean failed;
     /** The stream being written row by row, if any. */
     private StreamAppender appending;
     /**
-     * The two row buffers of the {@link StreamAppender}s, handed from one stream to the next: a buffer grows to a
-     * block's rows, and buffers made per stream grew again each time (a tenth of a merge's allocations).
+     * Row buffers of the {@link StreamAppender}s, handed from block to block and stream to stream: a buffer grows to
+     * a block's rows, and buffers made per stream grew again each time (a tenth of a merge's allocations). One is
+     * filled while the blocks cut before it are encoded: at most {@code parallelism + 2} exist.
      */
-    private final ColumnarRows[] appenderRows = {new ColumnarRows(), new ColumnarRows()};
-    /** Collects the words of blocks' lines for sinks that want them ({@link BlockSink#wordRule()}). */
-    private LineWords lineWords;
+    private final ArrayDeque<ColumnarRows> freeRows = new ArrayDeque<>();
+    private int rowBuffers;
 
     /** A writer onto {@code out} (which it neither buffers nor closes) with {@code config}'s block bounds. */
     public ColumnarObjectWriter(OutputStream out, ColumnarConfig config) throws IOException {
+        this(out, config, null, 1);
+    }
+
+    /**
+     * As {@link #ColumnarObjectWriter(OutputStream, ColumnarConfig)}, encoding up to {@code parallelism} blocks at
+     * once on {@code encoders} (null: each block on the caller's thread, as it is cut).
+     *
+     * @throws IllegalArgumentException when {@code parallelism} is outside [1, {@value #MAX_PARALLELISM}]
+     */
+    public ColumnarObjectWriter(OutputStream out, ColumnarConfig config, Executor encoders, int parallelism)
+            throws IOException {
+        if (parallelism < 1 || parallelism > MAX_PARALLELISM) {
+            throw new IllegalArgumentException("block encoding parallelism " + parallelism + " is outside [1, "
+                    + MAX_PARALLELISM + "]");
+        }
         this.out = out;
         this.config = config;
-        this.encoder = new ColumnarColumnEncoder(config.zstdLevel(), config.effort());
+        this.encoders = encoders;
+        this.parallelism = encoders == null ? 1 : parallelism;
         ByteSink head = new ByteSink(ColumnarLayout.HEAD_BYTES);
         ColumnarLayout.writeHead(head);
         write(head.array(), head.size());
@@ -67,7 +102,7 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         return bytes.toByteArray();
     }
 
-    /** Bytes written so far. */
+    /** Bytes written so far (blocks still being encoded not counted). */
     public long bytesWritten() {
         return position;
     }
@@ -85,7 +120,8 @@ public final class ColumnarObjectWriter implements AutoCloseable {
     /**
      * Sees each block once it is written: its index in the object and its rows, {@code rows} at {@code order[from..to)},
      * and, when the sink has a {@link #wordRule()} and the writer tokenized the block's lines, the lines' words
-     * ({@code words}, else null: the sink splits the lines itself if it needs their words).
+     * ({@code words}, else null: the sink splits the lines itself if it needs their words); then, once a stream's
+     * last block was shown, {@link #streamWritten()}. Called on the writer's caller's thread, blocks in order.
      */
     @FunctionalInterface
     public interface BlockSink {
@@ -95,9 +131,15 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         default LineWords.Rule wordRule() {
             return null;
         }
+
+        /** Every block of the stream was shown to {@link #block}. */
+        default void streamWritten() {}
     }
 
-    /** As {@link #add(Labels, ColumnarRows)}, telling {@code sink} (when not null) which rows went into which block. */
+    /**
+     * As {@link #add(Labels, ColumnarRows)}, telling {@code sink} (when not null) which rows went into which block.
+     * Returns once every block of the stream is written: {@code rows} is the caller's again.
+     */
     public void add(Labels labels, ColumnarRows rows, BlockSink sink) throws IOException {
         if (rows.size() == 0) {
             throw new IllegalArgumentException("stream " + labels + " has no rows");
@@ -105,51 +147,51 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         checkNext(labels);
         int[] order = timeOrder(rows);
         int[] keyOrder = keyOrder(rows);
-        int firstBlock = blocks.size();
+        int firstBlock = blocksCut;
         int start = 0;
         long blockRaw = 0;
         for (int i = 0; i < order.length; i++) {
             int rowRaw = rows.rowRawBytes(order[i]);
             int count = i - start;
             if (count > 0 && (count == config.maxRowsPerBlock() || blockRaw + rowRaw > config.maxRawBytesPerBlock())) {
-                writeBlock(streams.size(), rows, order, start, i, blockRaw, keyOrder, sink);
+                cut(streams.size(), rows, order, start, i, blockRaw, keyOrder, sink, false, null);
                 start = i;
                 blockRaw = 0;
             }
             blockRaw += rowRaw;
         }
-        writeBlock(streams.size(), rows, order, start, order.length, blockRaw, keyOrder, sink);
-        streams.add(new ColumnarStreamInfo(labels, firstBlock, blocks.size() - firstBlock,
+        cut(streams.size(), rows, order, start, order.length, blockRaw, keyOrder, sink, true, null);
+        streams.add(new ColumnarStreamInfo(labels, firstBlock, blocksCut - firstBlock,
                 rows.timestampNanos(order[0]), rows.timestampNanos(order[order.length - 1]), rows.size(),
                 rows.rawBytes()));
+        writePending(0);
     }
 
     /**
      * Starts writing one stream whose rows come one at a time in time order, through the returned
      * appender: blocks are cut by the same rules as {@link #add} and written as they fill, so the writer
-     * holds one block's rows, never the stream's. Until {@link StreamAppender#end()} nothing else may be
-     * written.
+     * holds one block's rows, never the stream's (one per block being encoded, with a parallelism). Until
+     * {@link StreamAppender#end()} nothing else may be written.
      *
      * @param sink when not null, told which rows went into which block, as by {@link #add(Labels, ColumnarRows, BlockSink)}
      * @throws IllegalArgumentException when {@code labels} does not come after the previously added stream in stream order
      */
-    public StreamAppender begin(Labels labels, BlockSink sink) {
+    public StreamAppender begin(Labels labels, BlockSink sink) throws IOException {
         checkNext(labels);
-        appending = new StreamAppender(labels, sink);
+        appending = new StreamAppender(labels, sink, takeRows());
         return appending;
     }
 
     /**
      * One stream being written row by row (see {@link #begin}); a row equal in time to the previous one
-     * stays after it, as {@link #add}'s stable sort keeps it. Two row buffers alternate: when a row
-     * overflows the block, the block is written and that row moves to the other buffer. Not thread-safe.
+     * stays after it, as {@link #add}'s stable sort keeps it. When a row overflows the block, it moves to a
+     * fresh buffer and the block is cut. Not thread-safe.
      */
     public final class StreamAppender {
         private final Labels labels;
         private final BlockSink sink;
-        private final int firstBlock = blocks.size();
-        private ColumnarRows block = appenderRows[0];
-        private ColumnarRows spare = appenderRows[1];
+        private final int firstBlock = blocksCut;
+        private ColumnarRows block;
         private int[] identity = new int[0];
         private long blockRaw;
         private long rows;
@@ -158,11 +200,10 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         private long lastTimeNanos;
         private boolean ended;
 
-        private StreamAppender(Labels labels, BlockSink sink) {
+        private StreamAppender(Labels labels, BlockSink sink, ColumnarRows block) {
             this.labels = labels;
             this.sink = sink;
-            block.clear();
-            spare.clear();
+            this.block = block;
         }
 
         /**
@@ -206,13 +247,12 @@ public final class ColumnarObjectWriter implements AutoCloseable {
             int count = block.size() - 1;
             int rowRaw = block.rowRawBytes(count);
             if (count > 0 && (count == config.maxRowsPerBlock() || blockRaw + rowRaw > config.maxRawBytesPerBlock())) {
-                writeBufferedBlock(count);
-                spare.clear();
-                spare.append(timestampNanos, block.lineBytes(), block.lineOffset(count), block.lineLength(count),
+                ColumnarRows next = takeRows();
+                next.append(timestampNanos, block.lineBytes(), block.lineOffset(count), block.lineLength(count),
                         block.metadata(count));
-                ColumnarRows written = block;
-                block = spare;
-                spare = written;
+                ColumnarRows full = block;
+                block = next;
+                cutBuffered(full, count, false);
                 blockRaw = 0;
             }
             if (rows == 0) {
@@ -225,7 +265,7 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         }
 
         /**
-         * Writes the last block and records the stream in the directory; the writer then accepts the next
+         * Cuts the last block and records the stream in the directory; the writer then accepts the next
          * stream or {@link #finish()}.
          *
          * @throws IllegalArgumentException when no row was appended
@@ -238,28 +278,33 @@ public final class ColumnarObjectWriter implements AutoCloseable {
                 throw new IllegalArgumentException("stream " + labels + " has no rows");
             }
             ended = true;
-            writeBufferedBlock(block.size());
-            streams.add(new ColumnarStreamInfo(labels, firstBlock, blocks.size() - firstBlock, minTimeNanos,
+            cutBuffered(block, block.size(), true);
+            block = null;
+            streams.add(new ColumnarStreamInfo(labels, firstBlock, blocksCut - firstBlock, minTimeNanos,
                     lastTimeNanos, rows, rawBytes));
             appending = null;
         }
 
-        /** Writes the first {@code count} rows of {@link #block} as one block. */
-        private void writeBufferedBlock(int count) throws IOException {
+        /** Cuts the first {@code count} rows of {@code rows} as one block; the buffer is free again once it is written. */
+        private void cutBuffered(ColumnarRows rows, int count, boolean lastOfStream) throws IOException {
             if (identity.length < count) {
-                identity = new int[Math.max(count, identity.length * 2)];
-                for (int i = 0; i < identity.length; i++) {
-                    identity[i] = i;
+                int[] grown = new int[Math.max(count, identity.length * 2)]; // a new array: pending blocks read the old
+                for (int i = 0; i < grown.length; i++) {
+                    grown[i] = i;
                 }
+                identity = grown;
             }
-            int[] keyOrder = keyOrder(block);
-            writeBlock(streams.size(), block, identity, 0, count, blockRaw, keyOrder, sink);
+            int[] keyOrder = keyOrder(rows);
+            cut(streams.size(), rows, identity, 0, count, blockRaw, keyOrder, sink, lastOfStream, rows);
         }
     }
 
     private void checkNext(Labels labels) {
         if (finished) {
             throw new IllegalStateException("writer already finished");
+        }
+        if (failed) {
+            throw new IllegalStateException("writer failed: a block could not be encoded");
         }
         if (appending != null) {
             throw new IllegalStateException("stream " + appending.labels + " is still being appended");
@@ -300,13 +345,6 @@ public final class ColumnarObjectWriter implements AutoCloseable {
             keys.add(rows.keyName(k));
         }
         Arrays.sort(ids, (a, b) -> rows.keyName(a).compareTo(rows.keyName(b)));
-        if (keyColumns.length < ids.length) {
-            KeyColumn[] grown = Arrays.copyOf(keyColumns, ids.length);
-            for (int k = keyColumns.length; k < ids.length; k++) {
-                grown[k] = new KeyColumn();
-            }
-            keyColumns = grown;
-        }
         int[] order = new int[ids.length];
         for (int k = 0; k < ids.length; k++) {
             order[k] = ids[k];
@@ -314,84 +352,116 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         return order;
     }
 
-    /** Writes rows {@code order[from, to)} as the next block, then shows it to {@code sink} (when not null). */
-    private void writeBlock(int stream, ColumnarRows rows, int[] order, int from, int to, long rawBytes,
-            int[] keyOrder, BlockSink sink) throws IOException {
-        // the row loops live in methods of their own: a loop in this method would be compiled on stack replacement,
-        // once per loop, each time with every encoder inlined (the costliest compiles of a fresh server's first push)
-        int count = to - from;
-        LineWords words = sink == null ? null : lineWords(sink.wordRule());
-        copyTimestamps(rows, order, from, to);
-        List<ColumnarColumnInfo> columns = new ArrayList<>(2 + keyOrder.length);
-        columns.add(writeColumn(ColumnarColumnInfo.Kind.TIMESTAMPS, "", encoder.timestamps(timestampScratch, count)));
-        columns.add(writeColumn(ColumnarColumnInfo.Kind.LINES, "", encoder.lines(rows, order, from, to, words)));
-        collectKeyColumns(rows, order, from, to, keyOrder);
-        for (int keyId : keyOrder) {
-            KeyColumn column = keyColumns[keyId];
-            if (column.count > 0) {
-                columns.add(writeColumn(ColumnarColumnInfo.Kind.METADATA, rows.keyName(keyId), encoder.metadata(count,
-                        column.rows, column.count, rows.metaValues(), column.starts, column.ends)));
+    /**
+     * Cuts rows {@code order[from, to)} of {@code rows} as the next block: encoded at once on this thread without an
+     * executor (and written), else on the executor, once an encoder is idle (writing the oldest pending blocks until
+     * one is). {@code recycle}, when not null, is a row buffer that is free again once the block is written.
+     */
+    private void cut(int stream, ColumnarRows rows, int[] order, int from, int to, long rawBytes, int[] keyOrder,
+            BlockSink sink, boolean lastOfStream, ColumnarRows recycle) throws IOException {
+        ColumnarBlockEncoder encoder = idleEncoder();
+        LineWords.Rule rule = sink == null ? null : sink.wordRule();
+        CompletableFuture<ColumnarBlockEncoder.Encoded> encoded;
+        if (encoders == null) {
+            try {
+                encoded = CompletableFuture.completedFuture(encoder.encode(rows, order, from, to, keyOrder, rule));
+            } catch (RuntimeException | Error e) {
+                failed = true;
+                throw e;
+            }
+        } else {
+            try {
+                encoded = CompletableFuture.supplyAsync(() -> encoder.encode(rows, order, from, to, keyOrder, rule),
+                        encoders);
+            } catch (RuntimeException e) { // the executor refused it (shut down)
+                failed = true;
+                idleEncoders.add(encoder);
+                throw e;
             }
         }
-        blocks.add(new ColumnarBlockInfo(stream, count, timestampScratch[0], timestampScratch[count - 1], rawBytes,
-                strictlyIncreasing(timestampScratch, count), columns));
-        if (sink != null) {
-            sink.block(blocks.size() - 1, rows, order, from, to, words != null && words.split() ? words : null);
+        pending.add(new Pending(stream, rows, order, from, to, rawBytes, sink, lastOfStream, recycle, encoder, encoded));
+        blocksCut++;
+        if (encoders == null) {
+            writePending(0);
         }
     }
 
-    /** The reset word collector for {@code rule} (kept while sinks hand the same rule), or null without a rule. */
-    private LineWords lineWords(LineWords.Rule rule) {
-        if (rule == null) {
-            return null;
-        }
-        if (lineWords == null || lineWords.rule() != rule) {
-            lineWords = new LineWords(rule);
-        }
-        lineWords.reset();
-        return lineWords;
-    }
+    /** A block cut and not yet written. */
+    private record Pending(int stream, ColumnarRows rows, int[] order, int from, int to, long rawBytes, BlockSink sink,
+            boolean lastOfStream, ColumnarRows recycle, ColumnarBlockEncoder encoder,
+            CompletableFuture<ColumnarBlockEncoder.Encoded> encoded) {}
 
-    /** The timestamps of rows {@code order[from, to)} into {@link #timestampScratch}, from index 0. */
-    private void copyTimestamps(ColumnarRows rows, int[] order, int from, int to) {
-        int count = to - from;
-        if (timestampScratch.length < count) {
-            timestampScratch = new long[Math.max(count, timestampScratch.length * 2)];
-        }
-        long[] out = timestampScratch;
-        for (int i = from; i < to; i++) {
-            out[i - from] = rows.timestampNanos(order[i]);
-        }
-    }
-
-    /** Each metadata key's present rows and value ranges among rows {@code order[from, to)}, into its KeyColumn. */
-    private void collectKeyColumns(ColumnarRows rows, int[] order, int from, int to, int[] keyOrder) {
-        for (int k = 0; k < keyOrder.length; k++) {
-            keyColumns[keyOrder[k]].count = 0;
-        }
-        for (int i = from; i < to; i++) {
-            int row = order[i];
-            for (int p = rows.metaPairStart(row); p < rows.metaPairEnd(row); p++) {
-                keyColumns[rows.metaPairKey(p)].add(i - from, rows.metaValueStart(p), rows.metaValueEnd(p));
+    /** An encoder for the next block: an idle one, a new one below the parallelism, or the oldest pending block's. */
+    private ColumnarBlockEncoder idleEncoder() throws IOException {
+        while (idleEncoders.isEmpty()) {
+            if (blockEncoders.size() < parallelism) {
+                ColumnarBlockEncoder encoder = new ColumnarBlockEncoder(config);
+                blockEncoders.add(encoder);
+                return encoder;
             }
+            writeOldest();
+        }
+        return idleEncoders.poll();
+    }
+
+    /** A cleared row buffer for an appender: a free one, a new one while few exist, or the oldest pending block's. */
+    private ColumnarRows takeRows() throws IOException {
+        while (freeRows.isEmpty() && rowBuffers >= parallelism + 2 && !pending.isEmpty()) {
+            writeOldest();
+        }
+        ColumnarRows rows = freeRows.poll();
+        if (rows == null) {
+            rows = new ColumnarRows();
+            rowBuffers++;
+        }
+        rows.clear();
+        return rows;
+    }
+
+    /** Writes the oldest pending blocks until at most {@code keep} are left. */
+    private void writePending(int keep) throws IOException {
+        while (pending.size() > keep) {
+            writeOldest();
         }
     }
 
-    private static boolean strictlyIncreasing(long[] timestamps, int count) {
-        for (int i = 1; i < count; i++) {
-            if (timestamps[i] <= timestamps[i - 1]) {
-                return false;
+    /** Waits for the oldest pending block's encoding, writes it and shows it to its sink. */
+    private void writeOldest() throws IOException {
+        Pending block = pending.poll();
+        ColumnarBlockEncoder.Encoded encoded;
+        try {
+            encoded = block.encoded().join();
+        } catch (CompletionException e) {
+            failed = true;
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
             }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IOException("encoding a block failed: " + cause, cause);
         }
-        return true;
-    }
-
-    private ColumnarColumnInfo writeColumn(ColumnarColumnInfo.Kind kind, String key, ColumnarColumnEncoder.Encoded encoded)
-            throws IOException {
-        ColumnarColumnInfo info = new ColumnarColumnInfo(kind, key, encoded.encoding(), encoded.zstd(), position,
-                encoded.length(), ColumnarLayout.crc32c(encoded.bytes(), 0, encoded.length()), encoded.decodedSize());
+        long base = position;
+        List<ColumnarColumnInfo> columns = new ArrayList<>(encoded.columns().size());
+        for (ColumnarColumnInfo c : encoded.columns()) {
+            columns.add(new ColumnarColumnInfo(c.kind(), c.key(), c.encoding(), c.zstd(), base + c.offset(), c.length(),
+                    c.crc32c(), c.decodedSize()));
+        }
         write(encoded.bytes(), encoded.length());
-        return info;
+        blocks.add(new ColumnarBlockInfo(block.stream(), encoded.rows(), encoded.minTimeNanos(),
+                encoded.maxTimeNanos(), block.rawBytes(), encoded.distinctTimestamps(), columns));
+        if (block.sink() != null) {
+            block.sink().block(blocks.size() - 1, block.rows(), block.order(), block.from(), block.to(),
+                    encoded.words());
+            if (block.lastOfStream()) {
+                block.sink().streamWritten();
+            }
+        }
+        idleEncoders.add(block.encoder());
+        if (block.recycle() != null) {
+            freeRows.add(block.recycle());
+        }
     }
 
     private void write(byte[] bytes, int length) throws IOException {
@@ -399,14 +469,18 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         position += length;
     }
 
-    /** Writes the directory and footer; returns the directory. The writer accepts nothing afterwards. */
+    /** Writes the pending blocks, the directory and the footer; returns the directory. The writer accepts nothing afterwards. */
     public ColumnarDirectory finish() throws IOException {
         if (finished) {
             throw new IllegalStateException("writer already finished");
         }
+        if (failed) {
+            throw new IllegalStateException("writer failed: a block could not be encoded");
+        }
         if (appending != null) {
             throw new IllegalStateException("stream " + appending.labels + " is still being appended");
         }
+        writePending(0);
         finished = true;
         long directoryOffset = position;
         ByteSink directory = new ByteSink(1024 + 48 * blocks.size());
@@ -423,28 +497,19 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         return new ColumnarDirectory(streams, blocks, directoryOffset, directoryLength);
     }
 
+    /** Waits for blocks still being encoded (their results are dropped), then releases the encoders' zstd contexts. */
     @Override
     public void close() {
-        encoder.close();
-    }
-
-    /** One metadata key's present rows and value ranges within the block being written. */
-    private static final class KeyColumn {
-        int[] rows = new int[64];
-        int[] starts = new int[64];
-        int[] ends = new int[64];
-        int count;
-
-        void add(int row, int start, int end) {
-            if (count == rows.length) {
-                rows = Arrays.copyOf(rows, count * 2);
-                starts = Arrays.copyOf(starts, count * 2);
-                ends = Arrays.copyOf(ends, count * 2);
+        for (Pending block : pending) {
+            try {
+                block.encoded().join();
+            } catch (CompletionException | java.util.concurrent.CancellationException ignored) {
+                // the writer failed or was abandoned: the block is not written either way
             }
-            rows[count] = row;
-            starts[count] = start;
-            ends[count] = end;
-            count++;
+        }
+        pending.clear();
+        for (ColumnarBlockEncoder encoder : blockEncoders) {
+            encoder.close();
         }
     }
 }

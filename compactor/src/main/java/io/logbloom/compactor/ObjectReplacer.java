@@ -122,10 +122,7 @@ final class ObjectReplacer {
             for (Labels labels : order) {
                 SeriesBloomWriter.ObjectTokens tokens = blooms == null ? null
                         : blooms.start(tenant, labels.fingerprint(), fromBySeries.get(labels), key);
-                writer.add(labels, streams.get(labels), tokens);
-                if (tokens != null) {
-                    tokens.finish();
-                }
+                writer.add(labels, streams.get(labels), tokens); // which finishes the tokens (streamWritten)
             }
             directory = writer.finish();
         }

@@ -91,6 +91,7 @@ public final class SeriesBloomWriter {
         private final SeriesBloom bloom;
         private final TokenHashes hashes = new TokenHashes(MAX_TOKENS_PER_OBJECT);
         private boolean complete = true;
+        private boolean finished;
 
         private ObjectTokens(BloomKey key, String objectKey, SeriesBloom bloom) {
             this.key = key;
@@ -130,11 +131,22 @@ public final class SeriesBloomWriter {
             return tokenizer.config().wordTokensEnabled() ? WORD_RULE : null;
         }
 
+        /** The writer wrote the stream's last block: {@link #finish()}. */
+        @Override
+        public void streamWritten() {
+            finish();
+        }
+
         /**
          * Covers the object with one filter sized for the distinct tokens collected (when every block's tokens
-         * fit the bounds); the bloom is persisted by {@link #persist}.
+         * fit the bounds); the bloom is persisted by {@link #persist}. Called once, by the writer when the tokens are
+         * its sink ({@link #streamWritten()}); calls after the first do nothing.
          */
         public void finish() {
+            if (finished) {
+                return;
+            }
+            finished = true;
             long[] distinct = hashes.distinct();
             BloomConfig sized = bloomConfig.withInitialCapacity(Math.max(1, distinct.length)).withNonScaling(true);
             if (complete && exactSizeBytes(distinct.length, bloomConfig.errorRate()) <= bloomConfig.maxSizeBytes()) {

@@ -48,8 +48,7 @@ final class SeriesBloomWriterTest {
         }
         try (ColumnarObjectWriter object = new ColumnarObjectWriter(new ByteArrayOutputStream(), ColumnarConfig.defaults())) {
             SeriesBloomWriter.ObjectTokens tokens = writer.start("t", SERIES.fingerprint(), T0, key);
-            object.add(SERIES, columns, tokens);
-            tokens.finish();
+            object.add(SERIES, columns, tokens); // which finishes the tokens
             object.finish();
         }
         writer.persist();
