@@ -81,7 +81,8 @@ final class ConfigMapping {
                             w.fsyncInterval(), w.segmentSizeBytes()),
                     new FlushConfig(i.chunkIdlePeriod(), i.maxChunkAge(), i.flushCheckPeriod(),
                             defaultFlush.minRetryBackoff(), defaultFlush.maxRetryBackoff(), i.sealInterval(),
-                            i.mergeMinBytes()),
+                            i.mergeMinBytes(), i.mergeConcurrency() == LogbloomConfig.Ingester.AUTO_MERGE_CONCURRENCY
+                                    ? FlushConfig.defaultMergeConcurrency() : i.mergeConcurrency()),
                     new ChunkConfig(toInt("ingester.chunk_block_size", i.chunkBlockSizeBytes()),
                             toInt("ingester.chunk_target_size", i.chunkTargetSizeBytes()),
                             ChunkEncoding.parse(i.chunkEncoding())),

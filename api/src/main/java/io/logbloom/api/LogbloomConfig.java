@@ -194,6 +194,7 @@ public record LogbloomConfig(
                 + "  seal_interval: " + ConfigNode.formatDuration(i.sealInterval()) + "\n"
                 + "  merge_min_bytes: " + i.mergeMinBytes() + "\n"
                 + "  max_unmerged_bytes: " + i.maxUnmergedBytes() + "\n"
+                + "  merge_concurrency: " + i.mergeConcurrency() + "\n"
                 + "limits:\n"
                 + "  ingestion_rate_mb: " + l.ingestionRateMb() + "\n"
                 + "  ingestion_burst_size_mb: " + l.ingestionBurstSizeMb() + "\n"
@@ -480,12 +481,14 @@ public record LogbloomConfig(
      * {@code ingester:} block size and flush timing (Loki's ingester keys and defaults), plus the write
      * path's {@code seal_interval} (buffers to local parts) and {@code merge_min_bytes} (parts to one
      * stored object) with {@code max_unmerged_bytes} (parts waiting for the store above which pushes get
-     * 429). {@code chunk_target_size} and {@code chunk_encoding} are validated but no longer shape what
+     * 429), and {@code merge_concurrency} (blocks a merge encodes at once; 0, the default, one per core).
+     * {@code chunk_target_size} and {@code chunk_encoding} are validated but no longer shape what
      * is written (columnar objects, zstd).
      */
     public record Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
             Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod, long maxMemoryBytes,
-            Duration flushRetryBudget, Duration sealInterval, long mergeMinBytes, long maxUnmergedBytes) {
+            Duration flushRetryBudget, Duration sealInterval, long mergeMinBytes, long maxUnmergedBytes,
+            int mergeConcurrency) {
         /** With the default seal interval and merge size. */
         public Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
                 Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod, long maxMemoryBytes,
@@ -494,6 +497,15 @@ public record LogbloomConfig(
                     flushCheckPeriod, maxMemoryBytes, flushRetryBudget, io.logbloom.ingest.FlushConfig.DEFAULT_SEAL_INTERVAL,
                     io.logbloom.ingest.FlushConfig.DEFAULT_MERGE_MIN_BYTES,
                     io.logbloom.ingest.BudgetConfig.DEFAULT_MAX_UNMERGED_BYTES);
+        }
+
+        /** With the default merge concurrency (one block encoder per core). */
+        public Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
+                Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod, long maxMemoryBytes,
+                Duration flushRetryBudget, Duration sealInterval, long mergeMinBytes, long maxUnmergedBytes) {
+            this(chunkBlockSizeBytes, chunkTargetSizeBytes, chunkEncoding, chunkIdlePeriod, maxChunkAge,
+                    flushCheckPeriod, maxMemoryBytes, flushRetryBudget, sealInterval, mergeMinBytes, maxUnmergedBytes,
+                    AUTO_MERGE_CONCURRENCY);
         }
 
         public Ingester {
@@ -518,7 +530,14 @@ public record LogbloomConfig(
                 throw new ConfigException("ingester.max_unmerged_bytes must be at least "
                         + io.logbloom.ingest.BudgetConfig.MIN_MAX_UNMERGED_BYTES + " bytes, got " + maxUnmergedBytes);
             }
+            if (mergeConcurrency < 0 || mergeConcurrency > io.logbloom.ingest.FlushConfig.MAX_MERGE_CONCURRENCY) {
+                throw new ConfigException("ingester.merge_concurrency must be 0 (one per core) or 1 to "
+                        + io.logbloom.ingest.FlushConfig.MAX_MERGE_CONCURRENCY + ", got " + mergeConcurrency);
+            }
         }
+
+        /** {@code merge_concurrency: 0}, the default: one block encoder per core the JVM sees (see {@link ConfigMapping}). */
+        static final int AUTO_MERGE_CONCURRENCY = 0;
 
         /**
          * {@code max_memory: 0}, the default: a quarter of the JVM's maximum heap, so the budget
@@ -538,7 +557,8 @@ public record LogbloomConfig(
                     n.duration("flush_retry_budget", io.logbloom.ingest.BudgetConfig.DEFAULT_FLUSH_RETRY_BUDGET),
                     n.duration("seal_interval", io.logbloom.ingest.FlushConfig.DEFAULT_SEAL_INTERVAL),
                     n.bytes("merge_min_bytes", io.logbloom.ingest.FlushConfig.DEFAULT_MERGE_MIN_BYTES),
-                    n.bytes("max_unmerged_bytes", io.logbloom.ingest.BudgetConfig.DEFAULT_MAX_UNMERGED_BYTES));
+                    n.bytes("max_unmerged_bytes", io.logbloom.ingest.BudgetConfig.DEFAULT_MAX_UNMERGED_BYTES),
+                    n.integer("merge_concurrency", AUTO_MERGE_CONCURRENCY));
             n.rejectUnknownKeys();
             return i;
         }

@@ -53,7 +53,7 @@ final class LogbloomConfigTest {
                 ingester: { chunk_block_size: 64KB, chunk_target_size: 1.5MB, chunk_encoding: zstd,
                             chunk_idle_period: 1h30m, max_chunk_age: 3h, flush_check_period: 500ms,
                             max_memory: 64MB, flush_retry_budget: 30s, seal_interval: 2s, merge_min_bytes: 4MB,
-                            max_unmerged_bytes: 512MB }
+                            max_unmerged_bytes: 512MB, merge_concurrency: 3 }
                 limits: { ingestion_rate_mb: 8.5, ingestion_burst_size_mb: 12, max_line_size: 1MB,
                           max_label_names_per_series: 30, max_label_name_length: 100, max_label_value_length: 200,
                           reject_old_samples: false, reject_old_samples_max_age: 1w, creation_grace_period: 5m,
@@ -84,7 +84,7 @@ final class LogbloomConfigTest {
                 Duration.ofMillis(200), 1 << 20));
         assertThat(c.ingester()).isEqualTo(new LogbloomConfig.Ingester(64 << 10, (long) (1.5 * (1 << 20)), "zstd",
                 Duration.ofMinutes(90), Duration.ofHours(3), Duration.ofMillis(500), 64L << 20, Duration.ofSeconds(30),
-                Duration.ofSeconds(2), 4L << 20, 512L << 20));
+                Duration.ofSeconds(2), 4L << 20, 512L << 20, 3));
         assertThat(c.limits()).isEqualTo(new LogbloomConfig.Limits(8.5, 12, 1 << 20, 30, 100, 200, false,
                 Duration.ofDays(7), Duration.ofMinutes(5), 10, 7, 70, false, 100, 50, Duration.ofMinutes(2), 1L << 30,
                 List.of("app", "job"), false, List.of("lvl"), false, 9, OtlpConfig.of(true, List.of(
@@ -173,6 +173,21 @@ final class LogbloomConfigTest {
                 .isEqualTo(io.logbloom.ingest.BudgetConfig.DEFAULT_MAX_UNMERGED_BYTES);
         assertThatThrownBy(() -> LogbloomConfig.parse("ingester:\n  max_unmerged_bytes: 1KB\n", Map.of()))
                 .hasMessageContaining("ingester.max_unmerged_bytes must be at least 1048576 bytes, got 1024");
+    }
+
+    @Test
+    void parse_mergeConcurrency_mappedIntoTheFlushConfig_defaultedToTheCores_andValidated() {
+        LogbloomConfig c = LogbloomConfig.parse("ingester:\n  merge_concurrency: 5\n", Map.of());
+        assertThat(ConfigMapping.ingestConfig(c).flush().mergeConcurrency()).isEqualTo(5);
+        assertThat(LogbloomConfig.defaults().ingester().mergeConcurrency()).isZero();
+        assertThat(ConfigMapping.ingestConfig(LogbloomConfig.defaults()).flush().mergeConcurrency())
+                .isEqualTo(Math.min(64, Runtime.getRuntime().availableProcessors()));
+        assertThatThrownBy(() -> LogbloomConfig.parse("ingester:\n  merge_concurrency: -1\n", Map.of()))
+                .hasMessageContaining("ingester.merge_concurrency must be 0 (one per core) or 1 to 64, got -1");
+        assertThatThrownBy(() -> LogbloomConfig.parse("ingester:\n  merge_concurrency: 65\n", Map.of()))
+                .hasMessageContaining("ingester.merge_concurrency must be 0 (one per core) or 1 to 64, got 65");
+        assertThatThrownBy(() -> LogbloomConfig.parse("ingester:\n  merge_concurrency: two\n", Map.of()))
+                .hasMessageContaining("expected an integer, got 'two'");
     }
 
     @Test

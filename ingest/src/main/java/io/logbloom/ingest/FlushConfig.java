@@ -14,9 +14,12 @@ import java.util.Objects;
  * @param maxRetryBackoff cap of the doubling retry delay
  * @param sealInterval how often write buffers become on-disk parts
  * @param mergeMinBytes parts of a tenant merged into one stored object once they reach this size
+ * @param mergeConcurrency blocks a merge encodes at once, each on a thread of its own, while the merging thread reads
+ *     the parts and writes the blocks encoded (the object is the same whatever the number)
  */
 public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod,
-        Duration minRetryBackoff, Duration maxRetryBackoff, Duration sealInterval, long mergeMinBytes) {
+        Duration minRetryBackoff, Duration maxRetryBackoff, Duration sealInterval, long mergeMinBytes,
+        int mergeConcurrency) {
     /** How often the write buffers are sealed into on-disk parts: rows are in heap about this long. */
     public static final Duration DEFAULT_SEAL_INTERVAL = Duration.ofSeconds(1);
     /**
@@ -27,6 +30,16 @@ public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Durati
      * object of about 30 MB.
      */
     public static final long DEFAULT_MERGE_MIN_BYTES = 128L << 20;
+    /** Most blocks a merge may encode at once. */
+    public static final int MAX_MERGE_CONCURRENCY = 64;
+
+    /**
+     * One block encoder per core: encoding (tokenizing, zstd) is about three quarters of a merge's CPU, so a merge
+     * uses every core, where one encoding thread made a flush take one core however many the machine had.
+     */
+    public static int defaultMergeConcurrency() {
+        return Math.min(MAX_MERGE_CONCURRENCY, Math.max(1, Runtime.getRuntime().availableProcessors()));
+    }
 
     /** A config with the default seal interval and merge size. */
     public FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod,
@@ -35,10 +48,21 @@ public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Durati
                 DEFAULT_MERGE_MIN_BYTES);
     }
 
+    /** A config with the default merge concurrency. */
+    public FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod,
+            Duration minRetryBackoff, Duration maxRetryBackoff, Duration sealInterval, long mergeMinBytes) {
+        this(chunkIdlePeriod, maxChunkAge, flushCheckPeriod, minRetryBackoff, maxRetryBackoff, sealInterval,
+                mergeMinBytes, defaultMergeConcurrency());
+    }
+
     public FlushConfig {
         requirePositive("seal_interval", sealInterval);
         if (mergeMinBytes < 1) {
             throw new IllegalArgumentException("merge_min_bytes must be positive: " + mergeMinBytes);
+        }
+        if (mergeConcurrency < 1 || mergeConcurrency > MAX_MERGE_CONCURRENCY) {
+            throw new IllegalArgumentException("merge_concurrency " + mergeConcurrency + " is outside [1, "
+                    + MAX_MERGE_CONCURRENCY + "]");
         }
         requirePositive("chunk_idle_period", chunkIdlePeriod);
         requirePositive("max_chunk_age", maxChunkAge);
@@ -60,7 +84,13 @@ public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Durati
     /** A copy with another seal interval and merge size. */
     public FlushConfig withParts(Duration newSealInterval, long newMergeMinBytes) {
         return new FlushConfig(chunkIdlePeriod, maxChunkAge, flushCheckPeriod, minRetryBackoff, maxRetryBackoff,
-                newSealInterval, newMergeMinBytes);
+                newSealInterval, newMergeMinBytes, mergeConcurrency);
+    }
+
+    /** A copy with another merge concurrency. */
+    public FlushConfig withMergeConcurrency(int newMergeConcurrency) {
+        return new FlushConfig(chunkIdlePeriod, maxChunkAge, flushCheckPeriod, minRetryBackoff, maxRetryBackoff,
+                sealInterval, mergeMinBytes, newMergeConcurrency);
     }
 
     private static void requirePositive(String key, Duration value) {

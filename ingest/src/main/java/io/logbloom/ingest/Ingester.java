@@ -104,6 +104,8 @@ public final class Ingester implements AutoCloseable {
     private final List<TailListener> tailListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService sealThread;
     private final ScheduledExecutorService mergeThread;
+    /** Threads a merge encodes its object's blocks on, {@link FlushConfig#mergeConcurrency()} of them. */
+    private final java.util.concurrent.ExecutorService mergeEncoders;
     private final IngesterHealth health = new IngesterHealth();
     private final long maxMemoryBytes;
     private final long sealBytes;
@@ -178,9 +180,12 @@ public final class Ingester implements AutoCloseable {
         ColumnarConfig partFormat = objectFormat.withEffort(PART_EFFORT);
         Path partsDir = config.wal().directory().resolve("parts");
         this.parts = new LocalParts(partsDir, partFormat);
+        int mergeConcurrency = config.flush().mergeConcurrency();
+        this.mergeEncoders = Executors.newFixedThreadPool(mergeConcurrency, daemonThreads("logbloom-merge-encode-"));
         this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted, config.index(),
                 objectFormat, this::releasedThroughSegment,
-                visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE, crashHook);
+                visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE, mergeEncoders, mergeConcurrency,
+                crashHook);
         merger.recover();
         long now = nowNanos();
         rememberPartRows(now);
@@ -247,6 +252,16 @@ public final class Ingester implements AutoCloseable {
             long interval = config.wal().fsyncInterval().toMillis();
             sealThread.scheduleWithFixedDelay(this::syncWal, interval, interval, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /** Daemon threads named {@code prefix} and a number from 1. */
+    private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + made.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     private static ScheduledExecutorService singleThread(String name) {
@@ -920,6 +935,7 @@ public final class Ingester implements AutoCloseable {
                 try {
                     writer.close(wal::close);
                 } finally {
+                    mergeEncoders.shutdown();
                     persisted.close();
                 }
             }
@@ -942,6 +958,7 @@ public final class Ingester implements AutoCloseable {
         try {
             writer.close(wal::close);
         } finally {
+            mergeEncoders.shutdown(); // not shutdownNow: a merge still running waits for the blocks it handed over
             persisted.close();
         }
     }

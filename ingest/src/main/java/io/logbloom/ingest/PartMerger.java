@@ -81,11 +81,11 @@ import org.slf4j.LoggerFactory;
  * store does not answer, that check fails and so does the merge; the parts stay on disk, where
  * {@code ingester.max_unmerged_bytes} bounds them (the {@link Ingester} refuses pushes beyond).
  *
- * <p>Memory: one decoded block per part being merged plus the block being written (each stream is
- * k-way merged by time from its parts, see {@link #mergeStream}), whatever a stream's size, plus the
- * writer's buffers; the encoded object goes to a temporary file beside the manifest and is uploaded from
- * there ({@link ObjectStore#putFile}), so it is in heap only where a store must read it (S3). Not
- * thread-safe: one merger thread per ingester.
+ * <p>Memory: one decoded block per part being merged plus the blocks being written (one filling, up to
+ * {@code encodeParallelism} being encoded on the block encoders' threads; each stream is k-way merged by time from
+ * its parts, see {@link #mergeStream}), whatever a stream's size, plus the writer's buffers (one set per encoder); the encoded object goes to a temporary file beside the manifest and is uploaded from
+ * there ({@link ObjectStore#putFile}), so it is in heap only where a store must read it (S3). The object's bytes do
+ * not depend on the parallelism. Not thread-safe: one merger thread per ingester.
  */
 final class PartMerger {
     private static final Logger LOG = LoggerFactory.getLogger(PartMerger.class);
@@ -128,6 +128,9 @@ final class PartMerger {
     private final String writerId;
     private final SeriesBloomWriter blooms;
     private final long retireGraceNanos;
+    /** Where a merge encodes its object's blocks, and how many at once (see {@link ColumnarObjectWriter}). */
+    private final java.util.concurrent.Executor blockEncoders;
+    private final int encodeParallelism;
     /** Parts merged away, kept on disk while queries that listed them just before hold them, at most a grace. */
     private final List<Retired> retired = new ArrayList<>();
 
@@ -151,7 +154,7 @@ final class PartMerger {
     PartMerger(LocalParts parts, Path manifestDir, ObjectStore store, IndexWriter indexWriter,
             PersistedIndex persistedIndex, IndexConfig indexConfig, ColumnarConfig format, LongSupplier releasedThroughSegment,
             Lock visibility, String writerId, SeriesBloomWriter blooms, java.time.Duration retireGrace,
-            CrashHook crashHook) {
+            java.util.concurrent.Executor blockEncoders, int encodeParallelism, CrashHook crashHook) {
         this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
         this.crashHook = Objects.requireNonNull(crashHook, "crashHook is null");
         this.parts = Objects.requireNonNull(parts, "parts is null");
@@ -165,6 +168,8 @@ final class PartMerger {
         this.writerId = Objects.requireNonNull(writerId, "writerId is null");
         this.blooms = Objects.requireNonNull(blooms, "blooms is null");
         this.retireGraceNanos = retireGrace.toNanos();
+        this.blockEncoders = blockEncoders;
+        this.encodeParallelism = encodeParallelism;
     }
 
     /** The parts of {@code tenant} a merge may take now: those whose WAL segments are released, oldest first. */
@@ -246,7 +251,8 @@ final class PartMerger {
             Map<LocalParts.Part, LocalParts.Reader> readers = new HashMap<>();
             try (OutputStream out = new BufferedOutputStream(new CheckedOutputStream(Files.newOutputStream(objectFile),
                     crc), OBJECT_WRITE_BUFFER_BYTES);
-                    ColumnarObjectWriter writer = new ColumnarObjectWriter(out, format)) {
+                    ColumnarObjectWriter writer = new ColumnarObjectWriter(out, format, blockEncoders,
+                            encodeParallelism)) {
                 for (LocalParts.Part part : taken) {
                     readers.put(part, parts.open(part));
                 }
@@ -345,10 +351,7 @@ final class PartMerger {
                 heads.add(head);
             }
         }
-        appender.end();
-        if (tokens != null) {
-            tokens.finish();
-        }
+        appender.end(); // the writer finishes the stream's tokens once its last block is written (streamWritten)
         return rows;
     }
 

@@ -56,7 +56,7 @@ final class PartMergerTest {
         return new PartMerger(parts, dir.resolve("parts"), store,
                 new IndexWriter(store, IndexConfig.defaults(), Clock.systemUTC(), "test"), index, IndexConfig.defaults(),
                 format, () -> releasedThrough, new ReentrantLock(), "w1", bloomWriter(store), Duration.ZERO,
-                CrashHook.NONE);
+                java.util.concurrent.ForkJoinPool.commonPool(), 3, CrashHook.NONE); // blocks encoded in parallel
     }
 
     private static SeriesBloomWriter bloomWriter(io.logbloom.chunks.ObjectStore into) {
@@ -227,7 +227,7 @@ final class PartMergerTest {
                 IndexConfig.defaults(), ColumnarConfig.defaults(), () -> 5, new ReentrantLock(), "w1",
                 new SeriesBloomWriter(new io.logbloom.tokens.BloomTokenizer(io.logbloom.tokens.BloomTokenizerConfig.defaults()),
                         io.logbloom.bloom.BloomConfig.defaults(), new SeriesBloomStore(ambiguous), 1 << 20),
-                Duration.ZERO, CrashHook.NONE);
+                Duration.ZERO, null, 1, CrashHook.NONE);
 
         ambiguous.failAfterPutPrefix = "index/";
         assertThatThrownBy(() -> merger.merge("t")).hasMessageContaining("timed out after storing index/");
@@ -322,8 +322,7 @@ final class PartMergerTest {
                 }
                 SeriesBloomWriter.ObjectTokens tokens = expectedBlooms.start("t", l.fingerprint(), min,
                         outcome.objectKey());
-                writer.add(l, rows, tokens);
-                tokens.finish();
+                writer.add(l, rows, tokens); // which finishes the tokens
             }
             writer.finish();
         }
