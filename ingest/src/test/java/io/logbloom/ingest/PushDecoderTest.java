@@ -71,6 +71,50 @@ final class PushDecoderTest {
     }
 
     @Test
+    void protobuf_textOfEveryLengthAndScript_decodesExactly_inEveryStringField() throws Exception {
+        // lengths around the eight-byte stride of the ASCII check, a non-ASCII character at each place of the text
+        java.util.Random random = new java.util.Random(3);
+        String[] others = {"é", "✓", "😀", "\u0000", "\u007f"};
+        for (int length = 0; length <= 20; length++) {
+            for (int at = -1; at < length; at++) {
+                StringBuilder text = new StringBuilder();
+                for (int i = 0; i < length; i++) {
+                    text.append(i == at ? others[random.nextInt(others.length)] : (char) ('a' + random.nextInt(26)));
+                }
+                String t = text.toString();
+                List<PushStream> streams = List.of(new PushStream("{app=\"" + t + "\"}", List.of(
+                        new LogEntry(1_000, t, List.of(new Label("k" + t, t))))));
+                assertThat(decoder.decode(PushBodies.protobuf(streams), "application/x-protobuf")).as("text '%s'", t)
+                        .isEqualTo(streams);
+            }
+        }
+    }
+
+    @Test
+    void protobuf_invalidUtf8_rejectedInEveryStringField_atAnyPlace() throws Exception {
+        for (int length = 1; length <= 18; length++) {
+            for (int at = 0; at < length; at++) {
+                byte[] text = new byte[length];
+                java.util.Arrays.fill(text, (byte) 'a');
+                text[at] = (byte) 0xff; // never in UTF-8
+                byte[] good = "ok".getBytes(StandardCharsets.UTF_8);
+                for (int field = 0; field < 4; field++) { // labels, line, metadata name, metadata value
+                    byte[] pair = concat(raw(0x0a, field == 2 ? text : good), raw(0x12, field == 3 ? text : good));
+                    byte[] entry = concat(raw(0x12, field == 1 ? text : good), new byte[] {0x1a, (byte) pair.length}, pair);
+                    byte[] stream = concat(raw(0x0a, field == 0 ? text : "{a=\"b\"}".getBytes(StandardCharsets.UTF_8)),
+                            new byte[] {0x12, (byte) entry.length}, entry);
+                    byte[] request = concat(new byte[] {0x0a, (byte) stream.length}, stream);
+                    assertThatThrownBy(() -> decoder.decode(Snappy.compress(request), "application/x-protobuf"))
+                            .as("field %d, length %d, bad byte at %d", field, length, at)
+                            .isInstanceOf(PushDecodeException.class)
+                            .hasMessageStartingWith("invalid protobuf PushRequest")
+                            .hasMessageContaining("UTF-8");
+                }
+            }
+        }
+    }
+
+    @Test
     void protobuf_invalidUtf8Line_rejected() throws Exception {
         byte[] entry = {0x12, 0x02, (byte) 0xc3, 0x28};
         byte[] stream = concat(bytes(0x0a, "{a=\"b\"}"), new byte[] {0x12, (byte) entry.length}, entry);
@@ -213,6 +257,10 @@ final class PushDecoderTest {
         assertThatThrownBy(() -> decoder.decode(new byte[0], "text/plain"))
                 .isInstanceOf(PushDecodeException.class)
                 .hasMessageStartingWith("unsupported Content-Type 'text/plain'");
+    }
+
+    private static byte[] raw(int tag, byte[] b) {
+        return concat(new byte[] {(byte) tag, (byte) b.length}, b);
     }
 
     private static byte[] bytes(int tag, String s) {
