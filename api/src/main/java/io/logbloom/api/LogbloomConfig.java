@@ -481,7 +481,7 @@ public record LogbloomConfig(
      * {@code ingester:} block size and flush timing (Loki's ingester keys and defaults), plus the write
      * path's {@code seal_interval} (buffers to local parts) and {@code merge_min_bytes} (parts to one
      * stored object) with {@code max_unmerged_bytes} (parts waiting for the store above which pushes get
-     * 429), and {@code merge_concurrency} (blocks a merge encodes at once; 0, the default, one per core).
+     * 429), and {@code merge_concurrency} (blocks a merge encodes at once; 0, the default, half the cores, at least one).
      * {@code chunk_target_size} and {@code chunk_encoding} are validated but no longer shape what
      * is written (columnar objects, zstd).
      */
@@ -499,7 +499,7 @@ public record LogbloomConfig(
                     io.logbloom.ingest.BudgetConfig.DEFAULT_MAX_UNMERGED_BYTES);
         }
 
-        /** With the default merge concurrency (one block encoder per core). */
+        /** With the default merge concurrency (half the cores, at least one). */
         public Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
                 Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod, long maxMemoryBytes,
                 Duration flushRetryBudget, Duration sealInterval, long mergeMinBytes, long maxUnmergedBytes) {
@@ -531,12 +531,12 @@ public record LogbloomConfig(
                         + io.logbloom.ingest.BudgetConfig.MIN_MAX_UNMERGED_BYTES + " bytes, got " + maxUnmergedBytes);
             }
             if (mergeConcurrency < 0 || mergeConcurrency > io.logbloom.ingest.FlushConfig.MAX_MERGE_CONCURRENCY) {
-                throw new ConfigException("ingester.merge_concurrency must be 0 (one per core) or 1 to "
+                throw new ConfigException("ingester.merge_concurrency must be 0 (half the cores) or 1 to "
                         + io.logbloom.ingest.FlushConfig.MAX_MERGE_CONCURRENCY + ", got " + mergeConcurrency);
             }
         }
 
-        /** {@code merge_concurrency: 0}, the default: one block encoder per core the JVM sees (see {@link ConfigMapping}). */
+        /** {@code merge_concurrency: 0}, the default: half the cores the JVM sees, at least one (see {@link ConfigMapping}). */
         static final int AUTO_MERGE_CONCURRENCY = 0;
 
         /**

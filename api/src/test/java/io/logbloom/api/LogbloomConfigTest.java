@@ -181,11 +181,11 @@ final class LogbloomConfigTest {
         assertThat(ConfigMapping.ingestConfig(c).flush().mergeConcurrency()).isEqualTo(5);
         assertThat(LogbloomConfig.defaults().ingester().mergeConcurrency()).isZero();
         assertThat(ConfigMapping.ingestConfig(LogbloomConfig.defaults()).flush().mergeConcurrency())
-                .isEqualTo(Math.min(64, Runtime.getRuntime().availableProcessors()));
+                .isEqualTo(Math.min(64, Math.max(1, Runtime.getRuntime().availableProcessors() / 2)));
         assertThatThrownBy(() -> LogbloomConfig.parse("ingester:\n  merge_concurrency: -1\n", Map.of()))
-                .hasMessageContaining("ingester.merge_concurrency must be 0 (one per core) or 1 to 64, got -1");
+                .hasMessageContaining("ingester.merge_concurrency must be 0 (half the cores) or 1 to 64, got -1");
         assertThatThrownBy(() -> LogbloomConfig.parse("ingester:\n  merge_concurrency: 65\n", Map.of()))
-                .hasMessageContaining("ingester.merge_concurrency must be 0 (one per core) or 1 to 64, got 65");
+                .hasMessageContaining("ingester.merge_concurrency must be 0 (half the cores) or 1 to 64, got 65");
         assertThatThrownBy(() -> LogbloomConfig.parse("ingester:\n  merge_concurrency: two\n", Map.of()))
                 .hasMessageContaining("expected an integer, got 'two'");
     }

@@ -14,8 +14,9 @@ import java.util.Objects;
  * @param maxRetryBackoff cap of the doubling retry delay
  * @param sealInterval how often write buffers become on-disk parts
  * @param mergeMinBytes parts of a tenant merged into one stored object once they reach this size
- * @param mergeConcurrency blocks a merge encodes at once, each on a thread of its own, while the merging thread reads
- *     the parts and writes the blocks encoded (the object is the same whatever the number)
+ * @param mergeConcurrency blocks a merge encodes at once: 1 encodes each on the merging thread as it is cut; more
+ *     encode them on threads of their own while the merging thread reads the parts and writes the blocks encoded (the
+ *     object is the same whatever the number)
  */
 public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Duration flushCheckPeriod,
         Duration minRetryBackoff, Duration maxRetryBackoff, Duration sealInterval, long mergeMinBytes,
@@ -34,11 +35,14 @@ public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Durati
     public static final int MAX_MERGE_CONCURRENCY = 64;
 
     /**
-     * One block encoder per core: encoding (tokenizing, zstd) is about three quarters of a merge's CPU, so a merge
-     * uses every core, where one encoding thread made a flush take one core however many the machine had.
+     * Half the cores, at least one: encoding (tokenizing, zstd) is about three quarters of a merge's CPU, so on a
+     * larger machine a merge on one thread capped a flush, and a sustained push, at one core's merge rate; half leaves
+     * the other half to pushes and queries. On two cores it is one, the merge on its own thread: handing blocks to
+     * other threads cost a third more CPU per merge there (each block's rows are read on a second core), for a flush
+     * at most a third faster (see README, "Merges encode blocks in parallel").
      */
     public static int defaultMergeConcurrency() {
-        return Math.min(MAX_MERGE_CONCURRENCY, Math.max(1, Runtime.getRuntime().availableProcessors()));
+        return Math.min(MAX_MERGE_CONCURRENCY, Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
     }
 
     /** A config with the default seal interval and merge size. */

@@ -104,7 +104,10 @@ public final class Ingester implements AutoCloseable {
     private final List<TailListener> tailListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService sealThread;
     private final ScheduledExecutorService mergeThread;
-    /** Threads a merge encodes its object's blocks on, {@link FlushConfig#mergeConcurrency()} of them. */
+    /**
+     * Threads a merge encodes its object's blocks on, {@link FlushConfig#mergeConcurrency()} of them, or null when
+     * that is one (each block encoded on the merging thread).
+     */
     private final java.util.concurrent.ExecutorService mergeEncoders;
     private final IngesterHealth health = new IngesterHealth();
     private final long maxMemoryBytes;
@@ -181,7 +184,8 @@ public final class Ingester implements AutoCloseable {
         Path partsDir = config.wal().directory().resolve("parts");
         this.parts = new LocalParts(partsDir, partFormat);
         int mergeConcurrency = config.flush().mergeConcurrency();
-        this.mergeEncoders = Executors.newFixedThreadPool(mergeConcurrency, daemonThreads("logbloom-merge-encode-"));
+        this.mergeEncoders = mergeConcurrency == 1 ? null
+                : Executors.newFixedThreadPool(mergeConcurrency, daemonThreads("logbloom-merge-encode-"));
         this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted, config.index(),
                 objectFormat, this::releasedThroughSegment,
                 visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE, mergeEncoders, mergeConcurrency,
@@ -251,6 +255,13 @@ public final class Ingester implements AutoCloseable {
         if (config.wal().fsync() == WalConfig.FsyncPolicy.INTERVAL) {
             long interval = config.wal().fsyncInterval().toMillis();
             sealThread.scheduleWithFixedDelay(this::syncWal, interval, interval, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Stops the block encoders' threads once idle (not at once: a merge still running waits for the blocks it handed over). */
+    private void stopMergeEncoders() {
+        if (mergeEncoders != null) {
+            mergeEncoders.shutdown();
         }
     }
 
@@ -935,7 +946,7 @@ public final class Ingester implements AutoCloseable {
                 try {
                     writer.close(wal::close);
                 } finally {
-                    mergeEncoders.shutdown();
+                    stopMergeEncoders();
                     persisted.close();
                 }
             }
@@ -958,7 +969,7 @@ public final class Ingester implements AutoCloseable {
         try {
             writer.close(wal::close);
         } finally {
-            mergeEncoders.shutdown(); // not shutdownNow: a merge still running waits for the blocks it handed over
+            stopMergeEncoders();
             persisted.close();
         }
     }

@@ -128,7 +128,10 @@ final class PartMerger {
     private final String writerId;
     private final SeriesBloomWriter blooms;
     private final long retireGraceNanos;
-    /** Where a merge encodes its object's blocks, and how many at once (see {@link ColumnarObjectWriter}). */
+    /**
+     * Where a merge encodes its object's blocks, and how many at once (see {@link ColumnarObjectWriter}); null: each on
+     * the merging thread.
+     */
     private final java.util.concurrent.Executor blockEncoders;
     private final int encodeParallelism;
     /** Parts merged away, kept on disk while queries that listed them just before hold them, at most a grace. */
