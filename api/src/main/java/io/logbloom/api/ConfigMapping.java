@@ -56,7 +56,8 @@ final class ConfigMapping {
         try {
             return new S3Config(endpoint, s3.bucket(), s3.region(),
                     s3.accessKeyId().isEmpty() ? null : s3.accessKeyId(),
-                    s3.secretAccessKey().isEmpty() ? null : s3.secretAccessKey(), s3.forcePathStyle(), "");
+                    s3.secretAccessKey().isEmpty() ? null : s3.secretAccessKey(), s3.forcePathStyle(), "",
+                    s3.responseHeaderTimeout());
         } catch (IllegalArgumentException e) {
             throw new ConfigException("storage.s3: " + e.getMessage(), e);
         }

@@ -177,6 +177,8 @@ public record LogbloomConfig(
                 + "    access_key_id: " + quote(s3.accessKeyId()) + "\n"
                 + "    secret_access_key: " + quote(s3.secretAccessKey().isEmpty() ? "" : "<hidden>") + "\n"
                 + "    force_path_style: " + s3.forcePathStyle() + "\n"
+                + "    http_config:\n"
+                + "      response_header_timeout: " + ConfigNode.formatDuration(s3.responseHeaderTimeout()) + "\n"
                 + "wal:\n"
                 + "  directory: " + quote(wal.directory() == null ? "" : wal.directory().toString()) + "\n"
                 + "  fsync: " + wal.fsync().name().toLowerCase(Locale.ROOT) + "\n"
@@ -414,7 +416,14 @@ public record LogbloomConfig(
      * credentials chain.
      */
     public record S3(String endpoint, String bucket, String region, String accessKeyId, String secretAccessKey,
-            boolean forcePathStyle) {
+            boolean forcePathStyle, Duration responseHeaderTimeout) {
+        /** With the default {@code http_config.response_header_timeout} (30s). */
+        public S3(String endpoint, String bucket, String region, String accessKeyId, String secretAccessKey,
+                boolean forcePathStyle) {
+            this(endpoint, bucket, region, accessKeyId, secretAccessKey, forcePathStyle,
+                    io.logbloom.chunks.S3Config.DEFAULT_RESPONSE_HEADER_TIMEOUT);
+        }
+
         public S3 {
             Objects.requireNonNull(endpoint, "endpoint is null");
             Objects.requireNonNull(bucket, "bucket is null");
@@ -424,12 +433,21 @@ public record LogbloomConfig(
             if (accessKeyId.isEmpty() != secretAccessKey.isEmpty()) {
                 throw new ConfigException("storage.s3.access_key_id and storage.s3.secret_access_key must be set together");
             }
+            Objects.requireNonNull(responseHeaderTimeout, "responseHeaderTimeout is null");
+            if (responseHeaderTimeout.isNegative()) {
+                throw new ConfigException("storage.s3.http_config.response_header_timeout must be 0 (no limit) or "
+                        + "positive, got " + ConfigNode.formatDuration(responseHeaderTimeout));
+            }
         }
 
         static S3 from(ConfigNode n) {
+            ConfigNode http = n.section("http_config");
+            Duration responseHeaderTimeout = http.duration("response_header_timeout",
+                    io.logbloom.chunks.S3Config.DEFAULT_RESPONSE_HEADER_TIMEOUT);
+            http.rejectUnknownKeys();
             S3 s3 = new S3(n.string("endpoint", ""), n.string("bucket", ""), n.string("region", "us-east-1"),
                     n.string("access_key_id", ""), n.string("secret_access_key", ""),
-                    n.bool("force_path_style", true));
+                    n.bool("force_path_style", true), responseHeaderTimeout);
             n.rejectUnknownKeys();
             return s3;
         }
@@ -439,7 +457,8 @@ public record LogbloomConfig(
         public String toString() {
             return "S3[endpoint=" + endpoint + ", bucket=" + bucket + ", region=" + region + ", accessKeyId="
                     + accessKeyId + ", secretAccessKey=" + (secretAccessKey.isEmpty() ? "" : "<hidden>")
-                    + ", forcePathStyle=" + forcePathStyle + "]";
+                    + ", forcePathStyle=" + forcePathStyle + ", responseHeaderTimeout="
+                    + ConfigNode.formatDuration(responseHeaderTimeout) + "]";
         }
     }
 

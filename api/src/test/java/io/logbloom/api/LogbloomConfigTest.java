@@ -48,7 +48,7 @@ final class LogbloomConfigTest {
                   backend: s3
                   filesystem: { directory: /var/lib/logbloom }
                   s3: { endpoint: "http://127.0.0.1:9000", bucket: logs, region: eu-west-1, access_key_id: ak,
-                        secret_access_key: sk, force_path_style: false }
+                        secret_access_key: sk, force_path_style: false, http_config: { response_header_timeout: 5s } }
                 wal: { directory: /wal, fsync: interval, fsync_interval: 200ms, segment_size: 1MB }
                 ingester: { chunk_block_size: 64KB, chunk_target_size: 1.5MB, chunk_encoding: zstd,
                             chunk_idle_period: 1h30m, max_chunk_age: 3h, flush_check_period: 500ms,
@@ -78,7 +78,8 @@ final class LogbloomConfigTest {
         assertThat(c.authEnabled()).isTrue();
         assertThat(c.storage()).isEqualTo(new LogbloomConfig.Storage(LogbloomConfig.Backend.S3,
                 Path.of("/var/lib/logbloom"),
-                new LogbloomConfig.S3("http://127.0.0.1:9000", "logs", "eu-west-1", "ak", "sk", false)));
+                new LogbloomConfig.S3("http://127.0.0.1:9000", "logs", "eu-west-1", "ak", "sk", false,
+                        Duration.ofSeconds(5))));
         assertThat(c.walDirectory()).isEqualTo(Path.of("/wal"));
         assertThat(c.wal()).isEqualTo(new LogbloomConfig.Wal(Path.of("/wal"), LogbloomConfig.FsyncPolicy.INTERVAL,
                 Duration.ofMillis(200), 1 << 20));
@@ -188,6 +189,22 @@ final class LogbloomConfigTest {
                 .hasMessageContaining("ingester.merge_concurrency must be 0 (half the cores) or 1 to 64, got 65");
         assertThatThrownBy(() -> LogbloomConfig.parse("ingester:\n  merge_concurrency: two\n", Map.of()))
                 .hasMessageContaining("expected an integer, got 'two'");
+    }
+
+    @Test
+    void parse_s3ResponseHeaderTimeout_mappedIntoTheStoreConfig_defaultedAndValidated() {
+        LogbloomConfig c = LogbloomConfig.parse("storage:\n  s3:\n    http_config:\n      response_header_timeout: 2s\n",
+                Map.of());
+        assertThat(ConfigMapping.s3Config(new LogbloomConfig.S3("", "b", "r", "", "", true,
+                c.storage().s3().responseHeaderTimeout())).responseHeaderTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(LogbloomConfig.defaults().storage().s3().responseHeaderTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(LogbloomConfig.parse("storage:\n  s3:\n    http_config:\n      response_header_timeout: 0s\n",
+                Map.of()).storage().s3().responseHeaderTimeout()).isZero();
+        assertThatThrownBy(() -> LogbloomConfig.parse(
+                "storage:\n  s3:\n    http_config:\n      idle_conn_timeout: 90s\n", Map.of()))
+                .hasMessageContaining("idle_conn_timeout");
+        assertThatThrownBy(() -> new LogbloomConfig.S3("", "b", "r", "", "", true, Duration.ofSeconds(-1)))
+                .hasMessageContaining("storage.s3.http_config.response_header_timeout must be 0 (no limit) or positive");
     }
 
     @Test

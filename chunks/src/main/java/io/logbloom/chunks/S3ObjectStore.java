@@ -65,7 +65,7 @@ public final class S3ObjectStore implements ObjectStore {
                 ? DefaultCredentialsProvider.create()
                 : StaticCredentialsProvider.create(AwsBasicCredentials.create(config.accessKey(), config.secretKey()));
         S3ClientBuilder builder = S3Client.builder()
-                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(config.responseHeaderTimeout()))
                 .region(Region.of(config.region()))
                 .credentialsProvider(credentials)
                 .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(config.pathStyleAccess()).build())
