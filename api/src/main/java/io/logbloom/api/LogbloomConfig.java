@@ -500,8 +500,8 @@ public record LogbloomConfig(
      * {@code ingester:} block size and flush timing (Loki's ingester keys and defaults), plus the write
      * path's {@code seal_interval} (buffers to local parts) and {@code merge_min_bytes} (parts to one
      * stored object) with {@code max_unmerged_bytes} (parts waiting for the store above which pushes get
-     * 429), and {@code merge_concurrency} (blocks a merge encodes at once; 0, the default, half the cores, at least one).
-     * {@code chunk_target_size} and {@code chunk_encoding} are validated but no longer shape what
+     * 429), and {@code merge_concurrency} (blocks a merge encodes at once; 0, the default, half the cores, at
+     * least one). {@code chunk_target_size} and {@code chunk_encoding} are validated but no longer shape what
      * is written (columnar objects, zstd).
      */
     public record Ingester(long chunkBlockSizeBytes, long chunkTargetSizeBytes, String chunkEncoding,
@@ -555,7 +555,10 @@ public record LogbloomConfig(
             }
         }
 
-        /** {@code merge_concurrency: 0}, the default: half the cores the JVM sees, at least one (see {@link ConfigMapping}). */
+        /**
+         * {@code merge_concurrency: 0}, the default: half the cores the JVM sees, at least one (see
+         * {@link ConfigMapping}).
+         */
         static final int AUTO_MERGE_CONCURRENCY = 0;
 
         /**

@@ -193,8 +193,8 @@ final class LogbloomConfigTest {
 
     @Test
     void parse_s3ResponseHeaderTimeout_mappedIntoTheStoreConfig_defaultedAndValidated() {
-        LogbloomConfig c = LogbloomConfig.parse("storage:\n  s3:\n    http_config:\n      response_header_timeout: 2s\n",
-                Map.of());
+        LogbloomConfig c = LogbloomConfig.parse(
+                "storage:\n  s3:\n    http_config:\n      response_header_timeout: 2s\n", Map.of());
         assertThat(ConfigMapping.s3Config(new LogbloomConfig.S3("", "b", "r", "", "", true,
                 c.storage().s3().responseHeaderTimeout())).responseHeaderTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(LogbloomConfig.defaults().storage().s3().responseHeaderTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -204,7 +204,8 @@ final class LogbloomConfigTest {
                 "storage:\n  s3:\n    http_config:\n      idle_conn_timeout: 90s\n", Map.of()))
                 .hasMessageContaining("idle_conn_timeout");
         assertThatThrownBy(() -> new LogbloomConfig.S3("", "b", "r", "", "", true, Duration.ofSeconds(-1)))
-                .hasMessageContaining("storage.s3.http_config.response_header_timeout must be 0 (no limit) or positive");
+                .hasMessageContaining(
+                        "storage.s3.http_config.response_header_timeout must be 0 (no limit) or positive");
     }
 
     @Test

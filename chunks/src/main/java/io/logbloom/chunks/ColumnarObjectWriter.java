@@ -285,7 +285,7 @@ public final class ColumnarObjectWriter implements AutoCloseable {
             appending = null;
         }
 
-        /** Cuts the first {@code count} rows of {@code rows} as one block; the buffer is free again once it is written. */
+        /** Cuts the first {@code count} rows of {@code rows} as one block, the buffer free again once it is written. */
         private void cutBuffered(ColumnarRows rows, int count, boolean lastOfStream) throws IOException {
             if (identity.length < count) {
                 int[] grown = new int[Math.max(count, identity.length * 2)]; // a new array: pending blocks read the old
@@ -379,7 +379,8 @@ public final class ColumnarObjectWriter implements AutoCloseable {
                 throw e;
             }
         }
-        pending.add(new Pending(stream, rows, order, from, to, rawBytes, sink, lastOfStream, recycle, encoder, encoded));
+        pending.add(new Pending(stream, rows, order, from, to, rawBytes, sink, lastOfStream, recycle, encoder,
+                encoded));
         blocksCut++;
         if (encoders == null) {
             writePending(0);
@@ -469,7 +470,10 @@ public final class ColumnarObjectWriter implements AutoCloseable {
         position += length;
     }
 
-    /** Writes the pending blocks, the directory and the footer; returns the directory. The writer accepts nothing afterwards. */
+    /**
+     * Writes the pending blocks, the directory and the footer; returns the directory. The writer accepts nothing
+     * afterwards.
+     */
     public ColumnarDirectory finish() throws IOException {
         if (finished) {
             throw new IllegalStateException("writer already finished");

@@ -162,7 +162,8 @@ final class ColumnarObjectWriterParallelTest {
             assertThat(parallel).as("object with parallelism %d", parallelism).isEqualTo(serial);
             assertThat(parallelSeen.seen).as("sink calls with parallelism %d", parallelism)
                     .isEqualTo(serialSeen.seen);
-            assertThat(parallelSeen.threads).as("threads the sinks were called on").containsOnly(Thread.currentThread());
+            assertThat(parallelSeen.threads).as("threads the sinks were called on")
+                    .containsOnly(Thread.currentThread());
         }
         ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes("serial", serial));
         assertThat(reader.directory().streams()).hasSize(labels.size());

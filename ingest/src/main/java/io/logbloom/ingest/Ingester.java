@@ -28,10 +28,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,7 +111,7 @@ public final class Ingester implements AutoCloseable {
      * Threads a merge encodes its object's blocks on, {@link FlushConfig#mergeConcurrency()} of them, or null when
      * that is one (each block encoded on the merging thread).
      */
-    private final java.util.concurrent.ExecutorService mergeEncoders;
+    private final ExecutorService mergeEncoders;
     private final IngesterHealth health = new IngesterHealth();
     private final long maxMemoryBytes;
     private final long sealBytes;
@@ -258,7 +261,10 @@ public final class Ingester implements AutoCloseable {
         }
     }
 
-    /** Stops the block encoders' threads once idle (not at once: a merge still running waits for the blocks it handed over). */
+    /**
+     * Stops the block encoders' threads once idle (not at once: a merge still running waits for the blocks it handed
+     * over).
+     */
     private void stopMergeEncoders() {
         if (mergeEncoders != null) {
             mergeEncoders.shutdown();
@@ -266,8 +272,8 @@ public final class Ingester implements AutoCloseable {
     }
 
     /** Daemon threads named {@code prefix} and a number from 1. */
-    private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
-        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger made = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, prefix + made.incrementAndGet());
             t.setDaemon(true);

@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.Lock;
 import java.util.function.LongSupplier;
 import java.util.zip.CRC32C;
@@ -83,9 +84,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory: one decoded block per part being merged plus the blocks being written (one filling, up to
  * {@code encodeParallelism} being encoded on the block encoders' threads; each stream is k-way merged by time from
- * its parts, see {@link #mergeStream}), whatever a stream's size, plus the writer's buffers (one set per encoder); the encoded object goes to a temporary file beside the manifest and is uploaded from
- * there ({@link ObjectStore#putFile}), so it is in heap only where a store must read it (S3). The object's bytes do
- * not depend on the parallelism. Not thread-safe: one merger thread per ingester.
+ * its parts, see {@link #mergeStream}), whatever a stream's size, plus the writer's buffers (one set per encoder);
+ * the encoded object goes to a temporary file beside the manifest and is uploaded from there
+ * ({@link ObjectStore#putFile}), so it is in heap only where a store must read it (S3). The object's bytes do not
+ * depend on the parallelism. Not thread-safe: one merger thread per ingester.
  */
 final class PartMerger {
     private static final Logger LOG = LoggerFactory.getLogger(PartMerger.class);
@@ -132,7 +134,7 @@ final class PartMerger {
      * Where a merge encodes its object's blocks, and how many at once (see {@link ColumnarObjectWriter}); null: each on
      * the merging thread.
      */
-    private final java.util.concurrent.Executor blockEncoders;
+    private final Executor blockEncoders;
     private final int encodeParallelism;
     /** Parts merged away, kept on disk while queries that listed them just before hold them, at most a grace. */
     private final List<Retired> retired = new ArrayList<>();
@@ -157,7 +159,7 @@ final class PartMerger {
     PartMerger(LocalParts parts, Path manifestDir, ObjectStore store, IndexWriter indexWriter,
             PersistedIndex persistedIndex, IndexConfig indexConfig, ColumnarConfig format, LongSupplier releasedThroughSegment,
             Lock visibility, String writerId, SeriesBloomWriter blooms, java.time.Duration retireGrace,
-            java.util.concurrent.Executor blockEncoders, int encodeParallelism, CrashHook crashHook) {
+            Executor blockEncoders, int encodeParallelism, CrashHook crashHook) {
         this.indexConfig = Objects.requireNonNull(indexConfig, "indexConfig is null");
         this.crashHook = Objects.requireNonNull(crashHook, "crashHook is null");
         this.parts = Objects.requireNonNull(parts, "parts is null");

@@ -100,7 +100,8 @@ final class PushDecoderTest {
                 byte[] good = "ok".getBytes(StandardCharsets.UTF_8);
                 for (int field = 0; field < 4; field++) { // labels, line, metadata name, metadata value
                     byte[] pair = concat(raw(0x0a, field == 2 ? text : good), raw(0x12, field == 3 ? text : good));
-                    byte[] entry = concat(raw(0x12, field == 1 ? text : good), new byte[] {0x1a, (byte) pair.length}, pair);
+                    byte[] entry = concat(raw(0x12, field == 1 ? text : good), new byte[] {0x1a, (byte) pair.length},
+                            pair);
                     byte[] stream = concat(raw(0x0a, field == 0 ? text : "{a=\"b\"}".getBytes(StandardCharsets.UTF_8)),
                             new byte[] {0x12, (byte) entry.length}, entry);
                     byte[] request = concat(new byte[] {0x0a, (byte) stream.length}, stream);
