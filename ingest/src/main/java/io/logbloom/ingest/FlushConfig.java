@@ -1,5 +1,6 @@
 package io.logbloom.ingest;
 
+import io.logbloom.chunks.ColumnarObjectWriter;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -31,8 +32,8 @@ public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Durati
      * object of about 30 MB.
      */
     public static final long DEFAULT_MERGE_MIN_BYTES = 128L << 20;
-    /** Most blocks a merge may encode at once. */
-    public static final int MAX_MERGE_CONCURRENCY = 64;
+    /** Most blocks a merge may encode at once: the writer's bound. */
+    public static final int MAX_MERGE_CONCURRENCY = ColumnarObjectWriter.MAX_PARALLELISM;
 
     /**
      * Half the cores, at least one: encoding (tokenizing, zstd) is about three quarters of a merge's CPU, so on a
@@ -91,11 +92,6 @@ public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Durati
                 newSealInterval, newMergeMinBytes, mergeConcurrency);
     }
 
-    /** A copy with another merge concurrency. */
-    public FlushConfig withMergeConcurrency(int newMergeConcurrency) {
-        return new FlushConfig(chunkIdlePeriod, maxChunkAge, flushCheckPeriod, minRetryBackoff, maxRetryBackoff,
-                sealInterval, mergeMinBytes, newMergeConcurrency);
-    }
 
     private static void requirePositive(String key, Duration value) {
         Objects.requireNonNull(value, key + " is null");

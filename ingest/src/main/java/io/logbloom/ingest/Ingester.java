@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -188,7 +189,7 @@ public final class Ingester implements AutoCloseable {
         this.parts = new LocalParts(partsDir, partFormat);
         int mergeConcurrency = config.flush().mergeConcurrency();
         this.mergeEncoders = mergeConcurrency == 1 ? null
-                : Executors.newFixedThreadPool(mergeConcurrency, daemonThreads("logbloom-merge-encode-"));
+                : Executors.newFixedThreadPool(mergeConcurrency, daemonThreads(n -> "logbloom-merge-encode-" + n));
         this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted, config.index(),
                 objectFormat, this::releasedThroughSegment,
                 visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE, mergeEncoders, mergeConcurrency,
@@ -271,22 +272,18 @@ public final class Ingester implements AutoCloseable {
         }
     }
 
-    /** Daemon threads named {@code prefix} and a number from 1. */
-    private static ThreadFactory daemonThreads(String prefix) {
+    /** Daemon threads, the n-th (from 1) named {@code name.apply(n)}. */
+    private static ThreadFactory daemonThreads(IntFunction<String> name) {
         AtomicInteger made = new AtomicInteger();
         return r -> {
-            Thread t = new Thread(r, prefix + made.incrementAndGet());
+            Thread t = new Thread(r, name.apply(made.incrementAndGet()));
             t.setDaemon(true);
             return t;
         };
     }
 
     private static ScheduledExecutorService singleThread(String name) {
-        return Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
+        return Executors.newSingleThreadScheduledExecutor(daemonThreads(n -> name));
     }
 
     /** Remembers the identities of rows already in parts, so a client retrying them after a restart is deduplicated. */
