@@ -38,6 +38,25 @@ final class ByteSink {
         }
     }
 
+    /**
+     * For a caller writing into {@link #array()} itself: with {@code size} bytes written so far, makes room for
+     * {@code extra} more and returns the array to write them to (the old one, or a larger copy); {@link #setSize}
+     * then says how many were written.
+     */
+    byte[] room(int size, int extra) {
+        setSize(size);
+        ensure(extra);
+        return buffer;
+    }
+
+    /** Counts the first {@code size} bytes of {@link #array()} written (by a caller writing into it directly). */
+    void setSize(int size) {
+        if (size < 0 || size > buffer.length) {
+            throw new IllegalArgumentException("size " + size + " outside the buffer's 0.." + buffer.length);
+        }
+        this.size = size;
+    }
+
     void writeByte(int b) {
         ensure(1);
         buffer[size++] = (byte) b;

@@ -99,4 +99,49 @@ final class ColumnarLineTokensTest {
         }
         assertThat(roundTrip(lines)).containsExactlyElementsOf(lines);
     }
+
+    @Test
+    void linesAtTheBoundsOfTheirCodesAndNumbers_roundTripThroughOneEncoder() throws ChunkFormatException {
+        // the encoder makes room for a line's codes and numbers once per line, sized by the line's length: a digit
+        // every other byte (the most numbers a line holds), numbers of 18 digits (the longest varints), over 2^14
+        // distinct tokens (three-byte codes), empty lines and one-byte lines, in blocks of one encoder reused
+        Random random = new Random(7);
+        StringBuilder alternating = new StringBuilder();
+        for (int i = 0; i < 5000; i++) {
+            alternating.append(random.nextInt(10)).append((char) ('a' + random.nextInt(3)));
+        }
+        StringBuilder longNumbers = new StringBuilder();
+        for (int i = 0; i < 400; i++) {
+            longNumbers.append(100_000_000_000_000_000L + (random.nextLong() & Long.MAX_VALUE) % 899_999_999_999_999_999L)
+                    .append(i % 2 == 0 ? " " : "");
+        }
+        StringBuilder distinct = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            distinct.append("t").append(Integer.toString(i, 26).replace('0', 'z').replace('1', 'y').replace('2', 'x')
+                    .replace('3', 'w').replace('4', 'v').replace('5', 'u').replace('6', 's').replace('7', 'r')
+                    .replace('8', 'q').replace('9', 'p')).append(' ');
+        }
+        List<List<String>> blocks = List.of(List.of(alternating.toString(), "", "7", longNumbers.toString(), "x"),
+                List.of(distinct.toString(), alternating.toString(), distinct.toString()), List.of("", "", "1"),
+                List.of("9".repeat(18), "1" + "0".repeat(17) + "a9", distinct.toString() + longNumbers));
+        ColumnarLineTokens encoder = new ColumnarLineTokens();
+        try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
+            for (List<String> lines : blocks) {
+                ColumnarRows rows = new ColumnarRows();
+                int[] order = new int[lines.size()];
+                for (int i = 0; i < lines.size(); i++) {
+                    rows.append(i, lines.get(i), List.of());
+                    order[i] = i;
+                }
+                ByteSink out = new ByteSink(16);
+                encoder.encode(rows, order, 0, order.length, zstd, out, null);
+                ColumnarLines decoded = ColumnarLineTokens.decode(out.toByteArray(), lines.size(), true, "test");
+                List<String> back = new ArrayList<>();
+                for (int i = 0; i < decoded.rows(); i++) {
+                    back.add(decoded.line(i));
+                }
+                assertThat(back).containsExactlyElementsOf(lines);
+            }
+        }
+    }
 }
