@@ -89,8 +89,9 @@ final class ColumnarLineTokens {
             words.begin(bytes);
         }
         long total = 0;
-        // codes and numbers are written through locals, room made once per line: through the sinks, each run loaded
-        // and stored a sink's array and size (the sinks' varint writes were 15 % of a merge's CPU in a profile)
+        // codes and numbers are written through locals: through the sinks, each run loaded and stored a sink's array
+        // and size (the sinks' varint writes were 15 % of a merge's CPU in a profile); room is made as a sink would,
+        // by doubling, so a huge line does not reserve several times its length
         byte[] codeBytes = codes.array();
         int codeSize = 0;
         byte[] numberBytes = numbers.array();
@@ -100,13 +101,6 @@ final class ColumnarLineTokens {
             int start = rows.lineOffset(row);
             int end = start + rows.lineLength(row);
             total += end - start;
-            if (codeSize + MAX_CODE_BYTES * (end - start + 1) > codeBytes.length) {
-                codeBytes = codes.room(codeSize, MAX_CODE_BYTES * (end - start + 1));
-            }
-            // a number is a digit run ended by the line's end or a byte of another class: at most one per two bytes
-            if (numberSize + MAX_NUMBER_BYTES * ((end - start + 1) / 2) > numberBytes.length) {
-                numberBytes = numbers.room(numberSize, MAX_NUMBER_BYTES * ((end - start + 1) / 2));
-            }
             int p = start;
             // the codes of the two runs before the current one, for the ranges section
             int before2 = ColumnarNumberRanges.LINE_START;
@@ -129,6 +123,9 @@ final class ColumnarLineTokens {
                     }
                     if (q - p <= MAX_NUMBER_DIGITS && (q - p == 1 || first != '0')) {
                         code = 0;
+                        if (numberBytes.length - numberSize < MAX_NUMBER_BYTES) {
+                            numberBytes = numbers.room(numberSize, MAX_NUMBER_BYTES);
+                        }
                         numberSize = putUvarint(numberBytes, numberSize, value);
                         pairs.add(before2, before1, value);
                     } else {
@@ -171,6 +168,9 @@ final class ColumnarLineTokens {
                         wordDigits = false;
                     }
                 }
+                if (codeBytes.length - codeSize < MAX_CODE_BYTES) {
+                    codeBytes = codes.room(codeSize, MAX_CODE_BYTES);
+                }
                 codeSize = putUvarint(codeBytes, codeSize, code);
                 before2 = before1;
                 before1 = code;
@@ -178,6 +178,9 @@ final class ColumnarLineTokens {
             }
             if (wordStart >= 0) {
                 words.word(wordStart, end, wordToken, wordDigits);
+            }
+            if (codeBytes.length == codeSize) {
+                codeBytes = codes.room(codeSize, 1);
             }
             codeBytes[codeSize++] = 1;
         }

@@ -102,9 +102,9 @@ final class ColumnarLineTokensTest {
 
     @Test
     void linesAtTheBoundsOfTheirCodesAndNumbers_roundTripThroughOneEncoder() throws ChunkFormatException {
-        // the encoder makes room for a line's codes and numbers once per line, sized by the line's length: a digit
-        // every other byte (the most numbers a line holds), numbers of 18 digits (the longest varints), over 2^14
-        // distinct tokens (three-byte codes), empty lines and one-byte lines, in blocks of one encoder reused
+        // the encoder writes codes and numbers into its buffers' arrays itself, making room before each: a digit every
+        // other byte (the most numbers a line holds), numbers of 18 digits (the longest varints), over 2^14 distinct
+        // tokens (three-byte codes), empty lines and one-byte lines, in blocks of one encoder reused
         Random random = new Random(7);
         StringBuilder alternating = new StringBuilder();
         for (int i = 0; i < 5000; i++) {
