@@ -83,11 +83,20 @@ final class ByteSink {
             return;
         }
         ensure(10);
+        size = putUvarint(buffer, size, v);
+    }
+
+    /**
+     * Writes {@code v} as an unsigned LEB128 varint of all 64 bits at {@code at} of {@code bytes}, which must have room
+     * for it (at most 10 bytes); returns where it ends. For writers filling {@link #array()} themselves.
+     */
+    static int putUvarint(byte[] bytes, int at, long v) {
         while ((v & ~0x7FL) != 0) {
-            buffer[size++] = (byte) ((v & 0x7F) | 0x80);
+            bytes[at++] = (byte) ((v & 0x7F) | 0x80);
             v >>>= 7;
         }
-        buffer[size++] = (byte) v;
+        bytes[at++] = (byte) v;
+        return at;
     }
 
     /** Makes room for {@code length} more bytes and counts them written; returns where they start in {@link #array()}. */

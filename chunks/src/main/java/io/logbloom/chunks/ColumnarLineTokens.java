@@ -126,7 +126,7 @@ final class ColumnarLineTokens {
                         if (numberBytes.length - numberSize < MAX_NUMBER_BYTES) {
                             numberBytes = numbers.room(numberSize, MAX_NUMBER_BYTES);
                         }
-                        numberSize = putUvarint(numberBytes, numberSize, value);
+                        numberSize = ByteSink.putUvarint(numberBytes, numberSize, value);
                         pairs.add(before2, before1, value);
                     } else {
                         code = tokens.idOf(bytes, p, q - p) + 2;
@@ -171,7 +171,7 @@ final class ColumnarLineTokens {
                 if (codeBytes.length - codeSize < MAX_CODE_BYTES) {
                     codeBytes = codes.room(codeSize, MAX_CODE_BYTES);
                 }
-                codeSize = putUvarint(codeBytes, codeSize, code);
+                codeSize = ByteSink.putUvarint(codeBytes, codeSize, code);
                 before2 = before1;
                 before1 = code;
                 p = q;
@@ -179,10 +179,10 @@ final class ColumnarLineTokens {
             if (wordStart >= 0) {
                 words.word(wordStart, end, wordToken, wordDigits);
             }
-            if (codeBytes.length == codeSize) {
-                codeBytes = codes.room(codeSize, 1);
+            if (codeBytes.length - codeSize < MAX_CODE_BYTES) {
+                codeBytes = codes.room(codeSize, MAX_CODE_BYTES);
             }
-            codeBytes[codeSize++] = 1;
+            codeBytes[codeSize++] = 1; // the line's end
         }
         codes.setSize(codeSize);
         numbers.setSize(numberSize);
@@ -203,16 +203,6 @@ final class ColumnarLineTokens {
         pairs.writeTo(ranges);
         writeSection(out, ranges, zstd);
         return total == 0 ? 1 : dictionary.size() / (double) total;
-    }
-
-    /** Writes {@code v} (not negative) as an unsigned LEB128 varint at {@code at} of {@code bytes}; returns the end. */
-    private static int putUvarint(byte[] bytes, int at, long v) {
-        while ((v & ~0x7FL) != 0) {
-            bytes[at++] = (byte) ((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        bytes[at++] = (byte) v;
-        return at;
     }
 
     /** Whether {@code bytes[p, q)} are all ASCII (an "other" run of separators is a byte or two, rarely more). */
