@@ -4,17 +4,38 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The enrichment step between decoding and {@link Ingester#push}: service-name discovery on each
  * stream's labels and {@code detected_level} structured metadata on each entry (Loki 3's distributor
  * defaults), each on or off by {@link PushEnrichmentConfig}. Entries that already carry
- * {@code detected_level} (as metadata or stream label) are left as they are. Thread-safe (immutable).
+ * {@code detected_level} (as metadata or stream label) are left as they are.
+ *
+ * <p>What a stream's selector text needs (its text with a service name, its labels, a level they
+ * give) is worked out once per distinct text and cached, as clients send the same few selectors in
+ * every push: two label parses and a new string per stream and push were 3 % of a push's request
+ * CPU, and the new string made admission hash it again to find its parsed labels. The cache is
+ * emptied when it reaches {@link #MAX_PLANS}, so a flood of distinct selectors costs what it did
+ * without it, in bounded memory. Thread-safe: the cache is a concurrent map of immutable values.
  */
 public final class PushEnricher {
+    /** Distinct selector texts whose plans are kept: far above the streams a server takes pushes for at once. */
+    static final int MAX_PLANS = 4096;
+
     private final ServiceNameDiscovery serviceNames;
     private final LogLevelDetector levels;
+    private final Map<String, StreamPlan> plans = new ConcurrentHashMap<>();
+
+    /**
+     * What enrichment does to the streams of one selector text: {@code labels} is the text to store them under (one
+     * instance for every push); {@code pairs} are its labels when entries get levels detected, null when they do not
+     * (levels off, labels unparseable, or a {@code detected_level} stream label); {@code streamLevel} is the level
+     * the labels give every entry, or null when each entry's own is detected.
+     */
+    private record StreamPlan(String labels, List<Label> pairs, Label streamLevel) {}
 
     /** An enricher doing what {@code config} turns on. */
     public PushEnricher(PushEnrichmentConfig config) {
@@ -31,11 +52,46 @@ public final class PushEnricher {
         }
         List<PushStream> out = new ArrayList<>(streams.size());
         for (PushStream s : streams) {
-            String labels = serviceNames == null ? s.labels() : serviceNames.discover(s.labels());
-            List<LogEntry> entries = levels == null ? s.entries() : withLevels(labels, s.entries());
-            out.add(labels == s.labels() && entries == s.entries() ? s : new PushStream(labels, entries));
+            StreamPlan plan = plan(s.labels());
+            List<LogEntry> entries = plan.pairs() == null ? s.entries() : withLevels(plan, s.entries());
+            out.add(plan.labels().equals(s.labels()) && entries == s.entries() ? s
+                    : new PushStream(plan.labels(), entries));
         }
         return out;
+    }
+
+    private StreamPlan plan(String selector) {
+        StreamPlan plan = plans.get(selector);
+        if (plan != null) {
+            return plan;
+        }
+        plan = newPlan(selector);
+        if (plans.size() >= MAX_PLANS) {
+            plans.clear();
+        }
+        StreamPlan first = plans.putIfAbsent(selector, plan);
+        return first != null ? first : plan;
+    }
+
+    private StreamPlan newPlan(String selector) {
+        String labels = serviceNames == null ? selector : serviceNames.discover(selector);
+        if (levels == null) {
+            return new StreamPlan(labels, null, null);
+        }
+        List<Label> pairs;
+        try {
+            pairs = List.copyOf(LabelsParser.parse(labels));
+        } catch (IllegalArgumentException invalid) {
+            return new StreamPlan(labels, null, null);
+        }
+        for (Label l : pairs) {
+            if (l.name().equals(LogLevelDetector.DETECTED_LEVEL)) {
+                return new StreamPlan(labels, null, null);
+            }
+        }
+        // a level from a stream label is the same for every entry: one label object for all of them
+        String streamLevel = levels.streamLevel(pairs);
+        return new StreamPlan(labels, pairs, streamLevel == null ? null : new Label(LogLevelDetector.DETECTED_LEVEL, streamLevel));
     }
 
     /** {@code metadata} and then {@code pair}, immutable (so {@link LogEntry} keeps it without a copy). */
@@ -51,29 +107,15 @@ public final class PushEnricher {
         };
     }
 
-    private List<LogEntry> withLevels(String labels, List<LogEntry> entries) {
-        List<Label> pairs;
-        try {
-            pairs = LabelsParser.parse(labels);
-        } catch (IllegalArgumentException invalid) {
-            return entries;
-        }
-        for (Label l : pairs) {
-            if (l.name().equals(LogLevelDetector.DETECTED_LEVEL)) {
-                return entries;
-            }
-        }
-        // a level from a stream label is the same for every entry: one label object for all of them
-        String streamLevel = levels.streamLevel(pairs);
-        Label streamLevelLabel = streamLevel == null ? null : new Label(LogLevelDetector.DETECTED_LEVEL, streamLevel);
+    private List<LogEntry> withLevels(StreamPlan plan, List<LogEntry> entries) {
         List<LogEntry> out = new ArrayList<>(entries.size());
         for (LogEntry e : entries) {
             if (e.metadataValue(LogLevelDetector.DETECTED_LEVEL) != null) {
                 out.add(e);
                 continue;
             }
-            Label level = streamLevelLabel != null ? streamLevelLabel
-                    : new Label(LogLevelDetector.DETECTED_LEVEL, levels.detect(pairs, e));
+            Label level = plan.streamLevel() != null ? plan.streamLevel()
+                    : new Label(LogLevelDetector.DETECTED_LEVEL, levels.detect(plan.pairs(), e));
             out.add(new LogEntry(e.timestampNanos(), e.line(), withPair(e.metadata(), level)));
         }
         return out;

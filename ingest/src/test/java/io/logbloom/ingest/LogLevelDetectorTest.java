@@ -91,6 +91,34 @@ final class LogLevelDetectorTest {
     }
 
     @Test
+    void enricher_sameSelectorInLaterPushes_storedUnderOneLabelsInstance_levelsStillPerEntry() {
+        PushEnricher enricher = new PushEnricher(PushEnrichmentConfig.defaults());
+        // a new String each time, as the decoder makes one per push
+        List<PushStream> first = enricher.enrich(List.of(new PushStream(new String("{app=\"shop\"}"),
+                List.of(LogEntry.of(1, "level=warn a")))));
+        List<PushStream> second = enricher.enrich(List.of(new PushStream(new String("{app=\"shop\"}"),
+                List.of(LogEntry.of(2, "level=error b")))));
+        assertThat(second.get(0).labels()).isEqualTo("{app=\"shop\", service_name=\"shop\"}")
+                .isSameAs(first.get(0).labels());
+        assertThat(first.get(0).entries().get(0).metadataValue("detected_level")).isEqualTo("warn");
+        assertThat(second.get(0).entries().get(0).metadataValue("detected_level")).isEqualTo("error");
+    }
+
+    @Test
+    void enricher_moreDistinctSelectorsThanItKeeps_eachEnrichedByItsOwnLabels() {
+        PushEnricher enricher = new PushEnricher(PushEnrichmentConfig.defaults());
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < PushEnricher.MAX_PLANS + 10; i++) {
+                String selector = i % 2 == 0 ? "{app=\"a" + i + "\"}" : "{app=\"a" + i + "\", level=\"info\"}";
+                PushStream out = enricher.enrich(List.of(new PushStream(selector,
+                        List.of(LogEntry.of(1, "level=error x"))))).get(0);
+                assertThat(out.labels()).isEqualTo(selector.replace("}", ", service_name=\"a" + i + "\"}"));
+                assertThat(out.entries().get(0).metadataValue("detected_level")).isEqualTo(i % 2 == 0 ? "error" : "info");
+            }
+        }
+    }
+
+    @Test
     void enricher_off_returnsInput() {
         PushEnricher off = new PushEnricher(new PushEnrichmentConfig(List.of(), false, List.of(), OtlpConfig.defaults()));
         List<PushStream> in = List.of(new PushStream("{app=\"a\"}", List.of(LogEntry.of(1, "error"))));
