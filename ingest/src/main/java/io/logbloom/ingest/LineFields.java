@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
 /**
  * The fields of a log line as Loki's {@code json} and {@code logfmt} parsers see them, for level
@@ -76,6 +78,33 @@ public final class LineFields {
     /** The logfmt pairs of a line, in order. */
     public static Map<String, Field> logfmt(String line) {
         Map<String, Field> out = new LinkedHashMap<>();
+        scanLogfmt(line, name -> !out.containsKey(name), (name, value) -> {
+            out.put(name, new Field(name, value, List.of()));
+            return false;
+        });
+        return out;
+    }
+
+    /**
+     * The value of the first logfmt pair of {@code line} whose sanitized name {@code wanted} accepts, or null: what
+     * {@link #logfmt} would hold for the first such name, read without the pairs after it and without the values of
+     * the pairs before it (level detection wants one field, usually among a line's first).
+     */
+    public static String firstLogfmtValue(String line, Predicate<String> wanted) {
+        String[] found = new String[1];
+        scanLogfmt(line, wanted, (name, value) -> {
+            found[0] = value;
+            return true;
+        });
+        return found[0];
+    }
+
+    /**
+     * Reads the logfmt pairs of {@code line} in order ({@code key=value}, {@code key="quoted \" value"}, a bare
+     * {@code key} with an empty value; pairs with an empty key skipped) and hands {@code sink} the sanitized name
+     * and value of each pair whose name {@code wanted} accepts; stops when {@code sink} returns true.
+     */
+    private static void scanLogfmt(String line, Predicate<String> wanted, BiPredicate<String, String> sink) {
         int i = 0;
         int n = line.length();
         while (i < n) {
@@ -86,35 +115,38 @@ public final class LineFields {
             while (i < n && line.charAt(i) != '=' && line.charAt(i) != ' ') {
                 i++;
             }
-            String key = line.substring(keyStart, i);
-            String value = "";
+            String name = i > keyStart ? sanitize(line.substring(keyStart, i)) : null;
+            boolean wants = name != null && wanted.test(name);
+            StringBuilder quoted = null;
+            int valueStart = i;
+            int valueEnd = i;
             if (i < n && line.charAt(i) == '=') {
                 i++;
                 if (i < n && line.charAt(i) == '"') {
-                    StringBuilder sb = new StringBuilder();
+                    quoted = wants ? new StringBuilder() : null;
                     i++;
                     while (i < n && line.charAt(i) != '"') {
                         if (line.charAt(i) == '\\' && i + 1 < n) {
                             i++;
                         }
-                        sb.append(line.charAt(i++));
+                        if (quoted != null) {
+                            quoted.append(line.charAt(i));
+                        }
+                        i++;
                     }
                     i++;
-                    value = sb.toString();
                 } else {
-                    int valueStart = i;
+                    valueStart = i;
                     while (i < n && line.charAt(i) != ' ') {
                         i++;
                     }
-                    value = line.substring(valueStart, i);
+                    valueEnd = i;
                 }
             }
-            if (!key.isEmpty()) {
-                String name = sanitize(key);
-                out.putIfAbsent(name, new Field(name, value, List.of()));
+            if (wants && sink.test(name, quoted != null ? quoted.toString() : line.substring(valueStart, valueEnd))) {
+                return;
             }
         }
-        return out;
     }
 
     /** A field name with every character outside {@code [A-Za-z0-9_]} replaced by {@code _}. */

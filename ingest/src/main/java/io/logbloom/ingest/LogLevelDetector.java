@@ -98,7 +98,7 @@ public final class LogLevelDetector {
         if (LineFields.isJson(line)) {
             value = firstField(LineFields.json(line));
         } else if (line.indexOf('=') >= 0) {
-            value = firstField(LineFields.logfmt(line));
+            value = LineFields.firstLogfmtValue(line, levelFields::contains);
         } else {
             return fromKeywords(line);
         }

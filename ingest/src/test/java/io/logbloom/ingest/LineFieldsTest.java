@@ -29,6 +29,68 @@ final class LineFieldsTest {
     }
 
     @Test
+    void firstLogfmtValue_isTheFirstWantedNamesValueInTheParsedPairs_forRandomLines() {
+        // lines of keys, '=', quotes, escapes and spaces in random order: the early-stopping scan must read them as logfmt()
+        java.util.Random random = new java.util.Random(11);
+        String[] pieces = {"level", "lvl", "a", "l.evel", "=", "=", "\"", "\\", " ", " ", "info", "x y", "é"};
+        java.util.Set<String> wanted = java.util.Set.of("level", "lvl", "l_evel");
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder line = new StringBuilder();
+            for (int p = random.nextInt(12); p > 0; p--) {
+                line.append(pieces[random.nextInt(pieces.length)]);
+            }
+            String text = line.toString();
+            Map<String, String> reference = referenceLogfmt(text);
+            assertThat(LineFields.logfmt(text)).as("line [%s]", text).hasSameSizeAs(reference);
+            LineFields.logfmt(text).forEach((name, f) -> assertThat(f.value()).isEqualTo(reference.get(name)));
+            assertThat(List.copyOf(LineFields.logfmt(text).keySet())).isEqualTo(List.copyOf(reference.keySet()));
+            String expected = reference.entrySet().stream().filter(e -> wanted.contains(e.getKey()))
+                    .map(Map.Entry::getValue).findFirst().orElse(null);
+            assertThat(LineFields.firstLogfmtValue(text, wanted::contains)).as("line [%s]", text).isEqualTo(expected);
+        }
+        assertThat(LineFields.firstLogfmtValue("ts=1 msg=\"level=warn\" level=\"er\\\"r\" level=info", wanted::contains))
+                .isEqualTo("er\"r");
+    }
+
+    /** Logfmt as a plain reading of the rules: every pair's value built, the first value of a name kept. */
+    private static Map<String, String> referenceLogfmt(String line) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        int i = 0;
+        int n = line.length();
+        while (i < n) {
+            while (i < n && line.charAt(i) == ' ') {
+                i++;
+            }
+            int keyStart = i;
+            while (i < n && line.charAt(i) != '=' && line.charAt(i) != ' ') {
+                i++;
+            }
+            String key = line.substring(keyStart, i);
+            StringBuilder value = new StringBuilder();
+            if (i < n && line.charAt(i) == '=') {
+                i++;
+                boolean quoted = i < n && line.charAt(i) == '"';
+                if (quoted) {
+                    i++;
+                }
+                while (i < n && line.charAt(i) != (quoted ? '"' : ' ')) {
+                    if (quoted && line.charAt(i) == '\\' && i + 1 < n) {
+                        i++;
+                    }
+                    value.append(line.charAt(i++));
+                }
+                if (quoted) {
+                    i++;
+                }
+            }
+            if (!key.isEmpty()) {
+                out.putIfAbsent(LineFields.sanitize(key), value.toString());
+            }
+        }
+        return out;
+    }
+
+    @Test
     void isJson_lokiBraceTest() {
         assertThat(LineFields.isJson("  {\"a\":1}  ")).isTrue();
         assertThat(LineFields.isJson("{")).isFalse();
