@@ -25,8 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * JMH: the push enricher alone (service-name discovery and {@code detected_level}, Loki 3's defaults) over one
  * push of 1000 lines in 100 streams, the load-test harness' shape: labels {@code run, job, namespace, service, pod}
- * and, with {@code streamLevel=true} as the harness sends, a {@code level} label (else each line's level is
- * detected from its logfmt text), a unique {@code trace_id} per entry. Each operation enriches streams whose
+ * and, with {@code level=label} as the harness sends, a {@code level} label; with {@code logfmt} or {@code json} no
+ * such label, so each line's level is detected from its text, a logfmt line starting with {@code level=} or a JSON
+ * object with a nested object before its {@code level} field. A unique {@code trace_id} per entry. Each operation enriches streams whose
  * selector texts are new String instances, as a decoded push's are.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar PushEnricherBenchmark}. The setup checks that every entry
@@ -43,9 +44,9 @@ public class PushEnricherBenchmark {
     private static final int BATCH_LINES = 1000;
     private static final String[] LEVELS = {"debug", "info", "warn", "error"};
 
-    /** Whether the streams carry a {@code level} label (the harness' streams do). */
-    @Param({"true", "false"})
-    boolean streamLevel;
+    /** Where the level is: a stream label (the harness' streams), or each line's logfmt or JSON text. */
+    @Param({"label", "logfmt", "json"})
+    String level;
 
     private final PushEnricher enricher = new PushEnricher(PushEnrichmentConfig.defaults());
     private final List<String> selectors = new ArrayList<>();
@@ -60,12 +61,17 @@ public class PushEnricherBenchmark {
             String level = LEVELS[s % LEVELS.length];
             selectors.add("{job=\"loadtest\", namespace=\"ns-" + (s % 3) + "\", pod=\"svc-" + (s % 12) + "-"
                     + Integer.toHexString(0x100000 + s) + "-" + s + "\", run=\"bench\", service=\"svc-" + (s % 12) + "\""
-                    + (streamLevel ? ", level=\"" + level + "\"" : "") + "}");
+                    + (this.level.equals("label") ? ", level=\"" + level + "\"" : "") + "}");
             List<LogEntry> stream = new ArrayList<>();
             for (int l = 0; l < BATCH_LINES / STREAMS; l++) {
                 String traceId = String.format("%016x%016x", random.nextLong(), random.nextLong());
-                stream.add(new LogEntry(base + ((long) s * BATCH_LINES + l) * 1000L,
-                        "level=" + level + " " + PushReport.logLine(random, 0, s, l), List.of(new Label("trace_id", traceId))));
+                String text = PushReport.logLine(random, 0, s, l);
+                String line = this.level.equals("json")
+                        ? "{\"ts\":" + l + ",\"http\":{\"method\":\"GET\",\"status\":200},\"level\":\"" + level
+                                + "\",\"msg\":\"" + text.replace("\"", "'") + "\"}"
+                        : "level=" + level + " " + text;
+                stream.add(new LogEntry(base + ((long) s * BATCH_LINES + l) * 1000L, line,
+                        List.of(new Label("trace_id", traceId))));
             }
             entries.add(List.copyOf(stream));
         }

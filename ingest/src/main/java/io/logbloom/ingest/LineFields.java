@@ -58,6 +58,34 @@ public final class LineFields {
         return out;
     }
 
+    /**
+     * The value of the first top-level field of a JSON object line whose sanitized name {@code wanted} accepts (as
+     * {@link #json} would hold it: text of a scalar, empty for null; arrays and objects are not such fields), or null
+     * when there is none or the line is not a valid JSON object. Nothing is built for the other fields: level
+     * detection wants one. Exact only for names without {@code _}: a nested field's flattened name has one, and
+     * {@link #json} gives a name to the field that comes first, nested or not.
+     */
+    public static String firstTopLevelJsonValue(String line, Predicate<String> wanted) {
+        try (JsonParser p = JSON.createParser(line)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            String found = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String key = p.currentName();
+                JsonToken value = p.nextToken();
+                if (found == null && value.isScalarValue() && wanted.test(sanitize(key))) {
+                    found = value == JsonToken.VALUE_NULL ? "" : p.getText();
+                } else {
+                    p.skipChildren();
+                }
+            }
+            return found; // read to the object's end: json() of a malformed line has no fields
+        } catch (IOException malformed) {
+            return null;
+        }
+    }
+
     private static void object(JsonParser p, List<String> path, Map<String, Field> out) throws IOException {
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String key = p.currentName();

@@ -52,6 +52,41 @@ final class LineFieldsTest {
                 .isEqualTo("er\"r");
     }
 
+    @Test
+    void firstTopLevelJsonValue_isWhatTheFlattenedFieldsGive_forRandomObjectsWholeAndCut() {
+        java.util.Random random = new java.util.Random(5);
+        java.util.Set<String> wanted = java.util.Set.of("level", "lvl", "Level");
+        for (int n = 0; n < 5_000; n++) {
+            String line = randomObject(random, 0);
+            if (random.nextInt(4) == 0) {
+                line = line.substring(0, random.nextInt(line.length())) + "}"; // mostly malformed
+            }
+            String expected = LineFields.json(line).values().stream()
+                    .filter(f -> wanted.contains(f.name()) && f.jsonPath().size() <= 1)
+                    .map(LineFields.Field::value).findFirst().orElse(null);
+            assertThat(LineFields.firstTopLevelJsonValue(line, wanted::contains)).as("line %s", line).isEqualTo(expected);
+        }
+        assertThat(LineFields.firstTopLevelJsonValue("{\"lvl\":[\"x\"],\"a\":{\"level\":\"n\"},\"lvl\":null,\"level\":3}",
+                wanted::contains)).isEmpty();
+    }
+
+    private static String randomObject(java.util.Random random, int depth) {
+        String[] keys = {"level", "lvl", "Level", "le.vel", "msg", "a"};
+        StringBuilder sb = new StringBuilder("{");
+        for (int f = random.nextInt(5); f > 0; f--) {
+            sb.append('"').append(keys[random.nextInt(keys.length)]).append("\":");
+            switch (random.nextInt(depth < 2 ? 6 : 4)) {
+                case 0 -> sb.append("\"v").append(random.nextInt(3)).append('"');
+                case 1 -> sb.append(random.nextInt(100));
+                case 2 -> sb.append(random.nextBoolean() ? "null" : "true");
+                case 3 -> sb.append("[1,{\"level\":\"in\"}]");
+                default -> sb.append(randomObject(random, depth + 1));
+            }
+            sb.append(f > 1 ? "," : "");
+        }
+        return sb.append('}').toString();
+    }
+
     /** Logfmt as a plain reading of the rules: every pair's value built, the first value of a name kept. */
     private static Map<String, String> referenceLogfmt(String line) {
         Map<String, String> out = new java.util.LinkedHashMap<>();
