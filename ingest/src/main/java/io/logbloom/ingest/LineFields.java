@@ -62,8 +62,8 @@ public final class LineFields {
      * The value of the first top-level field of a JSON object line whose sanitized name {@code wanted} accepts (as
      * {@link #json} would hold it: text of a scalar, empty for null; arrays and objects are not such fields), or null
      * when there is none or the line is not a valid JSON object. Nothing is built for the other fields: level
-     * detection wants one. Exact only for names without {@code _}: a nested field's flattened name has one, and
-     * {@link #json} gives a name to the field that comes first, nested or not.
+     * detection wants one, and reads only top-level fields, as Loki's does (a nested field's flattened name, which
+     * {@link #json} gives to whichever field comes first, never counts).
      */
     public static String firstTopLevelJsonValue(String line, Predicate<String> wanted) {
         try (JsonParser p = JSON.createParser(line)) {

@@ -4,7 +4,6 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -29,16 +28,10 @@ public final class LogLevelDetector {
     public static final String SEVERITY_NUMBER = "severity_number";
 
     private final Set<String> levelFields;
-    /**
-     * Whether no level field name has an {@code _}: then only a JSON line's top-level fields can bear them and the
-     * line is read only for those ({@link LineFields#firstTopLevelJsonValue}), not flattened whole.
-     */
-    private final boolean plainLevelFields;
 
     /** A detector reading the fields {@code levelFields} (Loki's {@code log_level_fields}). */
     public LogLevelDetector(List<String> levelFields) {
         this.levelFields = Set.copyOf(levelFields);
-        this.plainLevelFields = levelFields.stream().noneMatch(name -> name.indexOf('_') >= 0);
     }
 
     /** The level a stream label of {@code streamLabels} names (first source of {@link #detect}), or null. */
@@ -102,8 +95,7 @@ public final class LogLevelDetector {
     String fromLine(String line) {
         String value;
         if (LineFields.isJson(line)) {
-            value = plainLevelFields ? LineFields.firstTopLevelJsonValue(line, levelFields::contains)
-                    : firstField(LineFields.json(line));
+            value = LineFields.firstTopLevelJsonValue(line, levelFields::contains);
         } else if (line.indexOf('=') >= 0) {
             value = LineFields.firstLogfmtValue(line, levelFields::contains);
         } else {
@@ -144,14 +136,5 @@ public final class LogLevelDetector {
             return "debug";
         }
         return "unknown";
-    }
-
-    private String firstField(Map<String, LineFields.Field> fields) {
-        for (LineFields.Field f : fields.values()) {
-            if (levelFields.contains(f.name()) && f.jsonPath().size() <= 1) {
-                return f.value();
-            }
-        }
-        return null;
     }
 }

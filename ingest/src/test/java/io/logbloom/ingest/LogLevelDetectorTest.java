@@ -57,6 +57,16 @@ final class LogLevelDetectorTest {
     }
 
     @Test
+    void jsonLevel_fromTopLevelFieldsOnly_evenWhenANestedNameFlattensToALevelField() {
+        LogLevelDetector underscored = new LogLevelDetector(List.of("log_level"));
+        assertThat(underscored.fromLine("{\"msg\":\"x\",\"log_level\":\"WARN\"}")).isEqualTo("warn");
+        // log.level flattens to log_level and comes first; Loki reads the top-level log_level all the same
+        assertThat(underscored.fromLine("{\"log\":{\"level\":\"debug\"},\"log_level\":\"warn\",\"m\":\"info\"}"))
+                .isEqualTo("warn");
+        assertThat(detector.fromLine("{\"http\":{\"level\":\"debug\"},\"Level\":\"ERR\"}")).isEqualTo("error");
+    }
+
+    @Test
     void streamLabel_thenMetadata_winOverLine() {
         LogEntry e = new LogEntry(1, "level=error x", List.of(new Label("severity", "Notice")));
         assertThat(detector.detect(List.of(new Label("level", "custom")), e)).isEqualTo("custom");
