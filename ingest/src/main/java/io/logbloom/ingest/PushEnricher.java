@@ -54,8 +54,8 @@ public final class PushEnricher {
         for (PushStream s : streams) {
             StreamPlan plan = plan(s.labels());
             List<LogEntry> entries = plan.pairs() == null ? s.entries() : withLevels(plan, s.entries());
-            out.add(plan.labels().equals(s.labels()) && entries == s.entries() ? s
-                    : new PushStream(plan.labels(), entries));
+            // the plan's labels instance even when the text is unchanged: admission then finds it without hashing
+            out.add(plan.labels() == s.labels() && entries == s.entries() ? s : new PushStream(plan.labels(), entries));
         }
         return out;
     }

@@ -112,6 +112,13 @@ final class LogLevelDetectorTest {
                 .isSameAs(first.get(0).labels());
         assertThat(first.get(0).entries().get(0).metadataValue("detected_level")).isEqualTo("warn");
         assertThat(second.get(0).entries().get(0).metadataValue("detected_level")).isEqualTo("error");
+        // labels the enricher leaves as they are come back as one instance too
+        PushEnricher namesOnly = new PushEnricher(new PushEnrichmentConfig(List.of("app"), false, List.of(),
+                OtlpConfig.defaults()));
+        String named = "{app=\"a\", service_name=\"s\"}";
+        PushStream once = namesOnly.enrich(List.of(new PushStream(new String(named), List.of(LogEntry.of(1, "x"))))).get(0);
+        PushStream again = namesOnly.enrich(List.of(new PushStream(new String(named), List.of(LogEntry.of(2, "y"))))).get(0);
+        assertThat(again.labels()).isEqualTo(named).isSameAs(once.labels());
     }
 
     @Test
