@@ -26,8 +26,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * JMH: the push enricher alone (service-name discovery and {@code detected_level}, Loki 3's defaults) over one
  * push of 1000 lines in 100 streams, the load-test harness' shape: labels {@code run, job, namespace, service, pod}
  * and, with {@code level=label} as the harness sends, a {@code level} label; with {@code logfmt} or {@code json} no
- * such label, so each line's level is detected from its text, a logfmt line starting with {@code level=} or a JSON
- * object with a nested object before its {@code level} field. A unique {@code trace_id} per entry. Each operation enriches streams whose
+ * such label, so each line's level is detected from its text, a logfmt line starting with {@code level=}, a JSON
+ * object with a nested object before its {@code level} field, or a plain line (no {@code =}) that Loki's keyword
+ * search reads. A unique {@code trace_id} per entry. Each operation enriches streams whose
  * selector texts are new String instances, as a decoded push's are.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar PushEnricherBenchmark}. The setup checks that every entry
@@ -43,9 +44,11 @@ public class PushEnricherBenchmark {
     private static final int STREAMS = 100;
     private static final int BATCH_LINES = 1000;
     private static final String[] LEVELS = {"debug", "info", "warn", "error"};
+    /** Plain lines' openings that Loki's keyword search maps to {@link #LEVELS} in turn. */
+    private static final String[] PLAIN_PREFIX = {"DEBUG: ", "INFO ", "WARNING ", "ERROR "};
 
-    /** Where the level is: a stream label (the harness' streams), or each line's logfmt or JSON text. */
-    @Param({"label", "logfmt", "json"})
+    /** Where the level is: a stream label (the harness' streams), or each line's logfmt, JSON or plain text. */
+    @Param({"label", "logfmt", "json", "plain"})
     String level;
 
     private final PushEnricher enricher = new PushEnricher(PushEnrichmentConfig.defaults());
@@ -69,6 +72,7 @@ public class PushEnricherBenchmark {
                 String line = this.level.equals("json")
                         ? "{\"ts\":" + l + ",\"http\":{\"method\":\"GET\",\"status\":200},\"level\":\"" + level
                                 + "\",\"msg\":\"" + text.replace("\"", "'") + "\"}"
+                        : this.level.equals("plain") ? PLAIN_PREFIX[s % LEVELS.length] + text.replaceAll(" level=\\w+", "").replace('=', ':')
                         : "level=" + level + " " + text;
                 stream.add(new LogEntry(base + ((long) s * BATCH_LINES + l) * 1000L, line,
                         List.of(new Label("trace_id", traceId))));
