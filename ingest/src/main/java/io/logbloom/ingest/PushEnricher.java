@@ -4,9 +4,7 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The enrichment step between decoding and {@link Ingester#push}: service-name discovery on each
@@ -19,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * every push: two label parses and a new string per stream and push were 3 % of a push's request
  * CPU, and the new string made admission hash it again to find its parsed labels. The cache is
  * emptied when it reaches {@link #MAX_PLANS}, so a flood of distinct selectors costs what it did
- * without it, in bounded memory. Thread-safe: the cache is a concurrent map of immutable values.
+ * without it, in bounded memory ({@link SelectorCache}, as admission's parsed labels). Thread-safe.
  */
 public final class PushEnricher {
     /** Distinct selector texts whose plans are kept: far above the streams a server takes pushes for at once. */
@@ -27,7 +25,7 @@ public final class PushEnricher {
 
     private final ServiceNameDiscovery serviceNames;
     private final LogLevelDetector levels;
-    private final Map<String, StreamPlan> plans = new ConcurrentHashMap<>();
+    private final SelectorCache<StreamPlan> plans = new SelectorCache<>(MAX_PLANS);
 
     /**
      * What enrichment does to the streams of one selector text: {@code labels} is the text to store them under (one
@@ -52,25 +50,12 @@ public final class PushEnricher {
         }
         List<PushStream> out = new ArrayList<>(streams.size());
         for (PushStream s : streams) {
-            StreamPlan plan = plan(s.labels());
+            StreamPlan plan = plans.get(s.labels(), this::newPlan);
             List<LogEntry> entries = plan.pairs() == null ? s.entries() : withLevels(plan, s.entries());
             // the plan's labels instance even when the text is unchanged: admission then finds it without hashing
             out.add(plan.labels() == s.labels() && entries == s.entries() ? s : new PushStream(plan.labels(), entries));
         }
         return out;
-    }
-
-    private StreamPlan plan(String selector) {
-        StreamPlan plan = plans.get(selector);
-        if (plan != null) {
-            return plan;
-        }
-        plan = newPlan(selector);
-        if (plans.size() >= MAX_PLANS) {
-            plans.clear();
-        }
-        StreamPlan first = plans.putIfAbsent(selector, plan);
-        return first != null ? first : plan;
     }
 
     private StreamPlan newPlan(String selector) {
