@@ -57,13 +57,29 @@ public class WalFsyncBenchmark {
     private static final int BACKGROUND_FILES = 4;
     private static final long BACKGROUND_PAUSE_MILLIS = 20;
 
-    /** How the segment file is laid out: growing with each record, or zero-filled beforehand. */
-    @Param({"append", "preallocated"})
-    String layout;
+    // the constants are lower case because JMH takes them by name: -p layout=append,preallocated
 
-    /** Other writes beside the WAL: none, or part files written without a force. */
-    @Param({"none", "parts"})
-    String background;
+    /** How the segment file is laid out. */
+    public enum Layout {
+        /** Growing with each record. */
+        append,
+        /** Zero-filled and forced beforehand. */
+        preallocated
+    }
+
+    /** Other writes beside the WAL. */
+    public enum Background {
+        /** The force alone. */
+        none,
+        /** Part files written without a force. */
+        parts
+    }
+
+    @Param
+    Layout layout;
+
+    @Param
+    Background background;
 
     /** Bytes of one WAL record: about one 1000-line push of the bar. */
     @Param("170000")
@@ -81,19 +97,13 @@ public class WalFsyncBenchmark {
     /** Creates the segment (zero-filled and forced for {@code preallocated}) and starts the background writer. */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        if (!layout.equals("append") && !layout.equals("preallocated")) {
-            throw new IllegalArgumentException("layout must be append or preallocated: " + layout);
-        }
-        if (!background.equals("none") && !background.equals("parts")) {
-            throw new IllegalArgumentException("background must be none or parts: " + background);
-        }
         dir = Files.createTempDirectory("logbloom-wal-fsync");
         record = ByteBuffer.allocateDirect(recordBytes);
         for (int i = 0; i < recordBytes; i++) {
             record.put(i, (byte) (i * 31 + 7));
         }
         openSegment();
-        if (background.equals("parts")) {
+        if (background == Background.parts) {
             writer = new Thread(this::writeParts, "wal-fsync-background");
             writer.setDaemon(true);
             writer.start();
@@ -104,7 +114,7 @@ public class WalFsyncBenchmark {
     @Benchmark
     public long writeAndForce() throws IOException {
         if (position + recordBytes > SEGMENT_BYTES) {
-            if (layout.equals("append")) {
+            if (layout == Layout.append) {
                 // a full segment is replaced by a new, empty one, as the WAL rotates
                 segment.close();
                 Files.delete(segmentPath());
@@ -134,12 +144,7 @@ public class WalFsyncBenchmark {
             writer.join();
         }
         segment.close();
-        try (var files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                Files.delete(f);
-            }
-        }
-        Files.delete(dir);
+        TempTrees.delete(dir);
     }
 
     private Path segmentPath() {
@@ -150,7 +155,7 @@ public class WalFsyncBenchmark {
         segment = FileChannel.open(segmentPath(), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         position = 0;
-        if (layout.equals("preallocated")) {
+        if (layout == Layout.preallocated) {
             ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
             for (long at = 0; at < SEGMENT_BYTES; ) {
                 zeros.clear();
