@@ -88,6 +88,8 @@ final class ServerCrashRecoveryTest {
                 pushers.add(t);
             }
             waitForAtLeast(acknowledged, acknowledged.size() + 400 + round * 137);
+            assertThat(metric(port, "logbloom_ingest_wal_segments_reused_total"))
+                    .as("the kill lands while released WAL segment files are being written over").isPositive();
             child.destroyForcibly();
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
             stop.set(true);
@@ -205,6 +207,14 @@ final class ServerCrashRecoveryTest {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The value of an unlabelled metric on the server's {@code /metrics}. */
+    private static double metric(int port, String name) throws IOException, InterruptedException {
+        String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return body.lines().filter(l -> l.startsWith(name + " ")).mapToDouble(l -> Double.parseDouble(l.split(" ")[1]))
+                .findFirst().orElseThrow(() -> new AssertionError(name + " not in /metrics:\n" + body));
     }
 
     private static void waitForAtLeast(Set<String> acknowledged, int count) throws InterruptedException {

@@ -34,6 +34,9 @@ final class IngestMetrics {
         /** WAL writes refused (volume out of space or I/O error) since start. */
         double walWriteFailures();
 
+        /** WAL segments written into a released segment's file instead of a new one since start. */
+        double walSegmentsReused();
+
         /** Bloom totals as Valkey's INFO BF: memory bytes, objects, sub-filters, items, capacity. */
         double[] bloomTotals();
 
@@ -58,7 +61,7 @@ final class IngestMetrics {
         flushDuration = Histogram.builder().name("logbloom_ingest_flush_duration_seconds")
                 .help("Duration of one chunk flush: put, index and bloom.").register(registry);
         gauge(registry, "logbloom_ingest_active_streams", "Streams with data in memory.", gauges::activeStreams);
-        gauge(registry, "logbloom_ingest_wal_bytes", "Bytes in WAL segment files.", gauges::walBytes);
+        gauge(registry, "logbloom_ingest_wal_bytes", "Bytes of WAL segments up to their ends (not counting files kept for reuse).", gauges::walBytes);
         gauge(registry, "logbloom_ingest_memory_bytes",
                 "Bytes held for unflushed data as counted against ingester.max_memory.", gauges::memoryBytes);
         GaugeWithCallback.builder().name("logbloom_ingest_fatal")
@@ -85,6 +88,8 @@ final class IngestMetrics {
         counter(registry, "logbloom_ingest_wal_write_failures_total",
                 "WAL writes refused (volume out of space or I/O error); their pushes were answered 507 or 503.",
                 gauges::walWriteFailures);
+        counter(registry, "logbloom_ingest_wal_segments_reused_total",
+                "WAL segments written over a released segment's file instead of a new file.", gauges::walSegmentsReused);
         String[] names = {"memory_bytes", "objects", "subfilters", "items", "capacity"};
         String[] help = {"Bytes of bit storage of in-memory series blooms.", "Series blooms in memory.",
                 "Sub-filters of in-memory series blooms.", "Items inserted into in-memory series blooms.",

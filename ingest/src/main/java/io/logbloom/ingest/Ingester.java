@@ -227,6 +227,11 @@ public final class Ingester implements AutoCloseable {
                 }
 
                 @Override
+                public double walSegmentsReused() {
+                    return wal.reusedSegmentsTotal();
+                }
+
+                @Override
                 public double[] bloomTotals() {
                     return bloomWriter.totals();
                 }

@@ -52,7 +52,7 @@ final class PartSealer {
     }
 
     /** What a seal did: rows sealed now, parts written, and the WAL segments released. */
-    record Outcome(long rowsSealed, int partsWritten, int walSegmentsDeleted, int pendingSeals) {}
+    record Outcome(long rowsSealed, int partsWritten, int walSegmentsReleased, int pendingSeals) {}
 
     private final TenantBuffers buffers;
     private final LocalParts parts;
@@ -107,7 +107,7 @@ final class PartSealer {
             crashHook.reached(CrashPoint.SEAL_BUFFERS_TAKEN);
         }
         int written = 0;
-        int deleted = 0;
+        int released = 0;
         while (true) {
             Pending oldest;
             synchronized (pending) {
@@ -128,7 +128,7 @@ final class PartSealer {
                 crashHook.reached(CrashPoint.SEAL_PART_WRITTEN);
             }
             crashHook.reached(CrashPoint.SEAL_PARTS_WRITTEN);
-            deleted += wal.deleteSegmentsBefore(oldest.walSegment + 1);
+            released += wal.releaseSegmentsBefore(oldest.walSegment + 1);
             crashHook.reached(CrashPoint.SEAL_WAL_RELEASED);
             releasedThroughSegment = oldest.walSegment;
             synchronized (pending) {
@@ -136,7 +136,7 @@ final class PartSealer {
             }
         }
         if (idleThrough > releasedThroughSegment) {
-            deleted += wal.deleteSegmentsBefore(idleThrough + 1);
+            released += wal.releaseSegmentsBefore(idleThrough + 1);
             crashHook.reached(CrashPoint.SEAL_WAL_RELEASED);
             releasedThroughSegment = idleThrough;
         }
@@ -144,11 +144,11 @@ final class PartSealer {
         synchronized (pending) {
             left = pending.size();
         }
-        return new Outcome(rows, written, deleted, left);
+        return new Outcome(rows, written, released, left);
     }
 
     /**
-     * The newest WAL segment whose seal is fully written and whose segments are deleted: a part
+     * The newest WAL segment whose seal is fully written and whose segments are released: a part
      * covering no later segment can leave the disk (be merged and uploaded) without replay ever
      * bringing its rows back.
      */
