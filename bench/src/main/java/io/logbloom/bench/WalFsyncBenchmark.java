@@ -28,17 +28,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code wal.fsync: per_request} does before it is acknowledged. Two layouts of the segment file:
  *
  * <ul>
- *   <li>{@code append}: the segment grows with every record, as the WAL's segments do today, so each force also
+ *   <li>{@code append}: the segment grows with every record, as a WAL segment in a new file does, so each force also
  *       commits the file's new size (on ext4 a journal commit, which waits for other files' data in the same
  *       transaction);
  *   <li>{@code preallocated}: the segment was filled with zeros and forced beforehand, so a record overwrites
- *       blocks that exist and the force writes data only (PostgreSQL's WAL segments work this way).
+ *       blocks that exist and the force writes data only (PostgreSQL's WAL segments work this way; ours since
+ *       2026-12-07 write over a released segment's file, which is the same on disk).
  * </ul>
  *
  * {@code background=parts} runs a thread that writes 16 MiB files without forcing them, pausing 20 ms between them,
  * as sealing parts does beside a push; {@code none} measures the force alone. The push bar's server spends part of
  * each push waiting for this force (with {@code wal.fsync: interval} the same build pushed about a fifth faster, see
- * README), so this is the measure for a cheaper WAL layout.
+ * README), so this is the measure of what the WAL's layout costs a push.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar WalFsyncBenchmark}; the files live in a temporary directory
  * under {@code java.io.tmpdir} (set it to the volume the WAL would use) and are deleted after the trial.

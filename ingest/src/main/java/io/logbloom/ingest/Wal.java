@@ -12,7 +12,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -64,7 +63,7 @@ final class Wal implements Closeable {
     /** Records refused in a row (the first one is logged, the recovery after them too). */
     private long refusedWrites;
     private long refusedWritesTotal;
-    private final long corruptions;
+    private long corruptions;
     private long reusedSegmentsTotal;
     private long segmentId;
     private long segmentBytes;
@@ -81,9 +80,8 @@ final class Wal implements Closeable {
     /** A segment before the current one: its bytes up to its seal, and whether its file may be reused. */
     private record ClosedSegment(long bytes, boolean reusable) {}
 
-    private Wal(WalConfig config, long corruptions) {
+    private Wal(WalConfig config) {
         this.config = config;
-        this.corruptions = corruptions;
     }
 
     /** Receives replayed records with the id of the segment that holds them. */
@@ -108,8 +106,8 @@ final class Wal implements Closeable {
         Files.createDirectories(dir);
         List<Long> ids = ids(dir, SUFFIX);
         List<Long> freeIds = ids(dir, FREE_SUFFIX);
+        Wal wal = new Wal(config);
         WalSegmentReader reader = new WalSegmentReader();
-        List<Map.Entry<Long, ClosedSegment>> segments = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
             long id = ids.get(i);
             Path file = segmentPath(dir, id);
@@ -118,13 +116,10 @@ final class Wal implements Closeable {
             if (newest && segment.format2() && !segment.sealed()) {
                 sealAtOpen(file, id, segment);
             }
-            segments.add(Map.entry(id, new ClosedSegment(segment.logicalBytes(), segment.format2())));
+            wal.closed.put(id, new ClosedSegment(segment.logicalBytes(), segment.format2()));
+            wal.closedBytes += segment.logicalBytes();
         }
-        Wal wal = new Wal(config, reader.corruptions());
-        for (Map.Entry<Long, ClosedSegment> s : segments) {
-            wal.closed.put(s.getKey(), s.getValue());
-            wal.closedBytes += s.getValue().bytes();
-        }
+        wal.corruptions = reader.corruptions();
         for (int i = 0; i < freeIds.size(); i++) {
             Path file = freePath(dir, freeIds.get(i));
             if (i < freeIds.size() - REUSED_SEGMENTS) {
@@ -133,8 +128,9 @@ final class Wal implements Closeable {
                 wal.free.add(file);
             }
         }
-        long last = Math.max(ids.isEmpty() ? 0 : ids.get(ids.size() - 1), freeIds.isEmpty() ? 0 : freeIds.get(freeIds.size() - 1));
-        wal.segmentId = last + 1;
+        // above every id in use, the kept files' included: a reused file must never meet its own id again
+        wal.segmentId = Math.max(ids.isEmpty() ? 0 : ids.get(ids.size() - 1),
+                freeIds.isEmpty() ? 0 : freeIds.get(freeIds.size() - 1)) + 1;
         wal.openSegment();
         return wal;
     }
