@@ -389,12 +389,9 @@ final class Wal implements Closeable {
                 if (segment != null) {
                     closedBytes -= segment.bytes();
                 }
-                if (segment != null && segment.reusable() && free.size() < REUSED_SEGMENTS
-                        && Files.size(file) <= config.segmentSizeBytes()) {
-                    Path to = freePath(config.directory(), id);
-                    Files.move(file, to, StandardCopyOption.ATOMIC_MOVE);
-                    free.addLast(to);
-                } else {
+                boolean reusable = segment != null && segment.reusable() && free.size() < REUSED_SEGMENTS
+                        && Files.size(file) <= config.segmentSizeBytes();
+                if (!reusable || !keepForReuse(file, id)) {
                     Files.delete(file);
                 }
                 released++;
@@ -404,6 +401,19 @@ final class Wal implements Closeable {
             syncDirectory();
         }
         return released;
+    }
+
+    /** Renames a released segment to wait for reuse; false (the file stays as it was) where renaming fails. */
+    private boolean keepForReuse(Path file, long id) {
+        Path to = freePath(config.directory(), id);
+        try {
+            Files.move(file, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            LOG.debug("cannot keep WAL segment {} for reuse, deleting it: {}", file, e.toString());
+            return false;
+        }
+        free.addLast(to);
+        return true;
     }
 
     /** Deletes the files waiting for reuse (the volume ran out of space: they hold blocks parts may need). */

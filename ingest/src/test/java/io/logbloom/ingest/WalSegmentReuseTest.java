@@ -174,6 +174,24 @@ final class WalSegmentReuseTest {
     }
 
     @Test
+    void releasedSegmentThatCannotBeRenamed_deletedInstead() throws IOException {
+        try (Wal wal = Wal.open(config(), r -> {})) {
+            wal.append(entries("released"));
+            wal.rotate();
+            wal.append(entries("live"));
+            Files.createDirectories(dir.resolve("00000000000000000001.free").resolve("in the way"));
+            assertThat(wal.releaseSegmentsBefore(2)).isEqualTo(1);
+            assertThat(Files.exists(segment(1))).isFalse();
+            assertThat(wal.rotate()).isEqualTo(3);
+            assertThat(wal.reusedSegmentsTotal()).as("nothing was kept to reuse").isZero();
+            wal.append(entries("after"));
+        }
+        Files.delete(dir.resolve("00000000000000000001.free").resolve("in the way"));
+        Files.delete(dir.resolve("00000000000000000001.free"));
+        assertThat(reopen(0)).containsExactly(entries("live"), entries("after"));
+    }
+
+    @Test
     void format1Segments_replayedTornTailTruncated_deletedNotReused() throws IOException {
         Files.createDirectories(dir);
         Files.write(segment(1), format1(entries("r1"), entries("r2")));
