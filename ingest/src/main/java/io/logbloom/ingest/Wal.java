@@ -131,17 +131,33 @@ final class Wal implements Closeable {
         // above every id in use, the kept files' included: a reused file must never meet its own id again
         wal.segmentId = Math.max(ids.isEmpty() ? 0 : ids.get(ids.size() - 1),
                 freeIds.isEmpty() ? 0 : freeIds.get(freeIds.size() - 1)) + 1;
-        wal.openSegment();
+        try {
+            wal.openSegment();
+        } catch (IOException e) {
+            // e.g. the volume is full: start anyway, as before; the first write opens it or is refused (507)
+            LOG.warn("cannot start WAL segment {} in {}; the next write tries again: {}", wal.segmentId, dir,
+                    e.toString());
+        }
         return wal;
     }
 
-    /** Writes the header (unless intact) and the seal of a newest segment that a stop left open. */
+    /**
+     * Writes the header (unless intact) and the seal of a newest segment that a stop left open. Where that
+     * cannot be written (the volume is full), cuts the file where its records end instead, which needs no
+     * space: a closed segment whose records end with its file is read whole without a seal.
+     */
     private static void sealAtOpen(Path file, long id, WalSegmentReader.Segment segment) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            if (!segment.headerMatches()) {
-                writeFully(ch, WalFormat.header(id), 0);
+            try {
+                if (!segment.headerMatches()) {
+                    writeFully(ch, WalFormat.header(id), 0);
+                }
+                writeFully(ch, WalFormat.seal(id), segment.end());
+            } catch (IOException e) {
+                LOG.warn("cannot seal WAL segment {} ({}); cutting it where its records end instead", file,
+                        e.toString());
+                ch.truncate(segment.end());
             }
-            writeFully(ch, WalFormat.seal(id), segment.end());
             ch.force(false);
         }
     }

@@ -91,7 +91,8 @@ final class WalSegmentReader {
                 at += WalFormat.FRAME_BYTES + length;
                 continue;
             }
-            if (newest) {
+            if (newest || at == data.length) {
+                // a closed segment ending with its file was cut there at a start that could not seal it (a full volume)
                 if (at < data.length) {
                     LOG.info("WAL segment {} ends at offset {}; the {} bytes after it are a write a crash tore or "
                             + "records of an earlier use of the file, and are not replayed", file, at, data.length - at);

@@ -268,6 +268,41 @@ final class WalSegmentReuseTest {
     }
 
     @Test
+    void openOnAFullVolume_segmentCutInsteadOfSealed_writesRefusedUntilSpaceReturns_nothingLost() throws IOException {
+        Configuration small = Configuration.unix().toBuilder().setBlockSize(4096).setMaxSize(256 * 1024).build();
+        try (FileSystem fs = Jimfs.newFileSystem(small)) {
+            WalConfig config = WalConfig.defaults(fs.getPath("/wal"));
+            // one record filling the segment's first block: its seal would need a block of its own
+            String line = "x";
+            while (WalFormat.HEADER_BYTES + WalFormat.FRAME_BYTES + WalCodec.encode(entries(line)).length < 4096) {
+                line += "x";
+            }
+            assertThat(WalFormat.HEADER_BYTES + WalFormat.FRAME_BYTES + WalCodec.encode(entries(line)).length)
+                    .isEqualTo(4096);
+            try (Wal wal = Wal.open(config, r -> {})) {
+                wal.append(entries(line));
+            }
+            Path filler = fs.getPath("/filler");
+            try (java.io.OutputStream out = Files.newOutputStream(filler)) {
+                for (int i = 0; i < 1024; i++) {
+                    out.write(new byte[4096]);
+                }
+            } catch (IOException full) {
+                // the volume is full
+            }
+            List<WalRecord> replayed = new ArrayList<>();
+            try (Wal wal = Wal.open(config, replayed::add)) {
+                assertThat(replayed).containsExactly(entries(line));
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> wal.append(entries("refused")))
+                        .isInstanceOfSatisfying(WalWriteException.class, e -> assertThat(e.outOfSpace()).isTrue());
+                Files.delete(filler);
+                wal.append(entries("after space returned"));
+            }
+            assertThat(WalFiles.replay(config, 0)).containsExactly(entries(line), entries("after space returned"));
+        }
+    }
+
+    @Test
     void concurrentWritersWhileSegmentsAreReleasedAndReused_replayHoldsExactlyTheUnreleasedRecords() throws Exception {
         WalConfig small = new WalConfig(dir, WalConfig.FsyncPolicy.PER_REQUEST, Duration.ofSeconds(1),
                 WalConfig.MIN_SEGMENT_SIZE_BYTES);
