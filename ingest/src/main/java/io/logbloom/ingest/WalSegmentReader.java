@@ -19,12 +19,17 @@ import org.slf4j.LoggerFactory;
  * goes on (Loki's ingester also keeps starting on WAL corruption and counts it). Otherwise the records
  * end there: in the newest segment that is where a crash tore the last write (or where the bytes of
  * an earlier use of a reused file begin), which is not damage; a closed format-2 segment ends with its
- * seal, so one that ends before it lost its last records to damage, which is counted.
+ * seal, so one that ends before it lost its last records to damage, which is counted (unless its records
+ * end exactly with the file: a start on a full volume cuts a segment there instead of sealing it).
  *
  * <p>Not thread-safe: one reader per {@link Wal#openWithSegments}.
  */
 final class WalSegmentReader {
     private static final Logger LOG = LoggerFactory.getLogger(WalSegmentReader.class);
+    /** {@link #frameAt}: the seal. */
+    private static final int SEAL = 0;
+    /** {@link #frameAt}: no intact frame of the segment. */
+    private static final int NONE = -1;
 
     private long corruptions;
 
@@ -104,9 +109,6 @@ final class WalSegmentReader {
             return new Segment(true, Math.max(at, WalFormat.HEADER_BYTES), false, headerMatches);
         }
     }
-
-    private static final int SEAL = 0;
-    private static final int NONE = -1;
 
     /**
      * The frame at {@code at} if it is intact for segment {@code id}: its payload length, {@link #SEAL}
