@@ -11,7 +11,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -381,9 +383,8 @@ final class Wal implements Closeable {
     }
 
     /** The id of the oldest segment on disk: the current one when no older segment is left. */
-    synchronized long oldestSegment() throws IOException {
-        List<Long> ids = segmentIds(config.directory());
-        return ids.isEmpty() ? segmentId : Math.min(ids.get(0), segmentId);
+    synchronized long oldestSegment() {
+        return closed.isEmpty() ? segmentId : Math.min(closed.firstKey(), segmentId);
     }
 
     /** The id of the segment receiving appends. */
@@ -398,20 +399,19 @@ final class Wal implements Closeable {
      */
     synchronized int releaseSegmentsBefore(long segmentIdExclusive) throws IOException {
         int released = 0;
-        for (long id : segmentIds(config.directory())) {
-            if (id < segmentIdExclusive && id < segmentId) {
-                Path file = segmentPath(config.directory(), id);
-                ClosedSegment segment = closed.remove(id);
-                if (segment != null) {
-                    closedBytes -= segment.bytes();
-                }
-                boolean reusable = segment != null && segment.reusable() && free.size() < REUSED_SEGMENTS
-                        && Files.size(file) <= config.segmentSizeBytes();
-                if (!reusable || !keepForReuse(file, id)) {
-                    Files.delete(file);
-                }
-                released++;
+        // every segment on disk before the current one is in closed: it was read at open or sealed since
+        Map<Long, ClosedSegment> before = closed.headMap(Math.min(segmentIdExclusive, segmentId));
+        for (Iterator<Map.Entry<Long, ClosedSegment>> it = before.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Long, ClosedSegment> e = it.next();
+            Path file = segmentPath(config.directory(), e.getKey());
+            boolean reusable = e.getValue().reusable() && free.size() < REUSED_SEGMENTS
+                    && Files.size(file) <= config.segmentSizeBytes();
+            if (!reusable || !keepForReuse(file, e.getKey())) {
+                Files.delete(file);
             }
+            it.remove(); // only once its file is gone: a failed delete leaves it counted and released next time
+            closedBytes -= e.getValue().bytes();
+            released++;
         }
         if (released > 0) {
             syncDirectory();
