@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Repeated bar measurements of several servers: the order each round measures them in, and the per-metric medians
- * over the rounds.
+ * Repeated bar measurements of several servers: the order each round measures them in, the per-metric medians
+ * over the rounds, and whether the servers' answers agree.
  *
  * <p>Why alternate: on a shared two-core box the servers of one run are measured one after the other, and the one
  * measured second meets a warmer client JVM, page cache and disk: two runs of the same two jars, the order swapped,
@@ -50,6 +50,34 @@ final class BarRounds {
                 }
             }
             out.put(metric, ServerBarReport.median(values));
+        }
+        return out;
+    }
+
+    /**
+     * The answer metrics ({@code answers}) whose values are not the same for every server in every round, each as
+     * {@code metric: label#round=value, ...} (rounds 1-based); empty when all agree. The harness pushes the same lines
+     * every run, so a count that differs is a wrong answer, not noise. A metric some measurement lacks is left out of
+     * the comparison for it (a sink server answers no queries).
+     */
+    static List<String> disagreements(Map<String, List<Map<String, Double>>> byServer, List<String> answers) {
+        List<String> out = new ArrayList<>();
+        for (String metric : answers) {
+            Map<String, Double> seen = new LinkedHashMap<>();
+            byServer.forEach((label, rounds) -> {
+                for (int round = 0; round < rounds.size(); round++) {
+                    Double v = rounds.get(round).get(metric);
+                    if (v != null) {
+                        seen.put(label + "#" + (round + 1), v);
+                    }
+                }
+            });
+            if (new LinkedHashSet<>(seen.values()).size() > 1) {
+                StringBuilder line = new StringBuilder(metric).append(':');
+                seen.forEach((where, v) -> line.append(' ').append(where).append('=').append(v.longValue()).append(','));
+                line.setLength(line.length() - 1);
+                out.add(line.toString());
+            }
         }
         return out;
     }

@@ -102,6 +102,10 @@ public final class ServerBarReport {
               max_query_series: 100000
             """;
 
+    // what a query or push answered, the same for every correct server: the harness pushes the same lines each run
+    private static final List<String> ANSWERS = List.of("push_lines", "count_all_value", "count_status500_value",
+            "count_retrying_series", "count_logfmt_bytes_value", "needles_found", "needles_later_found");
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String configYaml;
 
@@ -200,6 +204,12 @@ public final class ServerBarReport {
         });
         if (rounds > 1) {
             System.out.printf(Locale.ROOT, "medians of %d rounds, the servers' order reversed every other round%n", rounds);
+        }
+        List<String> disagreements = BarRounds.disagreements(byServer, ANSWERS);
+        ArrayNode differ = json.putArray("answersDiffer");
+        disagreements.forEach(differ::add);
+        for (String d : disagreements) {
+            System.out.println("ANSWERS DIFFER (the same lines were pushed to each): " + d);
         }
         String table = table(results);
         System.out.print(table);

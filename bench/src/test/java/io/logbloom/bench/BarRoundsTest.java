@@ -57,4 +57,26 @@ class BarRoundsTest {
     void medians_ofOneRound_areItsValues() {
         assertThat(BarRounds.medians(List.of(Map.of("stored_MB", 94.6)))).containsEntry("stored_MB", 94.6);
     }
+
+    @Test
+    void disagreements_nameEachAnswerThatDiffers_withEveryServerAndRound() {
+        Map<String, List<Map<String, Double>>> byServer = new LinkedHashMap<>();
+        byServer.put("a", List.of(Map.of("count_value", 26738.0, "push_MB_per_s", 60.0),
+                Map.of("count_value", 26738.0, "push_MB_per_s", 70.0)));
+        byServer.put("b", List.of(Map.of("count_value", 26676.0, "push_MB_per_s", 65.0),
+                Map.of("count_value", 26738.0, "push_MB_per_s", 66.0)));
+        byServer.put("sink", List.of(Map.of("push_MB_per_s", 90.0)));
+
+        assertThat(BarRounds.disagreements(byServer, List.of("count_value")))
+                .containsExactly("count_value: a#1=26738, a#2=26738, b#1=26676, b#2=26738");
+    }
+
+    @Test
+    void disagreements_noneWhenEveryMeasurementAgrees_orLacksTheMetric() {
+        Map<String, List<Map<String, Double>>> byServer = new LinkedHashMap<>();
+        byServer.put("a", List.of(Map.of("count_value", 5.0), Map.of("count_value", 5.0)));
+        byServer.put("b", List.of(Map.of("count_value", 5.0), Map.of()));
+
+        assertThat(BarRounds.disagreements(byServer, List.of("count_value", "absent_value"))).isEmpty();
+    }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -21,9 +22,13 @@ import java.util.concurrent.atomic.LongAdder;
  * order, which keeps timestamps increasing per stream on the wire. Time a sender spends waiting
  * for an empty queue is reported as producer wait: if it is not near zero the client, not the
  * server, was the bottleneck. Producer CPU time is measured per thread. With
- * {@link PushSettings#pregenerate()} each lane's queue holds its whole share of the run (one batch
- * more than the line bound needs, so the bound surely stops the run) and is filled before the timed
- * phase: a generator slower than the server cannot cap the measured rate. A push refused with 429 is
+ * {@link PushSettings#pregenerate()} each lane's queue holds its whole share of the run and is filled
+ * before the timed phase: a generator slower than the server cannot cap the measured rate. The line
+ * bound's batches are split among the lanes up front (lane {@code c} of {@code n} gets
+ * {@code batches / n}, one more when {@code c < batches % n}), each sender sends exactly its share and
+ * the run completes when the last one is done, so two runs with the same seed push the same lines
+ * (with racing lanes, which lane sent the last batches would change what is stored from run to run).
+ * Without it the senders share the bound: the one that would pass it stops the run. A push refused with 429 is
  * sent again by its sender as {@link PushSettings#retry()} says (each retry counted, the push counted
  * once, with the latency of its last attempt) before the lane's next body, so streams stay ordered.
  *
@@ -55,6 +60,8 @@ final class PushRunner {
     private final LongAdder producerWaitNanos = new LongAdder();
     private final LongAdder producerCpuNanos = new LongAdder();
     private final AtomicLong linesSent = new AtomicLong();
+    private final List<Long> shares = new ArrayList<>();
+    private final AtomicInteger lanesDone = new AtomicInteger();
     private final RateLimiter limiter;
 
     PushRunner(LogGenerator generator, PushSettings settings, LokiClient client, RunStats stats, RunControl control,
@@ -82,10 +89,11 @@ final class PushRunner {
             long quota = Long.MAX_VALUE;
             int depth = QUEUE_DEPTH_PER_LANE;
             if (settings.pregenerate()) {
-                long batches = (settings.maxLines() + generator.config().batchSize() - 1) / generator.config().batchSize();
-                quota = (batches + lanes - 1) / lanes + 1;
-                depth = Math.toIntExact(quota);
+                long batches = settings.maxLines() / generator.config().batchSize();
+                quota = batches / lanes + (lane < batches % lanes ? 1 : 0);
+                depth = Math.toIntExact(Math.max(1, quota));
             }
+            shares.add(quota);
             queues.add(new ArrayBlockingQueue<>(depth));
             allLanes.add(new GeneratorLane(generator.lane(lane, lanes, clock), queues.get(lane), quota));
         }
@@ -101,10 +109,20 @@ final class PushRunner {
             thread.start();
         }
         long deadline = System.nanoTime() + maxWait.toNanos();
-        while (System.nanoTime() < deadline && !control.stopped()
-                && queues.stream().anyMatch(q -> q.remainingCapacity() > 0)) {
+        while (System.nanoTime() < deadline && !control.stopped() && !lanesReady()) {
             TimeUnit.MILLISECONDS.sleep(5);
         }
+    }
+
+    /** Whether every lane's queue is full, or holds its whole share when the share is smaller. */
+    private boolean lanesReady() {
+        for (int lane = 0; lane < queues.size(); lane++) {
+            BlockingQueue<EncodedPush> queue = queues.get(lane);
+            if (queue.size() < Math.min(shares.get(lane), queue.size() + queue.remainingCapacity())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Returns whether every body is generated before the timed phase. */
@@ -116,7 +134,8 @@ final class PushRunner {
     void start() {
         for (int lane = 0; lane < queues.size(); lane++) {
             BlockingQueue<EncodedPush> queue = queues.get(lane);
-            Thread thread = new Thread(() -> send(queue), "loadtest-push-" + lane);
+            long share = shares.get(lane);
+            Thread thread = new Thread(() -> send(queue, share), "loadtest-push-" + lane);
             thread.setDaemon(true);
             senders.add(thread);
             thread.start();
@@ -174,9 +193,17 @@ final class PushRunner {
         }
     }
 
-    private void send(BlockingQueue<EncodedPush> queue) {
+    /** Sends the lane's bodies: {@code share} of them (a pregenerated run), or until the run stops. */
+    private void send(BlockingQueue<EncodedPush> queue, long share) {
+        long taken = 0;
         try {
             while (!control.stopped()) {
+                if (taken == share) {
+                    if (lanesDone.incrementAndGet() == queues.size()) {
+                        control.stop(RunControl.COMPLETED);
+                    }
+                    return;
+                }
                 if (limiter != null) {
                     limiter.acquire(generator.config().batchSize(), control);
                     if (control.stopped()) {
@@ -192,7 +219,9 @@ final class PushRunner {
                         continue;
                     }
                 }
-                if (settings.maxLines() > 0 && linesSent.addAndGet(body.lines()) > settings.maxLines()) {
+                taken++;
+                if (!settings.pregenerate() && settings.maxLines() > 0
+                        && linesSent.addAndGet(body.lines()) > settings.maxLines()) {
                     control.stop(RunControl.COMPLETED);
                     return;
                 }

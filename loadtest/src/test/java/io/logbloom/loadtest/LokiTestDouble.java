@@ -69,6 +69,13 @@ final class LokiTestDouble implements AutoCloseable {
         }
     }
 
+    /** A copy of every entry stored so far, in the order received. */
+    List<Stored> stored() {
+        synchronized (entries) {
+            return List.copyOf(entries);
+        }
+    }
+
     /** Pushes answered 429 so far. */
     int refusedPushes() {
         return refuseEveryNthPush == 0 ? 0 : pushes.get() / refuseEveryNthPush;
