@@ -7,7 +7,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -24,9 +27,11 @@ import java.util.Objects;
  * @param linesPushed lines acknowledged by the server
  * @param needles sample of acknowledged lines, each with its unique trace id
  * @param rarePhrases phrases the generator injects rarely ({@link LogGenerator#RARE_PHRASES})
+ * @param linesContaining per text of {@code push --count-lines-containing}, the acknowledged lines containing it
+ *     (empty when none was asked for, or in a manifest written before it existed)
  */
 public record Manifest(String runId, long seed, int streams, long startNanos, long endNanos, long linesPushed,
-        List<Needle> needles, List<String> rarePhrases) {
+        List<Needle> needles, List<String> rarePhrases, Map<String, Long> linesContaining) {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** Validates and copies. */
@@ -34,6 +39,7 @@ public record Manifest(String runId, long seed, int streams, long startNanos, lo
         Objects.requireNonNull(runId, "runId is null");
         needles = List.copyOf(needles);
         rarePhrases = List.copyOf(rarePhrases);
+        linesContaining = linesContaining == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(linesContaining));
         if (endNanos < startNanos) {
             throw new IllegalArgumentException("manifest end " + endNanos + " is before start " + startNanos);
         }

@@ -2,6 +2,7 @@ package io.logbloom.loadtest;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -49,13 +50,16 @@ final class NeedleReservoir {
         return sample.isEmpty() ? null : sample.get(picker.nextInt(sample.size()));
     }
 
-    /** Returns the manifest of what was acknowledged so far, or {@code null} if nothing was. */
-    synchronized Manifest manifest(GeneratorConfig config) {
+    /**
+     * Returns the manifest of what was acknowledged so far, with the tallied lines ({@link LineTally#totals}), or
+     * {@code null} if nothing was.
+     */
+    synchronized Manifest manifest(GeneratorConfig config, Map<String, Long> linesContaining) {
         if (seen == 0) {
             return null;
         }
         return new Manifest(config.runId(), config.seed(), config.streams(), minTimestampNanos, maxTimestampNanos,
-                linesAcknowledged, sample, LogGenerator.RARE_PHRASES);
+                linesAcknowledged, sample, LogGenerator.RARE_PHRASES, linesContaining);
     }
 
     /** Returns a reservoir holding every needle of a manifest, for a query run after a push run. */

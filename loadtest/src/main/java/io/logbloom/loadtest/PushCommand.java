@@ -50,7 +50,8 @@ final class PushCommand implements Callable<Integer> {
 
     /** The wiring of a push run, shared with {@code mixed}. */
     record PushRun(GeneratorConfig config, PushRunner runner, RunStats stats, RunControl control,
-            ResponsivenessWatch watch, NeedleReservoir reservoir, LokiClient lokiClient, RunSession session) {
+            ResponsivenessWatch watch, NeedleReservoir reservoir, LineTally tally, LokiClient lokiClient,
+            RunSession session) {
         static PushRun create(Environment environment, CommonOptions common, PushOptions push) {
             GeneratorConfig config = new GeneratorConfig(common.seed, push.runId(environment.clock()), push.streams,
                     push.batchSize, push.userIds, push.medianLineLength);
@@ -59,12 +60,13 @@ final class PushCommand implements Callable<Integer> {
             RunControl control = new RunControl();
             ResponsivenessWatch watch = new ResponsivenessWatch(common.giveUpAfter, System::nanoTime);
             NeedleReservoir reservoir = new NeedleReservoir(NEEDLE_SAMPLE, common.seed);
+            LineTally tally = new LineTally(push.countedTexts);
             PushRunner runner = new PushRunner(new LogGenerator(config),
                     new PushSettings(common.connections, common.rate, push.producerCount(), push.encoding,
                             push.maxLines, push.pregenerate, push.retryPolicy()),
-                    client, stats, control, watch, reservoir, environment.clock());
+                    client, stats, control, watch, reservoir, tally, environment.clock());
             RunSession session = new RunSession(environment, stats, control, watch, common.url, common.duration);
-            return new PushRun(config, runner, stats, control, watch, reservoir, client, session);
+            return new PushRun(config, runner, stats, control, watch, reservoir, tally, client, session);
         }
 
         RunSession.Workload workload() {
@@ -88,7 +90,7 @@ final class PushCommand implements Callable<Integer> {
         }
 
         void writeManifest(Environment environment, CommonOptions common) {
-            Manifest manifest = reservoir.manifest(config);
+            Manifest manifest = reservoir.manifest(config, tally.totals());
             if (manifest == null) {
                 environment.err().println("no push was acknowledged: manifest " + common.manifest + " not written");
             } else {

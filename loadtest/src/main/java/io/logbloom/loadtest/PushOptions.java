@@ -1,5 +1,7 @@
 package io.logbloom.loadtest;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -58,6 +60,11 @@ final class PushOptions {
             description = "With --retry-429: longest wait, also for a longer Retry-After (default: ${DEFAULT-VALUE}).")
     java.time.Duration maxBackoff;
 
+    @Option(names = "--count-lines-containing", paramLabel = "TEXT",
+            description = "Count the acknowledged lines containing TEXT (case-sensitive, as |= \"TEXT\"; repeatable); "
+                    + "the manifest records each count under linesContaining, to check a count query against.")
+    List<String> countedTexts = new ArrayList<>();
+
     @Option(names = "--producers", description = "Threads that generate and encode bodies (default: half the cores, at least 1).")
     Integer producers;
 
@@ -83,6 +90,9 @@ final class PushOptions {
         settings.put("producers", producerCount());
         settings.put("maxLines", maxLines);
         settings.put("pregenerate", pregenerate);
+        if (!countedTexts.isEmpty()) {
+            settings.put("countLinesContaining", List.copyOf(countedTexts));
+        }
         settings.put("retry429", retry429);
         if (retry429) {
             settings.put("maxRetries", maxRetries);

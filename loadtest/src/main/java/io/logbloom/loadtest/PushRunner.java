@@ -53,8 +53,9 @@ final class PushRunner {
     private final RunControl control;
     private final ResponsivenessWatch watch;
     private final NeedleReservoir reservoir;
+    private final LineTally tally;
     private final InstantSource clock;
-    private final List<BlockingQueue<EncodedPush>> queues = new ArrayList<>();
+    private final List<BlockingQueue<Body>> queues = new ArrayList<>();
     private final List<Thread> producers = new ArrayList<>();
     private final List<Thread> senders = new ArrayList<>();
     private final LongAdder producerWaitNanos = new LongAdder();
@@ -65,7 +66,7 @@ final class PushRunner {
     private final RateLimiter limiter;
 
     PushRunner(LogGenerator generator, PushSettings settings, LokiClient client, RunStats stats, RunControl control,
-            ResponsivenessWatch watch, NeedleReservoir reservoir, InstantSource clock) {
+            ResponsivenessWatch watch, NeedleReservoir reservoir, LineTally tally, InstantSource clock) {
         if (settings.connections() > generator.config().streams()) {
             throw new IllegalArgumentException("connections (" + settings.connections() + ") must not exceed streams ("
                     + generator.config().streams() + "): each connection owns its own streams so timestamps stay ordered");
@@ -77,6 +78,7 @@ final class PushRunner {
         this.control = control;
         this.watch = watch;
         this.reservoir = reservoir;
+        this.tally = tally;
         this.clock = clock;
         this.limiter = settings.linesPerSecond() > 0 ? new RateLimiter(settings.linesPerSecond(), System::nanoTime) : null;
     }
@@ -117,7 +119,7 @@ final class PushRunner {
     /** Whether every lane's queue is full, or holds its whole share when the share is smaller. */
     private boolean lanesReady() {
         for (int lane = 0; lane < queues.size(); lane++) {
-            BlockingQueue<EncodedPush> queue = queues.get(lane);
+            BlockingQueue<Body> queue = queues.get(lane);
             if (queue.size() < Math.min(shares.get(lane), queue.size() + queue.remainingCapacity())) {
                 return false;
             }
@@ -133,7 +135,7 @@ final class PushRunner {
     /** Starts one sender per connection. */
     void start() {
         for (int lane = 0; lane < queues.size(); lane++) {
-            BlockingQueue<EncodedPush> queue = queues.get(lane);
+            BlockingQueue<Body> queue = queues.get(lane);
             long share = shares.get(lane);
             Thread thread = new Thread(() -> send(queue, share), "loadtest-push-" + lane);
             thread.setDaemon(true);
@@ -171,7 +173,9 @@ final class PushRunner {
                 boolean produced = false;
                 for (GeneratorLane lane : lanes) {
                     if (lane.remaining > 0 && lane.queue.remainingCapacity() > 0) {
-                        if (!lane.queue.offer(settings.encoding().encode(lane.lane.next()))) {
+                        PushBatch batch = lane.lane.next();
+                        Body body = new Body(settings.encoding().encode(batch), tally.count(batch));
+                        if (!lane.queue.offer(body)) {
                             throw new IllegalStateException("BUG: lane queue filled by someone other than its producer");
                         }
                         lane.remaining--;
@@ -194,7 +198,7 @@ final class PushRunner {
     }
 
     /** Sends the lane's bodies: {@code share} of them (a pregenerated run), or until the run stops. */
-    private void send(BlockingQueue<EncodedPush> queue, long share) {
+    private void send(BlockingQueue<Body> queue, long share) {
         long taken = 0;
         try {
             while (!control.stopped()) {
@@ -210,16 +214,17 @@ final class PushRunner {
                         return;
                     }
                 }
-                EncodedPush body = queue.poll();
-                if (body == null) {
+                Body queued = queue.poll();
+                if (queued == null) {
                     long waitStart = System.nanoTime();
-                    body = queue.poll(POLL_NANOS, TimeUnit.NANOSECONDS);
+                    queued = queue.poll(POLL_NANOS, TimeUnit.NANOSECONDS);
                     producerWaitNanos.add(System.nanoTime() - waitStart);
-                    if (body == null) {
+                    if (queued == null) {
                         continue;
                     }
                 }
                 taken++;
+                EncodedPush body = queued.push();
                 if (!settings.pregenerate() && settings.maxLines() > 0
                         && linesSent.addAndGet(body.lines()) > settings.maxLines()) {
                     control.stop(RunControl.COMPLETED);
@@ -239,6 +244,7 @@ final class PushRunner {
                 if (outcome.succeeded()) {
                     stats.recordSuccess(outcome.latencyNanos(), body.lines(), body.lineBytes(), body.body().length);
                     reservoir.acknowledged(body.needle(), body.lines(), body.oldestNanos(), body.newestNanos());
+                    tally.acknowledged(queued.linesContaining());
                 } else {
                     stats.recordFailure(outcome.errorKey(), outcome.detail(), outcome.latencyNanos(),
                             outcome.answered() ? body.body().length : 0);
@@ -265,13 +271,16 @@ final class PushRunner {
         return false;
     }
 
+    /** A body ready to send and, per tallied text, how many of its lines contain it. */
+    private record Body(EncodedPush push, int[] linesContaining) {}
+
     /** A lane, its queue and the batches it may still produce. Not thread-safe: owned by one producer thread. */
     private static final class GeneratorLane {
         private final LogGenerator.Lane lane;
-        private final BlockingQueue<EncodedPush> queue;
+        private final BlockingQueue<Body> queue;
         private long remaining;
 
-        GeneratorLane(LogGenerator.Lane lane, BlockingQueue<EncodedPush> queue, long quota) {
+        GeneratorLane(LogGenerator.Lane lane, BlockingQueue<Body> queue, long quota) {
             this.lane = lane;
             this.queue = queue;
             this.remaining = quota;

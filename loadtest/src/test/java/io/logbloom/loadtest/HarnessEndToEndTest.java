@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -198,6 +199,34 @@ final class HarnessEndToEndTest {
         }
         assertThat(runs.get(1)).isEqualTo(runs.get(0));
         assertThat(runs.get(2)).isEqualTo(runs.get(0));
+    }
+
+    @Test
+    void push_countLinesContaining_manifestHoldsTheAcknowledgedLinesWithEachText(@TempDir Path dir) throws Exception {
+        try (LokiTestDouble server = new LokiTestDouble(4)) { // every 4th push refused with 429: not counted
+            Path manifest = dir.resolve("m.json");
+            int exit = run("push", "--url", server.url(), "--duration", "30s", "--lines", "3000", "--batch-size", "100",
+                    "--streams", "6", "--connections", "2", "--count-lines-containing", "status=200",
+                    "--count-lines-containing", "retrying", "--count-lines-containing", "no line has this",
+                    "--manifest", manifest.toString());
+            assertThat(exit).as(err.toString()).isZero();
+            assertThat(server.refusedPushes()).isPositive();
+            List<String> lines = server.stored().stream().map(s -> s.entry().line()).toList();
+            long status200 = lines.stream().filter(l -> l.contains("status=200")).count();
+            long retrying = lines.stream().filter(l -> l.contains("retrying")).count();
+            assertThat(status200).isPositive();
+            assertThat(retrying).isPositive();
+            assertThat(Manifest.read(manifest).linesContaining()).containsExactly(Map.entry("status=200", status200),
+                    Map.entry("retrying", retrying), Map.entry("no line has this", 0L));
+            JsonNode settings = json.readTree(out.toString(StandardCharsets.UTF_8)).path("settings");
+            assertThat(settings.path("countLinesContaining").size()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void push_countLinesContainingEmptyText_refused() {
+        assertThat(run("push", "--count-lines-containing", "")).isNotZero();
+        assertThat(err.toString()).contains("--count-lines-containing");
     }
 
     @Test

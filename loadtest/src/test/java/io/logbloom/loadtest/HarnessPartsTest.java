@@ -88,9 +88,23 @@ final class HarnessPartsTest {
     }
 
     @Test
+    void manifest_writtenBeforeLineTallies_readsWithNone(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = dir.resolve("old.json");
+        java.nio.file.Files.writeString(file, "{\"runId\":\"r1\",\"seed\":1,\"streams\":3,\"startNanos\":0,"
+                + "\"endNanos\":10,\"linesPushed\":10,\"needles\":[],\"rarePhrases\":[]}");
+        assertThat(Manifest.read(file).linesContaining()).isEmpty();
+
+        Manifest tallied = new Manifest("r1", 1, 3, 0, 10, 10, java.util.List.of(NEEDLE), LogGenerator.RARE_PHRASES,
+                Map.of("status=500", 7L));
+        tallied.write(file);
+        assertThat(Manifest.read(file).linesContaining()).containsExactly(Map.entry("status=500", 7L));
+    }
+
+    @Test
     void queryMix_coversEveryKindOverTheManifestRange() {
         Manifest manifest = new Manifest("r1", 1, 3, 10_000_000_000L, 70_000_000_000L, 10, java.util.List.of(NEEDLE),
-                LogGenerator.RARE_PHRASES);
+                LogGenerator.RARE_PHRASES, Map.of());
         QueryMix mix = new QueryMix("r1", NeedleReservoir.of(manifest), QueryMix.fixed(manifest), 50);
         SplittableRandom random = new SplittableRandom(1);
         Map<String, PlannedQuery> byKind = new java.util.TreeMap<>();
@@ -113,7 +127,8 @@ final class HarnessPartsTest {
 
     @Test
     void queryMix_subsetOfKinds_sendsOnlyThose() {
-        Manifest manifest = new Manifest("r1", 1, 3, 0, 10, 10, java.util.List.of(NEEDLE), LogGenerator.RARE_PHRASES);
+        Manifest manifest = new Manifest("r1", 1, 3, 0, 10, 10, java.util.List.of(NEEDLE), LogGenerator.RARE_PHRASES,
+                Map.of());
         QueryMix mix = new QueryMix("r1", NeedleReservoir.of(manifest), QueryMix.fixed(manifest), 5,
                 java.util.List.of("needle", "query_rate"));
         SplittableRandom random = new SplittableRandom(2);
@@ -146,11 +161,11 @@ final class HarnessPartsTest {
     void reservoir_keepsAUniformBoundedSample() {
         NeedleReservoir reservoir = new NeedleReservoir(10, 7);
         GeneratorConfig config = new GeneratorConfig(7, "r", 1, 1, false);
-        assertThat(reservoir.manifest(config)).isNull();
+        assertThat(reservoir.manifest(config, Map.of())).isNull();
         for (int i = 0; i < 1_000; i++) {
             reservoir.acknowledged(new Needle(Map.of("run", "r"), "t" + i, "l", i), 5, i, i + 1);
         }
-        Manifest manifest = reservoir.manifest(config);
+        Manifest manifest = reservoir.manifest(config, Map.of());
         assertThat(manifest.needles()).hasSize(10);
         assertThat(manifest.linesPushed()).isEqualTo(5_000);
         assertThat(manifest.startNanos()).isZero();
