@@ -116,11 +116,11 @@ final class PushRunner {
         }
     }
 
-    /** Whether every lane's queue is full, or holds its whole share when the share is smaller. */
+    /** Whether every lane's queue is full or holds its whole share (a share of none is ready at once). */
     private boolean lanesReady() {
         for (int lane = 0; lane < queues.size(); lane++) {
             BlockingQueue<Body> queue = queues.get(lane);
-            if (queue.size() < Math.min(shares.get(lane), queue.size() + queue.remainingCapacity())) {
+            if (queue.remainingCapacity() > 0 && queue.size() < shares.get(lane)) {
                 return false;
             }
         }
