@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The load-test harness, run as users run it (its own JVM, {@code io.logbloom.loadtest.Main}),
  * against the real server: a few seconds of {@code push}, a flush, then {@code query}; every needle
- * must come back as exactly its line and no query kind may fail.
+ * must come back as exactly its line, every count as the push's tally, and no query kind may fail.
  */
 final class LoadtestHarnessTest {
     private static final String CONFIG =
@@ -33,6 +33,7 @@ final class LoadtestHarnessTest {
             Path pushLog = dir.resolve("push.log");
             int pushExit = harness(pushLog, "push", "--url", url, "--duration", "3s", "--rate", "6000",
                     "--streams", "20", "--connections", "2", "--batch-size", "500", "--tenant", "harness",
+                    "--count-lines-containing", "status=500", "--count-lines-containing", "retrying",
                     "--manifest", manifest.toString(), "--report", pushReport.toString());
             assertThat(pushExit).as(Files.readString(pushLog)).isZero();
             JsonNode push = json.readTree(pushReport.toFile()).path("operations").path("push");
@@ -44,12 +45,15 @@ final class LoadtestHarnessTest {
             Path queryLog = dir.resolve("query.log");
             int queryExit = harness(queryLog, "query", "--url", url, "--duration", "3s", "--connections", "2",
                     "--tenant", "harness", "--timeout", "30s", "--manifest", manifest.toString(),
-                    "--report", queryReport.toString());
+                    "--query-kinds", "needle,substring,labels,rate,quantile,count", "--report", queryReport.toString());
             assertThat(queryExit).as(Files.readString(queryLog)).isZero();
             JsonNode operations = json.readTree(queryReport.toFile()).path("operations");
             JsonNode needle = operations.path("query_needle");
             assertThat(needle.path("checks").path("found").asLong()).as(needle.toString()).isPositive()
                     .isEqualTo(needle.path("succeeded").asLong());
+            JsonNode count = operations.path("query_count");
+            assertThat(count.path("checks").path("count_right").asLong()).as(count.toString()).isPositive()
+                    .isEqualTo(count.path("succeeded").asLong());
             operations.fields().forEachRemaining(op ->
                     assertThat(op.getValue().path("failed").asLong()).as(op.getKey() + ": " + op.getValue()).isZero());
         }

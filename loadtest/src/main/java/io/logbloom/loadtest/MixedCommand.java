@@ -28,8 +28,9 @@ final class MixedCommand implements Callable<Integer> {
     double queryRate;
     @Option(names = "--limit", defaultValue = "100", description = "limit parameter of log queries (default: ${DEFAULT-VALUE}).")
     int limit;
-    @Option(names = "--query-kinds", split = ",", defaultValue = "needle,substring,labels,rate,quantile",
-            description = "Query kinds to send, keeping their default shares 50/15/15/10/10 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--query-kinds", split = ",", defaultValue = QueryMix.DEFAULT_KINDS,
+            description = "Query kinds to send, keeping their shares needle 50, substring 15, labels 15, rate 10, quantile 10, "
+                    + "count 10 (count: the push's --count-lines-containing tallies, checked) (default: ${DEFAULT-VALUE}).")
     java.util.List<String> queryKinds;
 
     MixedCommand(Environment environment) {
@@ -40,7 +41,7 @@ final class MixedCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PushCommand.PushRun run = PushCommand.PushRun.create(environment, common, push);
         QueryMix mix = new QueryMix(run.config().runId(), run.reservoir(),
-                QueryMix.growing(environment.epochNanos(), environment::epochNanos), limit, queryKinds);
+                QueryMix.growing(environment.epochNanos(), environment::epochNanos), limit, queryKinds, Map.of());
         QueryRunner queries = new QueryRunner(mix, queryConnections, queryRate, common.seed, run.lokiClient(), run.stats(),
                 run.control(), run.watch());
         CountDownLatch finished = new CountDownLatch(1);

@@ -15,11 +15,25 @@ import java.util.Objects;
  * @param limit maximum lines for log queries
  * @param step resolution of metric queries, {@code null} for log queries
  * @param expected the needle the answer must contain exactly once, or {@code null} if unchecked
+ * @param expectedCount for a metric query, what its values must sum to; {@code -1} if unchecked
  */
 record PlannedQuery(String operation, String logql, long startNanos, long endNanos, int limit, Duration step,
-        Needle expected) {
+        Needle expected, long expectedCount) {
     PlannedQuery {
         Objects.requireNonNull(operation, "operation is null");
         Objects.requireNonNull(logql, "logql is null");
+        if (expectedCount >= 0 && step == null) {
+            throw new IllegalArgumentException("an expected count needs a metric query (a step): " + logql);
+        }
+    }
+
+    /** A query without an expected count. */
+    PlannedQuery(String operation, String logql, long startNanos, long endNanos, int limit, Duration step, Needle expected) {
+        this(operation, logql, startNanos, endNanos, limit, step, expected, -1);
+    }
+
+    /** Returns whether the answer is checked: a needle it must hold, or a count it must sum to. */
+    boolean checked() {
+        return expected != null || expectedCount >= 0;
     }
 }

@@ -11,21 +11,22 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code query}: sends the query mix against what a {@code push} run wrote (read from its
- * manifest) and checks every needle query returns exactly its line.
+ * manifest) and checks every needle query returns exactly its line and every count query the push's tally.
  *
  * <p>Not thread-safe: picocli calls it once.
  */
 @Command(name = "query", mixinStandardHelpOptions = true,
         description = "Query what 'push' wrote (needle by trace_id, rare substring, label filter, rate, quantile) "
-                + "and check needles return exactly their line.")
+                + "and check needles return exactly their line; with 'count', line counts against the push's tallies.")
 final class QueryCommand implements Callable<Integer> {
     private final Environment environment;
     @Mixin
     CommonOptions common = new CommonOptions();
     @Option(names = "--limit", defaultValue = "100", description = "limit parameter of log queries (default: ${DEFAULT-VALUE}).")
     int limit;
-    @Option(names = "--query-kinds", split = ",", defaultValue = "needle,substring,labels,rate,quantile",
-            description = "Query kinds to send, keeping their default shares 50/15/15/10/10 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--query-kinds", split = ",", defaultValue = QueryMix.DEFAULT_KINDS,
+            description = "Query kinds to send, keeping their shares needle 50, substring 15, labels 15, rate 10, quantile 10, "
+                    + "count 10 (count: the push's --count-lines-containing tallies, checked) (default: ${DEFAULT-VALUE}).")
     java.util.List<String> queryKinds;
 
     QueryCommand(Environment environment) {
@@ -39,7 +40,8 @@ final class QueryCommand implements Callable<Integer> {
         RunStats stats = new RunStats(System.nanoTime());
         RunControl control = new RunControl();
         ResponsivenessWatch watch = new ResponsivenessWatch(common.giveUpAfter, System::nanoTime);
-        QueryMix mix = new QueryMix(manifest.runId(), NeedleReservoir.of(manifest), QueryMix.fixed(manifest), limit, queryKinds);
+        QueryMix mix = new QueryMix(manifest.runId(), NeedleReservoir.of(manifest), QueryMix.fixed(manifest), limit, queryKinds,
+                manifest.linesContaining());
         QueryRunner runner = new QueryRunner(mix, common.connections, common.rate, common.seed, client, stats, control, watch);
         RunSession session = new RunSession(environment, stats, control, watch, common.url, common.duration);
         CountDownLatch finished = new CountDownLatch(1);

@@ -1,6 +1,9 @@
 package io.logbloom.loadtest;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 
@@ -15,6 +18,9 @@ import java.util.function.LongSupplier;
  * {@code quantile_over_time(0.99, {run="…"} |= "duration_ms=" | logfmt | unwrap duration_ms [1m]) by (level)}
  * (the line filter keeps only logfmt lines, which all carry {@code duration_ms}; grouping by level keeps
  * the result to a few series: without it every label set, trace_id metadata included, is a series).
+ * Not in the default mix, asked for by name: {@code count}, weight 10, an instant count
+ * {@code sum(count_over_time({run="…"} |= "text" [range]))} over the whole pushed range for a text the push tallied
+ * ({@code push --count-lines-containing}), which must equal the manifest's tally.
  *
  * <p>Thread-safe: each call uses the caller's random source; the reservoir is thread-safe.
  */
@@ -24,12 +30,15 @@ final class QueryMix {
     static final String LABELS = "query_labels";
     static final String RATE = "query_rate";
     static final String QUANTILE = "query_quantile";
+    static final String COUNT = "query_count";
+    /** The kinds of {@code --query-kinds}'s default: every kind but {@code count}. */
+    static final String DEFAULT_KINDS = "needle,substring,labels,rate,quantile";
     // Loki refuses range queries above 11,000 points; 250 points keep metric queries light.
     private static final int METRIC_POINTS = 250;
     private static final String[] SERVICES = {"checkout", "api-gateway", "cart", "auth", "search", "frontend"};
 
     /** Every query kind with its share of the default mix, in percent. */
-    static final java.util.Map<String, Integer> DEFAULT_WEIGHTS = weights();
+    static final Map<String, Integer> DEFAULT_WEIGHTS = weights();
 
     private final String runId;
     private final NeedleReservoir needles;
@@ -37,6 +46,7 @@ final class QueryMix {
     private final int limit;
     private final String[] kinds;
     private final int[] cumulativeWeights;
+    private final List<Map.Entry<String, Long>> lineCounts;
 
     /** Where the queried time range comes from: fixed after a push run, growing during a mixed run. */
     interface RangeSource {
@@ -46,11 +56,16 @@ final class QueryMix {
     }
 
     QueryMix(String runId, NeedleReservoir needles, RangeSource range, int limit) {
-        this(runId, needles, range, limit, DEFAULT_WEIGHTS.keySet());
+        this(runId, needles, range, limit, List.of(DEFAULT_KINDS.split(",")), Map.of());
     }
 
-    /** Creates a mix of only the given kinds (names as in the report, with or without {@code query_}), keeping their relative shares. */
-    QueryMix(String runId, NeedleReservoir needles, RangeSource range, int limit, java.util.Collection<String> kinds) {
+    /**
+     * Creates a mix of only the given kinds (names as in the report, with or without {@code query_}), keeping their
+     * relative shares; {@code lineCounts} are the push's tallies ({@link Manifest#linesContaining}) the {@code count}
+     * kind checks, which it needs.
+     */
+    QueryMix(String runId, NeedleReservoir needles, RangeSource range, int limit, Collection<String> kinds,
+            Map<String, Long> lineCounts) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be >= 1, got " + limit);
         }
@@ -61,17 +76,23 @@ final class QueryMix {
         this.needles = needles;
         this.range = range;
         this.limit = limit;
-        java.util.List<String> chosen = new java.util.ArrayList<>();
+        List<String> chosen = new java.util.ArrayList<>();
         for (String kind : kinds) {
             String name = kind.startsWith("query_") ? kind : "query_" + kind;
             if (!DEFAULT_WEIGHTS.containsKey(name)) {
                 throw new IllegalArgumentException("unknown query kind '" + kind + "', expected some of "
-                        + "needle, substring, labels, rate, quantile");
+                        + "needle, substring, labels, rate, quantile, count");
             }
             if (!chosen.contains(name)) {
                 chosen.add(name);
             }
         }
+        if (chosen.contains(COUNT) && lineCounts.isEmpty()) {
+            throw new IllegalArgumentException("query kind 'count' checks the line tallies of a finished push: push with "
+                    + "--count-lines-containing TEXT, then run 'query' on its manifest (a mixed run's counts grow as it "
+                    + "pushes)");
+        }
+        this.lineCounts = List.copyOf(lineCounts.entrySet());
         this.kinds = chosen.toArray(new String[0]);
         this.cumulativeWeights = new int[this.kinds.length];
         int total = 0;
@@ -81,13 +102,14 @@ final class QueryMix {
         }
     }
 
-    private static java.util.Map<String, Integer> weights() {
-        java.util.Map<String, Integer> weights = new java.util.LinkedHashMap<>();
+    private static Map<String, Integer> weights() {
+        Map<String, Integer> weights = new java.util.LinkedHashMap<>();
         weights.put(NEEDLE, 50);
         weights.put(SUBSTRING, 15);
         weights.put(LABELS, 15);
         weights.put(RATE, 10);
         weights.put(QUANTILE, 10);
+        weights.put(COUNT, 10);
         return java.util.Collections.unmodifiableMap(weights);
     }
 
@@ -152,6 +174,13 @@ final class QueryMix {
             case RATE -> new PlannedQuery(RATE, "sum by (level) (rate({" + run + "}[1m]))", start, end, limit, step, null);
             case QUANTILE -> new PlannedQuery(QUANTILE, "quantile_over_time(0.99, {" + run + "} |= \"duration_ms=\" | logfmt"
                     + " | unwrap duration_ms [1m]) by (level)", start, end, limit, step, null);
+            case COUNT -> {
+                Map.Entry<String, Long> tally = lineCounts.get(random.nextInt(lineCounts.size()));
+                // One point at the range's end whose window covers the whole range: (end - seconds, end].
+                long seconds = (end - start + 999_999_999L) / 1_000_000_000L;
+                yield new PlannedQuery(COUNT, "sum(count_over_time({" + run + "} |= \"" + LogStream.escape(tally.getKey())
+                        + "\" [" + seconds + "s]))", end, end, limit, Duration.ofSeconds(1), null, tally.getValue());
+            }
             default -> throw new IllegalStateException("BUG: unknown query kind " + kind);
         };
     }

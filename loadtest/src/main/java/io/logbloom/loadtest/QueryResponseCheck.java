@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * Checks a {@code query_range} answer against Loki's response shape and, for needle queries,
- * that exactly the expected line came back.
+ * that exactly the expected line came back; for count queries, that the values of the last point of
+ * every series sum to the push's tally.
  *
  * <p>Thread-safe: the shared {@link ObjectMapper} is thread-safe once configured.
  */
@@ -17,6 +18,8 @@ final class QueryResponseCheck {
     static final String MISSING = "needle_missing";
     static final String WRONG = "needle_wrong";
     static final String BAD_RESPONSE = "bad_response";
+    static final String COUNT_RIGHT = "count_right";
+    static final String COUNT_WRONG = "count_wrong";
 
     private final ObjectMapper json = new ObjectMapper();
 
@@ -48,7 +51,7 @@ final class QueryResponseCheck {
         }
         JsonNode result = root.path("data").path("result");
         if (query.step() != null) {
-            return new Verdict(null, "", result.size());
+            return query.expectedCount() < 0 ? new Verdict(null, "", result.size()) : checkCount(query, result);
         }
         List<String> lines = new ArrayList<>();
         for (JsonNode stream : result) {
@@ -68,5 +71,27 @@ final class QueryResponseCheck {
                     + ", expected exactly: " + expected.line(), lines.size());
         }
         return new Verdict(null, "", 1);
+    }
+
+    private static Verdict checkCount(PlannedQuery query, JsonNode result) {
+        double sum = 0;
+        for (JsonNode series : result) {
+            JsonNode values = series.path("values");
+            if (values.isEmpty()) {
+                continue;
+            }
+            JsonNode value = values.get(values.size() - 1).path(1);
+            try {
+                sum += Double.parseDouble(value.asText());
+            } catch (NumberFormatException e) {
+                return new Verdict(BAD_RESPONSE, "sample value '" + value.asText() + "' is not a number in the answer to "
+                        + query.logql(), result.size());
+            }
+        }
+        if (sum != query.expectedCount()) {
+            return new Verdict(COUNT_WRONG, "counted " + (long) sum + " lines where the push acknowledged "
+                    + query.expectedCount() + " (" + query.logql() + ")", result.size());
+        }
+        return new Verdict(null, "", result.size());
     }
 }

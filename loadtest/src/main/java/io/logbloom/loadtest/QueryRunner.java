@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Each answer is timed per query kind; needle answers must hold exactly the expected line
  * (counted under {@code checks} as found, or as the errors {@code needle_missing} /
- * {@code needle_wrong}); any answer must have Loki's shape ({@code bad_response} otherwise).
+ * {@code needle_wrong}), count answers must sum to the push's tally ({@code count_right}, or the error
+ * {@code count_wrong}); any answer must have Loki's shape ({@code bad_response} otherwise).
  *
  * <p>Thread-safe for its lifecycle: {@code start} and {@code awaitStopped} are called once each from
  * the run's main thread; workers share only thread-safe collaborators.
@@ -95,13 +96,13 @@ final class QueryRunner {
                 QueryResponseCheck.Verdict verdict = check.check(query, outcome.body());
                 if (verdict.failure() != null) {
                     operation.recordFailure(verdict.failure(), verdict.detail(), outcome.latencyNanos(), 0);
-                    if (query.expected() != null) {
+                    if (query.checked()) {
                         operation.recordCheck(verdict.failure());
                     }
                 } else {
                     operation.recordSuccess(outcome.latencyNanos(), verdict.lines(), outcome.body().length, 0);
-                    if (query.expected() != null) {
-                        operation.recordCheck(QueryResponseCheck.FOUND);
+                    if (query.checked()) {
+                        operation.recordCheck(query.expected() != null ? QueryResponseCheck.FOUND : QueryResponseCheck.COUNT_RIGHT);
                     }
                 }
             }

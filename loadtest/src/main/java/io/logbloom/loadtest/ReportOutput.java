@@ -16,8 +16,8 @@ final class ReportOutput {
     static final int ABORTED = 1;
     /** Exit code of bad command-line input. */
     static final int USAGE = 2;
-    /** Exit code when a needle query did not return exactly its line. */
-    static final int NEEDLE_FAILED = 3;
+    /** Exit code when a needle query did not return exactly its line, or a count query not the push's tally. */
+    static final int CHECK_FAILED = 3;
 
     private ReportOutput() {}
 
@@ -40,10 +40,11 @@ final class ReportOutput {
         if (!report.stopReason().equals(RunControl.COMPLETED) && !report.stopReason().equals("interrupted")) {
             return ABORTED;
         }
-        boolean needleFailed = report.operations().values().stream().anyMatch(op ->
+        boolean checkFailed = report.operations().values().stream().anyMatch(op ->
                 op.errorsByStatus().containsKey(QueryResponseCheck.MISSING)
-                        || op.errorsByStatus().containsKey(QueryResponseCheck.WRONG));
-        return needleFailed ? NEEDLE_FAILED : OK;
+                        || op.errorsByStatus().containsKey(QueryResponseCheck.WRONG)
+                        || op.errorsByStatus().containsKey(QueryResponseCheck.COUNT_WRONG));
+        return checkFailed ? CHECK_FAILED : OK;
     }
 
     static String summary(RunReport report) {

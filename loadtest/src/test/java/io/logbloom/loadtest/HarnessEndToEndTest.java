@@ -220,6 +220,32 @@ final class HarnessEndToEndTest {
                     Map.entry("retrying", retrying), Map.entry("no line has this", 0L));
             JsonNode settings = json.readTree(out.toString(StandardCharsets.UTF_8)).path("settings");
             assertThat(settings.path("countLinesContaining").size()).isEqualTo(3);
+
+            out.reset();
+            assertThat(run("query", "--url", server.url(), "--duration", "1s", "--connections", "1", "--query-kinds",
+                    "count", "--manifest", manifest.toString())).as(err.toString()).isZero();
+            JsonNode count = json.readTree(out.toString(StandardCharsets.UTF_8)).path("operations").path(QueryMix.COUNT);
+            assertThat(count.path("checks").path(QueryResponseCheck.COUNT_RIGHT).asLong()).as(count.toString())
+                    .isPositive().isEqualTo(count.path("requests").asLong());
+
+            server.forgetFirstLineContaining("status=200"); // the server loses a line: its text's counts must fail the run
+            out.reset();
+            assertThat(run("query", "--url", server.url(), "--duration", "1s", "--connections", "1", "--query-kinds",
+                    "count", "--manifest", manifest.toString())).isEqualTo(ReportOutput.CHECK_FAILED);
+            count = json.readTree(out.toString(StandardCharsets.UTF_8)).path("operations").path(QueryMix.COUNT);
+            assertThat(count.path("checks").path(QueryResponseCheck.COUNT_WRONG).asLong()).as(count.toString()).isPositive();
+        }
+    }
+
+    @Test
+    void query_countWithAManifestWithoutTallies_refused(@TempDir Path dir) throws Exception {
+        try (LokiTestDouble server = new LokiTestDouble(0)) {
+            Path manifest = dir.resolve("m.json");
+            assertThat(run("push", "--url", server.url(), "--duration", "30s", "--lines", "200", "--batch-size", "100",
+                    "--manifest", manifest.toString())).as(err.toString()).isZero();
+            assertThat(run("query", "--url", server.url(), "--duration", "1s", "--query-kinds", "needle,count",
+                    "--manifest", manifest.toString())).isEqualTo(ReportOutput.USAGE);
+            assertThat(err.toString()).contains("--count-lines-containing");
         }
     }
 

@@ -78,6 +78,27 @@ final class HarnessPartsTest {
         assertThat(check(null, two, null)).isEqualTo(new QueryResponseCheck.Verdict(null, "", 2));
     }
 
+    private static QueryResponseCheck.Verdict checkCount(long expected, String result) {
+        return new QueryResponseCheck().check(new PlannedQuery("q", "sum(count_over_time({run=\"r\"} |= \"x\" [9s]))", 10, 10,
+                100, Duration.ofSeconds(1), null, expected), ("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
+                        + "\"result\":" + result + "}}").getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void responseCheck_countSumsTheLastPointOfEverySeries() {
+        String two = "[{\"metric\":{\"level\":\"info\"},\"values\":[[9,\"1\"],[10,\"4\"]]},"
+                + "{\"metric\":{\"level\":\"warn\"},\"values\":[[10,\"3\"]]}]";
+        assertThat(checkCount(7, two).failure()).isNull();
+        assertThat(checkCount(8, two).failure()).isEqualTo(QueryResponseCheck.COUNT_WRONG);
+        assertThat(checkCount(8, two).detail()).contains("counted 7 lines where the push acknowledged 8");
+        assertThat(checkCount(0, "[]").failure()).isNull();
+        assertThat(checkCount(3, "[]").failure()).isEqualTo(QueryResponseCheck.COUNT_WRONG);
+        assertThat(checkCount(3, "[{\"metric\":{},\"values\":[[10,\"NaN?\"]]}]").failure())
+                .isEqualTo(QueryResponseCheck.BAD_RESPONSE);
+        assertThatThrownBy(() -> new PlannedQuery("q", "{run=\"r\"}", 0, 1, 5, null, null, 3))
+                .hasMessageContaining("needs a metric query");
+    }
+
     @Test
     void responseCheck_shapeErrors() {
         assertThat(check(null, "not json", null).failure()).isEqualTo(QueryResponseCheck.BAD_RESPONSE);
@@ -130,7 +151,7 @@ final class HarnessPartsTest {
         Manifest manifest = new Manifest("r1", 1, 3, 0, 10, 10, java.util.List.of(NEEDLE), LogGenerator.RARE_PHRASES,
                 Map.of());
         QueryMix mix = new QueryMix("r1", NeedleReservoir.of(manifest), QueryMix.fixed(manifest), 5,
-                java.util.List.of("needle", "query_rate"));
+                java.util.List.of("needle", "query_rate"), Map.of());
         SplittableRandom random = new SplittableRandom(2);
         java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
         for (int i = 0; i < 600; i++) {
@@ -139,9 +160,39 @@ final class HarnessPartsTest {
         assertThat(counts).containsOnlyKeys(QueryMix.NEEDLE, QueryMix.RATE);
         assertThat(counts.get(QueryMix.NEEDLE)).isBetween(440, 560);
         assertThatThrownBy(() -> new QueryMix("r1", NeedleReservoir.of(manifest), QueryMix.fixed(manifest), 5,
-                java.util.List.of("grep"))).hasMessageContaining("'grep'");
+                java.util.List.of("grep"), Map.of())).hasMessageContaining("'grep'");
         assertThatThrownBy(() -> new QueryMix("r1", NeedleReservoir.of(manifest), QueryMix.fixed(manifest), 5,
-                java.util.List.of())).hasMessageContaining("at least one");
+                java.util.List.of(), Map.of())).hasMessageContaining("at least one");
+    }
+
+    @Test
+    void queryMix_count_oneInstantPointWhoseWindowCoversTheRange() {
+        Manifest manifest = new Manifest("r1", 1, 3, 10_000_000_000L, 70_500_000_000L, 10, java.util.List.of(NEEDLE),
+                LogGenerator.RARE_PHRASES, Map.of("status=500", 7L, "say \"hi\"", 0L));
+        QueryMix mix = new QueryMix("r1", NeedleReservoir.of(manifest), QueryMix.fixed(manifest), 5,
+                java.util.List.of("count"), manifest.linesContaining());
+        SplittableRandom random = new SplittableRandom(4);
+        Map<String, PlannedQuery> byText = new java.util.TreeMap<>();
+        for (int i = 0; i < 100; i++) {
+            PlannedQuery query = mix.next(random);
+            byText.putIfAbsent(query.logql(), query);
+            assertThat(query.operation()).isEqualTo(QueryMix.COUNT);
+            // at the end of the widened range [9 s, 71.5 s], a 63 s window reaches back to 8.5 s
+            assertThat(query.startNanos()).isEqualTo(71_500_000_000L);
+            assertThat(query.endNanos()).isEqualTo(71_500_000_000L);
+            assertThat(query.step()).isEqualTo(Duration.ofSeconds(1));
+        }
+        assertThat(byText).hasSize(2);
+        assertThat(byText.get("sum(count_over_time({run=\"r1\"} |= \"status=500\" [63s]))").expectedCount()).isEqualTo(7);
+        assertThat(byText.get("sum(count_over_time({run=\"r1\"} |= \"say \\\"hi\\\"\" [63s]))").expectedCount()).isZero();
+    }
+
+    @Test
+    void queryMix_countWithoutTallies_refusedSayingHowToGetThem() {
+        Manifest manifest = new Manifest("r1", 1, 3, 0, 10, 10, java.util.List.of(NEEDLE), LogGenerator.RARE_PHRASES,
+                Map.of());
+        assertThatThrownBy(() -> new QueryMix("r1", NeedleReservoir.of(manifest), QueryMix.fixed(manifest), 5,
+                java.util.List.of("needle", "count"), Map.of())).hasMessageContaining("--count-lines-containing");
     }
 
     @Test

@@ -30,8 +30,9 @@ import org.xerial.snappy.Snappy;
 /**
  * A minimal Loki-API server for the harness's own tests: decodes pushes (snappy-protobuf, JSON,
  * gzip-JSON), stores entries in memory, and answers {@code query_range} for the selector + one
- * {@code | key="value"} metadata filter or {@code |= "text"} filter the harness sends; metric
- * queries get an empty matrix. Optionally refuses every n-th push with 429 and {@code Retry-After: 1}
+ * {@code | key="value"} metadata filter or {@code |= "text"} filter the harness sends, and the
+ * harness's count query {@code sum(count_over_time({…} |= "text" [Ns]))} at the range's end; other
+ * metric queries get an empty matrix. Optionally refuses every n-th push with 429 and {@code Retry-After: 1}
  * (a retry of it is the next push, so it is answered 204).
  *
  * <p>Thread-safe: entries are guarded by the {@code entries} list's monitor.
@@ -39,6 +40,7 @@ import org.xerial.snappy.Snappy;
 final class LokiTestDouble implements AutoCloseable {
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|=)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final Pattern METADATA_FILTER = Pattern.compile("\\|\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*=\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
+    private static final Pattern COUNT = Pattern.compile("sum\\(count_over_time\\((\\{[^}]*\\})(.*)\\[(\\d+)s\\]\\)\\)");
     private static final Pattern LINE_FILTER = Pattern.compile("\\|=\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     record Stored(Map<String, String> labels, LogEntry entry) {}
@@ -74,6 +76,19 @@ final class LokiTestDouble implements AutoCloseable {
         synchronized (entries) {
             return List.copyOf(entries);
         }
+    }
+
+    /** Drops the first stored entry whose line contains {@code text}, as a server losing an acknowledged line would. */
+    void forgetFirstLineContaining(String text) {
+        synchronized (entries) {
+            for (int i = 0; i < entries.size(); i++) {
+                if (entries.get(i).entry().line().contains(text)) {
+                    entries.remove(i);
+                    return;
+                }
+            }
+        }
+        throw new IllegalStateException("no stored line contains " + text);
     }
 
     /** Pushes answered 429 so far. */
@@ -177,6 +192,23 @@ final class LokiTestDouble implements AutoCloseable {
             }
             ObjectNode root = json.createObjectNode().put("status", "success");
             ObjectNode data = root.putObject("data");
+            Matcher count = COUNT.matcher(query);
+            if (count.matches()) {
+                data.put("resultType", "matrix");
+                long at = Long.parseLong(params.get("end"));
+                long lines = selected(count.group(1), count.group(2), at - Long.parseLong(count.group(3)) * 1_000_000_000L + 1,
+                        at + 1, Integer.MAX_VALUE).values().stream().mapToLong(ArrayNode::size).sum();
+                if (lines > 0) {
+                    ObjectNode series = data.putArray("result").addObject();
+                    series.putObject("metric");
+                    series.set("values", json.createArrayNode().add(
+                            json.createArrayNode().add(at / 1_000_000_000L).add(Long.toString(lines))));
+                } else {
+                    data.putArray("result");
+                }
+                reply(exchange, 200, json.writeValueAsString(root));
+                return;
+            }
             if (!query.startsWith("{")) {
                 data.put("resultType", "matrix");
                 data.putArray("result");
@@ -184,36 +216,9 @@ final class LokiTestDouble implements AutoCloseable {
                 return;
             }
             String selector = query.substring(0, query.indexOf('}') + 1);
-            String pipeline = query.substring(selector.length());
-            long start = Long.parseLong(params.get("start"));
-            long end = Long.parseLong(params.get("end"));
-            int limit = Integer.parseInt(params.get("limit"));
-            Matcher label = LABEL.matcher(selector);
-            List<String[]> matchers = new ArrayList<>();
-            while (label.find()) {
-                matchers.add(new String[] {label.group(1), label.group(2), unescape(label.group(3))});
-            }
-            Matcher metadataFilter = METADATA_FILTER.matcher(pipeline);
-            Matcher lineFilter = LINE_FILTER.matcher(pipeline);
-            String metadataKey = metadataFilter.find() ? metadataFilter.group(1) : null;
-            String metadataValue = metadataKey == null ? null : unescape(metadataFilter.group(2));
-            String contains = lineFilter.find() ? unescape(lineFilter.group(1)) : null;
-            Map<Map<String, String>, ArrayNode> result = new LinkedHashMap<>();
-            int found = 0;
-            synchronized (entries) {
-                for (int i = entries.size() - 1; i >= 0 && found < limit; i--) {
-                    Stored stored = entries.get(i);
-                    long ts = stored.entry().timestampNanos();
-                    if (ts < start || ts >= end || !matches(stored.labels(), matchers)
-                            || (metadataKey != null && !metadataValue.equals(stored.entry().structuredMetadata().get(metadataKey)))
-                            || (contains != null && !stored.entry().line().contains(contains))) {
-                        continue;
-                    }
-                    ArrayNode values = result.computeIfAbsent(stored.labels(), k -> json.createArrayNode());
-                    values.addArray().add(Long.toString(ts)).add(stored.entry().line());
-                    found++;
-                }
-            }
+            Map<Map<String, String>, ArrayNode> result = selected(selector, query.substring(selector.length()),
+                    Long.parseLong(params.get("start")), Long.parseLong(params.get("end")),
+                    Integer.parseInt(params.get("limit")));
             data.put("resultType", "streams");
             ArrayNode array = data.putArray("result");
             result.forEach((labels, values) -> {
@@ -224,6 +229,37 @@ final class LokiTestDouble implements AutoCloseable {
             });
             reply(exchange, 200, json.writeValueAsString(root));
         }
+    }
+
+    /** The newest {@code limit} entries in [start, end) that the selector and the pipeline's one filter keep, per stream. */
+    private Map<Map<String, String>, ArrayNode> selected(String selector, String pipeline, long start, long end, int limit) {
+        Matcher label = LABEL.matcher(selector);
+        List<String[]> matchers = new ArrayList<>();
+        while (label.find()) {
+            matchers.add(new String[] {label.group(1), label.group(2), unescape(label.group(3))});
+        }
+        Matcher metadataFilter = METADATA_FILTER.matcher(pipeline);
+        Matcher lineFilter = LINE_FILTER.matcher(pipeline);
+        String metadataKey = metadataFilter.find() ? metadataFilter.group(1) : null;
+        String metadataValue = metadataKey == null ? null : unescape(metadataFilter.group(2));
+        String contains = lineFilter.find() ? unescape(lineFilter.group(1)) : null;
+        Map<Map<String, String>, ArrayNode> result = new LinkedHashMap<>();
+        int found = 0;
+        synchronized (entries) {
+            for (int i = entries.size() - 1; i >= 0 && found < limit; i--) {
+                Stored stored = entries.get(i);
+                long ts = stored.entry().timestampNanos();
+                if (ts < start || ts >= end || !matches(stored.labels(), matchers)
+                        || (metadataKey != null && !metadataValue.equals(stored.entry().structuredMetadata().get(metadataKey)))
+                        || (contains != null && !stored.entry().line().contains(contains))) {
+                    continue;
+                }
+                ArrayNode values = result.computeIfAbsent(stored.labels(), k -> json.createArrayNode());
+                values.addArray().add(Long.toString(ts)).add(stored.entry().line());
+                found++;
+            }
+        }
+        return result;
     }
 
     private static boolean matches(Map<String, String> labels, List<String[]> matchers) {

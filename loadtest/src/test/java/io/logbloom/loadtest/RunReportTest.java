@@ -100,7 +100,7 @@ final class RunReportTest {
         stats.sample(1);
         RunReport.ClientReport client = new RunReport.ClientReport(0, 0, 1, 0, 0);
         assertThat(ReportOutput.exitCode(ReportBuilder.build("query", "r", "u", "t", 1, RunControl.COMPLETED, Map.of(),
-                stats, client))).isEqualTo(ReportOutput.NEEDLE_FAILED);
+                stats, client))).isEqualTo(ReportOutput.CHECK_FAILED);
         assertThat(ReportOutput.exitCode(ReportBuilder.build("query", "r", "u", "t", 1, "server at u stopped answering",
                 Map.of(), stats, client))).isEqualTo(ReportOutput.ABORTED);
     }
