@@ -17,13 +17,17 @@ import java.util.List;
 final class ColumnarBlockEncoder implements AutoCloseable {
     private final ColumnarColumnEncoder encoder;
     private final ByteSink out = new ByteSink(ColumnarLineTokens.INITIAL_BUFFER_BYTES);
-    private long[] timestampScratch = new long[256];
+    private long[] timestampScratch;
     private KeyColumn[] keyColumns = new KeyColumn[0];
     /** Collects the words of the block's lines for sinks that want them; kept while blocks ask for the same rule. */
     private LineWords lineWords;
 
     ColumnarBlockEncoder(ColumnarConfig config) {
         this.encoder = new ColumnarColumnEncoder(config.zstdLevel(), config.effort());
+        // a whole block's timestamps from the start (128 KB at the default 16 Ki rows): grown on demand, the scratch
+        // grew in the warm-up's small blocks and again in the first real merge, whose C2 code an uncommon trap then
+        // threw away mid-push
+        this.timestampScratch = new long[Math.min(config.maxRowsPerBlock(), ColumnarConfig.DEFAULT_MAX_ROWS_PER_BLOCK)];
     }
 
     /**

@@ -73,7 +73,8 @@ final class EntryKeySet {
         void append(long timestampNanos, long lineHash) {
             if (end == timestamps.length) {
                 int used = end - start;
-                int capacity = Math.max(MIN_RUN, used * 2 <= timestamps.length ? timestamps.length : used * 2);
+                // as used * 2 <= length ? length : used * 2, without a branch whose profile the warm-up decides
+                int capacity = Math.max(MIN_RUN, Math.max(timestamps.length, used * 2));
                 timestamps = moveToFront(timestamps, capacity);
                 hashes = moveToFront(hashes, capacity);
                 boolean[] moved = new boolean[capacity];
@@ -180,7 +181,10 @@ final class EntryKeySet {
     boolean remove(long stream, long timestampNanos, long lineHash) {
         Run run = lastRemovedRun;
         if (run == null || run.stream != stream) {
-            run = lastRun != null && lastRun.stream == stream ? lastRun : runs.get(stream);
+            // removals follow arrivals stream by stream, so this lookup runs once per stream change; a second
+            // shortcut through lastRun here had one outcome in the start-up warm-up and the other in real pushes,
+            // and its uncommon trap threw the compiled push path away mid-push
+            run = runs.get(stream);
             if (run == null) {
                 return false;
             }

@@ -49,7 +49,7 @@ final class EncodeBuffersTest {
         buffers.give(a);
         buffers.give(b);
         assertThat(buffers.keptBytes()).isEqualTo(a.capacity() + b.capacity()).isGreaterThanOrEqualTo(4000);
-        buffers.take(10);
-        assertThat(buffers.keptBytes()).isEqualTo(b.capacity());
+        assertThat(buffers.take(10)).as("last given, first taken").isSameAs(b);
+        assertThat(buffers.keptBytes()).isEqualTo(a.capacity());
     }
 }
