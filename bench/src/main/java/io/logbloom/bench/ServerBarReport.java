@@ -35,7 +35,7 @@ import java.util.stream.Stream;
  * cap the rate; a push refused with 429 is retried after its {@code Retry-After}, as Promtail does, and the
  * retries are counted), flushes, and measures: push MB/s of raw log, raw MB per server CPU-second (over the
  * push alone and over push plus flush, which pays for what the push left to background merges), the CPU of the
- * server's JIT compiler threads during the push and during the needles right after the load ({@link CompilerCpu}),
+ * server's JIT compiler threads during the push and during the needles right after the load ({@link ThreadCpu}),
  * stored bytes (the data directory without the WAL; blooms and index apart), the server's RSS after the load and
  * after the queries (each at once and again after {@link #IDLE_SETTLE} idle), needle latency
  * ({@code {run="…"} | trace_id="…"} over all streams, p50 of {@code --needles}, and again over 100 needles sent
@@ -85,6 +85,9 @@ public final class ServerBarReport {
     private static final Duration IDLE_SETTLE = Duration.ofSeconds(35);
     /** How long a query of the bar may take before the run fails. */
     private static final Duration QUERY_TIMEOUT = Duration.ofMinutes(5);
+    /** Series written into stored objects, one per series and merge. */
+    private static final String MERGED_SERIES = "logbloom_ingest_chunks_flushed_total";
+    private static final String MERGES_DEFERRED = "logbloom_ingest_merges_deferred_total";
     /** GETs of {@link ClientWarmup}'s stub before a server's timed queries. */
     static final int CLIENT_WARMUP_REQUESTS = 2000;
     /** Needles sent after the count queries, for a figure without the compiler's start ({@code needle_later_*}). */
@@ -273,7 +276,11 @@ public final class ServerBarReport {
             Path pushReport = dir.resolve("push.json");
             String runId = "bar-" + Long.toHexString(System.nanoTime());
             double serverCpuBefore = cpuSeconds(server);
-            double jitBefore = CompilerCpu.seconds(server.pid());
+            double jitBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS);
+            double gcBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.COLLECTOR);
+            double mergeEncodeBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.MERGE_ENCODERS);
+            double mergedBefore = sink ? 0 : serverCounter(base, MERGED_SERIES);
+            double deferredBefore = sink ? 0 : serverCounter(base, MERGES_DEFERRED);
             Process push = new ProcessBuilder(javaBin(), "-jar", loadtestJar.toString(), "push", "--url", base,
                     "--lines", Long.toString(lines), "--duration", "60m", "--streams", "100", "--batch-size", "1000",
                     "--connections", "4", "--producers", "2", "--pregenerate", "--line-length", Integer.toString(lineLength),
@@ -294,7 +301,15 @@ public final class ServerBarReport {
             r.put("push_p99_ms", op.path("latencyMillis").path("p99").asDouble());
             double pushCpu = cpuSeconds(server) - serverCpuBefore;
             r.put("push_server_cpu_s", pushCpu);
-            r.put("push_jit_cpu_s", CompilerCpu.seconds(server.pid()) - jitBefore);
+            r.put("push_jit_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS) - jitBefore);
+            r.put("push_gc_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.COLLECTOR) - gcBefore);
+            r.put("push_merge_encode_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.MERGE_ENCODERS) - mergeEncodeBefore);
+            if (!sink) {
+                // a merge during the push (above 0 when the merge loop's periodic check fell inside it with parts past
+                // an eighth of max_unmerged_bytes) takes cores from it; a check that found fewer parts deferred its merge
+                r.put("push_merged_series", serverCounter(base, MERGED_SERIES) - mergedBefore);
+                r.put("push_merges_deferred", serverCounter(base, MERGES_DEFERRED) - deferredBefore);
+            }
             r.put("push_MB_per_server_cpu_s", op.path("bytes").asDouble() / 1e6 / Math.max(0.01, pushCpu));
             JsonNode client = JSON.readTree(pushReport.toFile()).path("client");
             r.put("push_client_cores_used", client.path("cpuCoresUsed").asDouble(Double.NaN));
@@ -326,12 +341,12 @@ public final class ServerBarReport {
             long end = m.path("endNanos").asLong() + 1;
             String selector = "{run=\"" + runId + "\"}";
             JsonNode sample = m.path("needles");
-            double jitBeforeNeedles = CompilerCpu.seconds(server.pid());
+            double jitBeforeNeedles = ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS);
             Needles warming = needles(base, selector, start, end, sample, 0, 1); // loads caches and blooms: not counted
             Needles first = needles(base, selector, start, end, sample, 1, Math.min(sample.size() - 1, needles));
             // what the compilers took from the cores meanwhile (code thrown away at the first needle is compiled again
             // while the counted ones run)
-            r.put("needles_jit_cpu_ms", (CompilerCpu.seconds(server.pid()) - jitBeforeNeedles) * 1e3);
+            r.put("needles_jit_cpu_ms", (ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS) - jitBeforeNeedles) * 1e3);
             r.put("needle_p50_ms", median(first.millis()));
             r.put("needle_exec_p50_ms", median(first.execMillis()));
             r.put("needles_found_of", (double) (warming.millis().size() + first.millis().size()));
@@ -438,6 +453,15 @@ public final class ServerBarReport {
     }
 
     /** The server's own account of a query's answer in ms (Loki's {@code stats.summary.execTime}), NaN without it. */
+    /** A counter of the server's {@code /metrics}, summed over its label sets. */
+    private static double serverCounter(String base, String name) throws IOException {
+        BlockingHttp.Response response = BlockingHttp.get(base + "/metrics", QUERY_TIMEOUT);
+        if (response.status() != 200) {
+            throw new IOException("GET /metrics answered " + response.status());
+        }
+        return MetricsText.sum(response.body(), name);
+    }
+
     private static double execMillis(JsonNode answer) {
         return answer.path("data").path("stats").path("summary").path("execTime").asDouble(Double.NaN) * 1e3;
     }
