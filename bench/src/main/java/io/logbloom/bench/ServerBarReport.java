@@ -88,6 +88,8 @@ public final class ServerBarReport {
     /** Series written into stored objects, one per series and merge. */
     private static final String MERGED_SERIES = "logbloom_ingest_chunks_flushed_total";
     private static final String MERGES_DEFERRED = "logbloom_ingest_merges_deferred_total";
+    /** Runs of {@link CpuProbe} per probe: the first compile it, the last is timed. */
+    private static final int PROBE_RUNS = 4;
     /** GETs of {@link ClientWarmup}'s stub before a server's timed queries. */
     static final int CLIENT_WARMUP_REQUESTS = 2000;
     /** Needles sent after the count queries, for a figure without the compiler's start ({@code needle_later_*}). */
@@ -275,6 +277,9 @@ public final class ServerBarReport {
             Path manifest = dir.resolve("manifest.json");
             Path pushReport = dir.resolve("push.json");
             String runId = "bar-" + Long.toHexString(System.nanoTime());
+            // the box's CPU speed just before the push, the server idle (the probe's first runs compile it): a round
+            // whose probe is slower ran on a slower box, whatever the server did
+            double probeBefore = CpuProbe.millis(PROBE_RUNS);
             double serverCpuBefore = cpuSeconds(server);
             double jitBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS);
             double gcBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.COLLECTOR);
@@ -303,6 +308,7 @@ public final class ServerBarReport {
             r.put("push_server_cpu_s", pushCpu);
             r.put("push_jit_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS) - jitBefore);
             r.put("push_gc_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.COLLECTOR) - gcBefore);
+            r.put("push_cpu_probe_ms", probeBefore);
             r.put("push_merge_encode_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.MERGE_ENCODERS) - mergeEncodeBefore);
             if (!sink) {
                 // a merge during the push (above 0 when the merge loop's periodic check fell inside it with parts past
@@ -335,6 +341,7 @@ public final class ServerBarReport {
             r.put("client_floor_p50_ms", ClientWarmup.run(CLIENT_WARMUP_REQUESTS).floorP50Millis());
             TimeUnit.MILLISECONDS.sleep(IDLE_SETTLE.toMillis());
             r.put("rss_after_load_idle_MB", rssBytes(server) / 1e6);
+            r.put("idle_cpu_probe_ms", CpuProbe.millis(PROBE_RUNS)); // the server idle: the box's speed a minute later
 
             JsonNode m = JSON.readTree(manifest.toFile());
             long start = m.path("startNanos").asLong();
