@@ -1,21 +1,79 @@
 package io.logbloom.bench;
 
 /**
- * A fixed single-threaded workload timed on demand: how fast this box's CPU runs right now. A shared machine's cores
- * slow down and speed up from minute to minute (other tenants, a sibling hyperthread), which moves every figure of a
- * round alike: a fresh server's push whose every function took half as long again, the compilers and the collector
- * too, is the box, not the code. A report that probes before and after each phase can tell the two apart.
+ * Fixed single-threaded workloads timed on demand: how fast this box runs right now. A shared machine slows down and
+ * speeds up from minute to minute (other tenants, a sibling hyperthread, the memory they share), which moves every
+ * figure of a round alike: a fresh server's push whose every function took half as long again, the compilers and the
+ * collector too, is the box, not the code.
  *
- * <p>The work: {@link #ROUNDS} steps of a 64-bit xorshift generator folded into a multiply-add, the same instructions
- * on every call, nothing allocated, its result returned so the compiler cannot drop it.
+ * <p>Two probes, as the two ways a box slows down: {@link #millis} times {@link #ROUNDS} steps of a 64-bit xorshift
+ * generator folded into a multiply-add (the core's arithmetic; nothing allocated, the result kept so the compiler
+ * cannot drop it); {@link #memoryMillis} times {@link #CHASE_STEPS} dependent reads through a random cycle over
+ * {@link #CHASE_INTS} ints (128 MB; each read a cache miss, so memory latency).
  *
- * <p>Thread-safe: stateless.
+ * <p>Thread-safe: the chase's cycle is built once under the class's lock and only read after.
  */
 final class CpuProbe {
     /** Steps per probe: about 90 ms on this project's 2-core box once compiled (86-96 ms idle, eight probes). */
     static final int ROUNDS = 50_000_000;
 
+    /** Ints of the memory probe's cycle: 128 MB, far past any cache of the box. */
+    static final int CHASE_INTS = 32 * 1024 * 1024;
+    /** Dependent reads per memory probe: about 0.24 s on this project's box (232-240 ms idle; misses of cache and TLB). */
+    static final int CHASE_STEPS = 1_000_000;
+    private static int[] cycle;
+
     private CpuProbe() {}
+
+    /** Runs the memory chase {@code times} times (the first builds the cycle and compiles) and returns the last's ms. */
+    static double memoryMillis(int times) {
+        if (times < 1) {
+            throw new IllegalArgumentException("times must be >= 1, got " + times);
+        }
+        int[] next = cycle();
+        double last = 0;
+        int at = 0;
+        for (int i = 0; i < times; i++) {
+            long start = System.nanoTime();
+            at = chase(next, at, CHASE_STEPS);
+            last = (System.nanoTime() - start) / 1e6;
+        }
+        if (at == -1) { // never: keeps the reads observable
+            System.out.print("");
+        }
+        return last;
+    }
+
+    /** Follows {@code next} from {@code at} for {@code steps} reads; returns where it ends. */
+    static int chase(int[] next, int at, int steps) {
+        for (int i = 0; i < steps; i++) {
+            at = next[at];
+        }
+        return at;
+    }
+
+    private static synchronized int[] cycle() {
+        if (cycle == null) {
+            cycle = randomCycle(CHASE_INTS, 42);
+        }
+        return cycle;
+    }
+
+    /** One cycle through all {@code n} slots in a random order (Sattolo's algorithm), deterministic for a seed. */
+    static int[] randomCycle(int n, long seed) {
+        int[] next = new int[n];
+        for (int i = 0; i < n; i++) {
+            next[i] = i;
+        }
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i);
+            int t = next[i];
+            next[i] = next[j];
+            next[j] = t;
+        }
+        return next;
+    }
 
     /** Runs the workload {@code times} times (the first ones compile it) and returns the last run's milliseconds. */
     static double millis(int times) {

@@ -280,6 +280,7 @@ public final class ServerBarReport {
             // the box's CPU speed just before the push, the server idle (the probe's first runs compile it): a round
             // whose probe is slower ran on a slower box, whatever the server did
             double probeBefore = CpuProbe.millis(PROBE_RUNS);
+            double memoryProbeBefore = CpuProbe.memoryMillis(PROBE_RUNS);
             double serverCpuBefore = cpuSeconds(server);
             double jitBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS);
             double gcBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.COLLECTOR);
@@ -309,6 +310,7 @@ public final class ServerBarReport {
             r.put("push_jit_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS) - jitBefore);
             r.put("push_gc_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.COLLECTOR) - gcBefore);
             r.put("push_cpu_probe_ms", probeBefore);
+            r.put("push_memory_probe_ms", memoryProbeBefore);
             r.put("push_merge_encode_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.MERGE_ENCODERS) - mergeEncodeBefore);
             if (!sink) {
                 // a merge during the push (above 0 when the merge loop's periodic check fell inside it with parts past
@@ -342,6 +344,7 @@ public final class ServerBarReport {
             TimeUnit.MILLISECONDS.sleep(IDLE_SETTLE.toMillis());
             r.put("rss_after_load_idle_MB", rssBytes(server) / 1e6);
             r.put("idle_cpu_probe_ms", CpuProbe.millis(PROBE_RUNS)); // the server idle: the box's speed a minute later
+            r.put("idle_memory_probe_ms", CpuProbe.memoryMillis(PROBE_RUNS));
 
             JsonNode m = JSON.readTree(manifest.toFile());
             long start = m.path("startNanos").asLong();
