@@ -9,7 +9,8 @@ package io.logbloom.bench;
  * <p>Two probes, as the two ways a box slows down: {@link #millis} times {@link #ROUNDS} steps of a 64-bit xorshift
  * generator folded into a multiply-add (the core's arithmetic; nothing allocated, the result kept so the compiler
  * cannot drop it); {@link #memoryMillis} times {@link #CHASE_STEPS} dependent reads through a random cycle over
- * {@link #CHASE_INTS} ints (128 MB; each read a cache miss, so memory latency).
+ * {@link #CHASE_INTS} ints (128 MB; each read a cache miss, so memory latency). On 2026-12-07 neither moved (84-93
+ * and 210-243 ms) around bar pushes that went 48.9-71.3 MB/s: what slows this box's pushes is not what they see.
  *
  * <p>Thread-safe: the chase's cycle is built once under the class's lock and only read after.
  */
@@ -27,21 +28,8 @@ final class CpuProbe {
 
     /** Runs the memory chase {@code times} times (the first builds the cycle and compiles) and returns the last's ms. */
     static double memoryMillis(int times) {
-        if (times < 1) {
-            throw new IllegalArgumentException("times must be >= 1, got " + times);
-        }
-        int[] next = cycle();
-        double last = 0;
-        int at = 0;
-        for (int i = 0; i < times; i++) {
-            long start = System.nanoTime();
-            at = chase(next, at, CHASE_STEPS);
-            last = (System.nanoTime() - start) / 1e6;
-        }
-        if (at == -1) { // never: keeps the reads observable
-            System.out.print("");
-        }
-        return last;
+        int[] at = {0};
+        return lastOf(times, () -> at[0] = chase(cycle(), at[0], CHASE_STEPS));
     }
 
     /** Follows {@code next} from {@code at} for {@code steps} reads; returns where it ends. */
@@ -77,6 +65,11 @@ final class CpuProbe {
 
     /** Runs the workload {@code times} times (the first ones compile it) and returns the last run's milliseconds. */
     static double millis(int times) {
+        return lastOf(times, () -> work(ROUNDS));
+    }
+
+    /** Runs {@code probe} {@code times} times; the last run's milliseconds. Its results are kept so none is dropped. */
+    private static double lastOf(int times, java.util.function.LongSupplier probe) {
         if (times < 1) {
             throw new IllegalArgumentException("times must be >= 1, got " + times);
         }
@@ -84,7 +77,7 @@ final class CpuProbe {
         long sink = 0;
         for (int i = 0; i < times; i++) {
             long start = System.nanoTime();
-            sink += work(ROUNDS);
+            sink += probe.getAsLong();
             last = (System.nanoTime() - start) / 1e6;
         }
         if (sink == 42) { // never: keeps the work observable

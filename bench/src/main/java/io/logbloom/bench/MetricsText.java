@@ -20,7 +20,7 @@ final class MetricsText {
             if (next != '{' && next != ' ') {
                 continue;
             }
-            int end = line.charAt(name.length()) == '{' ? line.indexOf('}', name.length()) + 1 : name.length();
+            int end = next == '{' ? line.indexOf('}', name.length()) + 1 : name.length();
             String[] rest = line.substring(end).trim().split("\\s+");
             total += Double.parseDouble(rest[0]);
         }

@@ -462,7 +462,6 @@ public final class ServerBarReport {
         return new Needles(millis, execMillis, found);
     }
 
-    /** The server's own account of a query's answer in ms (Loki's {@code stats.summary.execTime}), NaN without it. */
     /** A counter of the server's {@code /metrics}, summed over its label sets. */
     private static double serverCounter(String base, String name) throws IOException {
         BlockingHttp.Response response = BlockingHttp.get(base + "/metrics", QUERY_TIMEOUT);
@@ -472,6 +471,7 @@ public final class ServerBarReport {
         return MetricsText.sum(response.body(), name);
     }
 
+    /** The server's own account of a query's answer in ms (Loki's {@code stats.summary.execTime}), NaN without it. */
     private static double execMillis(JsonNode answer) {
         return answer.path("data").path("stats").path("summary").path("execTime").asDouble(Double.NaN) * 1e3;
     }

@@ -18,7 +18,10 @@ final class ThreadCpu {
     static final List<String> COMPILERS = List.of("C1 CompilerThre", "C2 CompilerThre");
     /** HotSpot's collector threads ({@code GC Thread#N}, and the concurrent ones of G1). */
     static final List<String> COLLECTOR = List.of("GC Thread#", "G1 ");
-    /** The ingester's merge thread is {@code logbloom-ingester-merge}, cut to the seal thread's prefix: its encoders. */
+    /**
+     * The merge's block encoders ({@code logbloom-merge-encode-N}). The merge thread itself cannot be told apart:
+     * {@code logbloom-ingester-merge} and {@code logbloom-ingester-seal} are both {@code logbloom-ingest} in {@code /proc}.
+     */
     static final List<String> MERGE_ENCODERS = List.of("logbloom-merge-");
 
     private ThreadCpu() {}
