@@ -155,6 +155,29 @@ final class ServerPushTest {
     }
 
     @Test
+    void protobufBodyOfSeveralInputBuffers_storedWhole() throws Exception {
+        assertThat(server.server.inputBufferBytes()).isEqualTo(LogbloomServer.INPUT_BUFFER_BYTES);
+        long ts = TestServer.nowNanos();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        List<String> lines = new java.util.ArrayList<>();
+        for (int i = 0; i < 1_500; i++) { // random hex does not compress: about 150 KB of body, past two buffers
+            lines.add(i + " " + Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong())
+                    + Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong())
+                    + Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong()));
+        }
+        byte[] body = TestServer.snappyProtobuf(PushProto.PushRequest.newBuilder()
+                .addStreams(TestServer.protoStream("{app=\"big\"}", ts, lines, Map.of())).build());
+        assertThat(body.length).isGreaterThan(2 * LogbloomServer.INPUT_BUFFER_BYTES)
+                .isLessThanOrEqualTo(256 * 1024);
+
+        HttpResponse<String> push = server.post("/loki/api/v1/push", body, "Content-Type", "application/x-protobuf");
+        assertThat(push.statusCode()).as(push.body()).isEqualTo(204);
+        assertThat(server.flush().statusCode()).isEqualTo(204);
+        assertThat(server.stored("fake", LabelMatcher.equal("app", "big")).values()).singleElement()
+                .satisfies(e -> assertThat(e).extracting(LogEntry::line).containsExactlyElementsOf(lines));
+    }
+
+    @Test
     void oversizeBody_413_andGzipBombBounded() throws Exception {
         byte[] big = new byte[300 * 1024];
         HttpResponse<String> tooLarge = server.post("/loki/api/v1/push", big, "Content-Type", "application/json");
