@@ -57,12 +57,14 @@ import java.util.stream.Stream;
  * --server old=/tmp/logbloom-old.jar --server new=api/target/logbloom.jar
  * --loadtest-jar loadtest/target/logbloom-loadtest.jar --lines 3000000 [--jvm-opts "-Xmx512m"]
  * [--server-jvm-opts new="-Xmx512m ..."] [--server-args new="--warmup-lines 200000"] [--needles 15] [--line-length 85]
- * [--config server.yaml] [--rounds 2] [--out bar.json]
+ * [--config server.yaml] [--rounds 2] [--second-push] [--out bar.json]
  * [--server sink=sink]}; {@code --jvm-opts} go to every server, {@code --server-jvm-opts} to the labelled one
  * after them (how the old and the new shipped start commands are compared);
  * {@code --config} replaces the default config (limits raised), e.g. to measure with a feature turned
  * off; {@code --line-length 85} gives the storage issue's shape (3 M lines = 430 MB, ~143 bytes a line),
- * the default 160 gives ~206 bytes a line.
+ * the default 160 gives ~206 bytes a line. {@code --second-push} pushes the same number of lines again (new ones) at
+ * the end of each round, after every query, and reports {@code push2_*}: the push of a server whose compilers have
+ * seen a whole push, beside the fresh server's first (which pays for compiling the push path while it runs).
  *
  * <p>Not thread-safe: one run per process.
  */
@@ -135,6 +137,7 @@ public final class ServerBarReport {
         Path out = null;
         Path configFile = null;
         int rounds = 1;
+        boolean secondPush = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--server" -> {
@@ -166,8 +169,9 @@ public final class ServerBarReport {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--config" -> configFile = Path.of(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--second-push" -> secondPush = true;
                 default -> throw new IllegalArgumentException("unknown flag " + args[i] + " (flags: --server label=JAR "
-                        + "(repeatable; sink=sink for the harness alone), --server-jvm-opts label=\"...\", --server-args label=\"...\", --loadtest-jar JAR, --lines N, --needles N, --line-length N, --jvm-opts \"...\", --config YAML, --rounds N, --out FILE)");
+                        + "(repeatable; sink=sink for the harness alone), --server-jvm-opts label=\"...\", --server-args label=\"...\", --loadtest-jar JAR, --lines N, --needles N, --line-length N, --jvm-opts \"...\", --config YAML, --rounds N, --second-push, --out FILE)");
             }
         }
         if (servers.isEmpty()) {
@@ -191,6 +195,7 @@ public final class ServerBarReport {
         serverArgs.forEach((label, a) -> json.put("args_" + label, String.join(" ", a)));
         json.put("lineLength", lineLength);
         json.put("rounds", rounds);
+        json.put("secondPush", secondPush);
         Map<String, List<Map<String, Double>>> byServer = new LinkedHashMap<>();
         servers.keySet().forEach(label -> byServer.put(label, new ArrayList<>()));
         ArrayNode roundsJson = json.putArray("byRound");
@@ -201,7 +206,7 @@ public final class ServerBarReport {
                 List<String> opts = new ArrayList<>(jvmOpts);
                 opts.addAll(serverJvmOpts.getOrDefault(label, List.of()));
                 Map<String, Double> r = report.measure(servers.get(label), loadtestJar, lines, needles, lineLength, opts,
-                        serverArgs.getOrDefault(label, List.of()));
+                        serverArgs.getOrDefault(label, List.of()), secondPush);
                 byServer.get(label).add(r);
                 roundJson.set(label, JSON.valueToTree(r));
             }
@@ -247,8 +252,25 @@ public final class ServerBarReport {
         }
     }
 
+    /**
+     * Pushes {@code lines} lines of the bar's shape with the harness as run {@code runId}, tallying the count queries'
+     * texts into {@code manifest}, its report to {@code report}; throws when the harness fails.
+     */
+    private static void push(Path loadtestJar, String base, long lines, int lineLength, String runId, Path manifest,
+            Path report, Path log) throws IOException, InterruptedException {
+        Process push = new ProcessBuilder(javaBin(), "-jar", loadtestJar.toString(), "push", "--url", base,
+                "--lines", Long.toString(lines), "--duration", "60m", "--streams", "100", "--batch-size", "1000",
+                "--connections", "4", "--producers", "2", "--pregenerate", "--line-length", Integer.toString(lineLength),
+                "--retry-429", "--count-lines-containing", STATUS_500, "--count-lines-containing", RETRYING,
+                "--run-id", runId, "--manifest", manifest.toString(), "--report",
+                report.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (push.waitFor() != 0) {
+            throw new IllegalStateException("push failed, see " + log);
+        }
+    }
+
     private Map<String, Double> measure(Path serverJar, Path loadtestJar, long lines, int needles, int lineLength,
-            List<String> jvmOpts, List<String> serverArgs) throws Exception {
+            List<String> jvmOpts, List<String> serverArgs, boolean secondPush) throws Exception {
         boolean sink = serverJar.toString().equals(SINK);
         Path dir = Files.createTempDirectory("logbloom-bar");
         Path data = dir.resolve("data");
@@ -287,15 +309,7 @@ public final class ServerBarReport {
             double mergeEncodeBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.MERGE_ENCODERS);
             double mergedBefore = sink ? 0 : serverCounter(base, MERGED_SERIES);
             double deferredBefore = sink ? 0 : serverCounter(base, MERGES_DEFERRED);
-            Process push = new ProcessBuilder(javaBin(), "-jar", loadtestJar.toString(), "push", "--url", base,
-                    "--lines", Long.toString(lines), "--duration", "60m", "--streams", "100", "--batch-size", "1000",
-                    "--connections", "4", "--producers", "2", "--pregenerate", "--line-length", Integer.toString(lineLength),
-                    "--retry-429", "--count-lines-containing", STATUS_500, "--count-lines-containing", RETRYING,
-                    "--run-id", runId, "--manifest", manifest.toString(), "--report",
-                    pushReport.toString()).redirectErrorStream(true).redirectOutput(dir.resolve("push.log").toFile()).start();
-            if (push.waitFor() != 0) {
-                throw new IllegalStateException("push failed, see " + dir.resolve("push.log"));
-            }
+            push(loadtestJar, base, lines, lineLength, runId, manifest, pushReport, dir.resolve("push.log"));
             JsonNode op = JSON.readTree(pushReport.toFile()).path("operations").path("push");
             r.put("push_MB_per_s", op.path("megabytesPerSecond").asDouble());
             r.put("push_lines", op.path("lines").asDouble());
@@ -385,6 +399,20 @@ public final class ServerBarReport {
             r.put("needle_later_exec_p50_ms", median(later.execMillis()));
             r.put("needles_later_found_of", (double) later.millis().size());
             r.put("needles_later_found", (double) later.found());
+            if (secondPush) {
+                // the same amount again on the now warm server (new lines, another run): the push once the JIT has
+                // compiled the push path in earnest, beside the fresh server's first push above
+                double cpuBefore2 = cpuSeconds(server);
+                double jitBefore2 = ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS);
+                Path pushReport2 = dir.resolve("push2.json");
+                push(loadtestJar, base, lines, lineLength, runId + "-2", dir.resolve("manifest2.json"), pushReport2,
+                        dir.resolve("push2.log"));
+                JsonNode op2 = JSON.readTree(pushReport2.toFile()).path("operations").path("push");
+                r.put("push2_MB_per_s", op2.path("megabytesPerSecond").asDouble());
+                r.put("push2_failed_requests", op2.path("failed").asDouble());
+                r.put("push2_server_cpu_s", cpuSeconds(server) - cpuBefore2);
+                r.put("push2_jit_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS) - jitBefore2);
+            }
             r.put("server_log_oom", Files.readString(serverLog).contains("OutOfMemoryError") ? 1.0 : 0.0);
         } finally {
             server.destroy();
