@@ -329,7 +329,6 @@ public final class LogbloomServer implements AutoCloseable {
         return "404 page not found: no route for " + ctx.method() + " " + ctx.path();
     }
 
-    /** Binds the port, replays the WAL by building the ingester, and returns the bound port. */
     /**
      * Bytes Jetty reads from a connection at a time. Its default of 8 KiB took a shipper's push body (about 90 KB for
      * 1000 snappy-compressed lines) in a dozen reads, each a system call and a pass through Jetty's content hand-off;
@@ -348,6 +347,7 @@ public final class LogbloomServer implements AutoCloseable {
         return connector;
     }
 
+    /** Binds the port, replays the WAL by building the ingester, and returns the bound port. */
     public synchronized int start() {
         if (started) {
             throw new IllegalStateException("server already started");

@@ -9,8 +9,10 @@ import io.logbloom.ingest.proto.PushProto;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -158,8 +160,8 @@ final class ServerPushTest {
     void protobufBodyOfSeveralInputBuffers_storedWhole() throws Exception {
         assertThat(server.server.inputBufferBytes()).isEqualTo(LogbloomServer.INPUT_BUFFER_BYTES);
         long ts = TestServer.nowNanos();
-        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
-        List<String> lines = new java.util.ArrayList<>();
+        SplittableRandom random = new SplittableRandom(7);
+        List<String> lines = new ArrayList<>();
         for (int i = 0; i < 1_500; i++) { // random hex does not compress: about 150 KB of body, past two buffers
             lines.add(i + " " + Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong())
                     + Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong())
