@@ -1,5 +1,8 @@
 package io.logbloom.bench;
 
+import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
+
 /**
  * Fixed single-threaded workloads timed on demand: how fast this box runs right now. A shared machine slows down and
  * speeds up from minute to minute (other tenants, a sibling hyperthread, the memory they share), which moves every
@@ -53,7 +56,7 @@ final class CpuProbe {
         for (int i = 0; i < n; i++) {
             next[i] = i;
         }
-        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        SplittableRandom random = new SplittableRandom(seed);
         for (int i = n - 1; i > 0; i--) {
             int j = random.nextInt(i);
             int t = next[i];
@@ -69,7 +72,7 @@ final class CpuProbe {
     }
 
     /** Runs {@code probe} {@code times} times; the last run's milliseconds. Its results are kept so none is dropped. */
-    private static double lastOf(int times, java.util.function.LongSupplier probe) {
+    private static double lastOf(int times, LongSupplier probe) {
         if (times < 1) {
             throw new IllegalArgumentException("times must be >= 1, got " + times);
         }
