@@ -251,11 +251,15 @@ public final class IngestPushReport {
         }
     }
 
-    /** CPU time of the ingester's background threads (seal, merge) alive now; ended threads are not counted. */
+    /**
+     * CPU time of the ingester's background threads (seal, merge, the merge's encoders) alive now; ended threads are not
+     * counted.
+     */
     private static long backgroundCpuNanos(ThreadMXBean threadBean) {
         long total = 0;
         for (ThreadInfo info : threadBean.getThreadInfo(threadBean.getAllThreadIds())) {
-            if (info != null && info.getThreadName().startsWith("logbloom-ingester-")) {
+            if (info != null && (info.getThreadName().startsWith(Ingester.SEAL_THREAD)
+                    || info.getThreadName().startsWith(Ingester.MERGE_THREAD))) {
                 long t = threadBean.getThreadCpuTime(info.getThreadId());
                 if (t > 0) {
                     total += t;

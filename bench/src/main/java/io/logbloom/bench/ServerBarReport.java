@@ -256,6 +256,66 @@ public final class ServerBarReport {
      * Pushes {@code lines} lines of the bar's shape with the harness as run {@code runId}, tallying the count queries'
      * texts into {@code manifest}, its report to {@code report}; throws when the harness fails.
      */
+    /**
+     * Pushes {@code lines} lines with the harness and puts what it measured into {@code r}, each name starting with
+     * {@code prefix}: the rate and failures, the box's speed just before (the server idle), and what the server's CPU
+     * went to meanwhile: all of it, the compilers, the collector, the merges (merge thread and encoders: a merge the
+     * merge loop's periodic check starts inside the push takes a core from it), the seals and the request threads;
+     * with {@code counters}, the series merged and the merges deferred for the burst ({@code /metrics}). Returns the
+     * harness' push operation.
+     */
+    private static JsonNode measuredPush(String prefix, Path loadtestJar, String base, Process server, boolean counters,
+            long lines, int lineLength, String runId, Path manifest, Path dir, Map<String, Double> r)
+            throws IOException, InterruptedException {
+        Path pushReport = dir.resolve(prefix + "report.json");
+        // the box's CPU speed just before the push, the server idle (the probe's first runs compile it): a round
+        // whose probe is slower ran on a slower box, whatever the server did
+        double probe = CpuProbe.millis(PROBE_RUNS);
+        double memoryProbe = CpuProbe.memoryMillis(PROBE_RUNS);
+        double serverCpuBefore = cpuSeconds(server);
+        Map<String, List<String>> threads = new LinkedHashMap<>();
+        threads.put("jit", ThreadCpu.COMPILERS);
+        threads.put("gc", ThreadCpu.COLLECTOR);
+        threads.put("merge", ThreadCpu.MERGES);
+        threads.put("seal", ThreadCpu.SEAL);
+        threads.put("request", ThreadCpu.REQUESTS);
+        Map<String, Double> threadsBefore = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> t : threads.entrySet()) {
+            threadsBefore.put(t.getKey(), ThreadCpu.seconds(server.pid(), t.getValue()));
+        }
+        double mergedBefore = counters ? serverCounter(base, MERGED_SERIES) : 0;
+        double deferredBefore = counters ? serverCounter(base, MERGES_DEFERRED) : 0;
+        push(loadtestJar, base, lines, lineLength, runId, manifest, pushReport, dir.resolve(prefix + "log.txt"));
+        JsonNode report = JSON.readTree(pushReport.toFile());
+        JsonNode op = report.path("operations").path("push");
+        r.put(prefix + "MB_per_s", op.path("megabytesPerSecond").asDouble());
+        r.put(prefix + "lines", op.path("lines").asDouble());
+        r.put(prefix + "raw_MB", op.path("bytes").asDouble() / 1e6);
+        r.put(prefix + "failed_requests", op.path("failed").asDouble());
+        r.put(prefix + "retries", op.path("retries").asDouble());
+        op.path("errorsByStatus").fields().forEachRemaining(e -> r.put(prefix + "failed_" + e.getKey(),
+                e.getValue().asDouble()));
+        r.put(prefix + "p99_ms", op.path("latencyMillis").path("p99").asDouble());
+        double serverCpu = cpuSeconds(server) - serverCpuBefore;
+        r.put(prefix + "server_cpu_s", serverCpu);
+        for (Map.Entry<String, List<String>> t : threads.entrySet()) {
+            r.put(prefix + t.getKey() + "_cpu_s",
+                    ThreadCpu.seconds(server.pid(), t.getValue()) - threadsBefore.get(t.getKey()));
+        }
+        r.put(prefix + "cpu_probe_ms", probe);
+        r.put(prefix + "memory_probe_ms", memoryProbe);
+        if (counters) {
+            // merges finished during the push, and the checks that found the parts short of the burst's bound
+            r.put(prefix + "merged_series", serverCounter(base, MERGED_SERIES) - mergedBefore);
+            r.put(prefix + "merges_deferred", serverCounter(base, MERGES_DEFERRED) - deferredBefore);
+        }
+        r.put(prefix + "MB_per_server_cpu_s", op.path("bytes").asDouble() / 1e6 / Math.max(0.01, serverCpu));
+        JsonNode client = report.path("client");
+        r.put(prefix + "client_cores_used", client.path("cpuCoresUsed").asDouble(Double.NaN));
+        r.put(prefix + "client_wait_s", client.path("producerWaitSeconds").asDouble(Double.NaN));
+        return op;
+    }
+
     private static void push(Path loadtestJar, String base, long lines, int lineLength, String runId, Path manifest,
             Path report, Path log) throws IOException, InterruptedException {
         Process push = new ProcessBuilder(javaBin(), "-jar", loadtestJar.toString(), "push", "--url", base,
@@ -297,45 +357,10 @@ public final class ServerBarReport {
                 r.put("start_server_cpu_s", cpuSeconds(server));
             }
             Path manifest = dir.resolve("manifest.json");
-            Path pushReport = dir.resolve("push.json");
             String runId = "bar-" + Long.toHexString(System.nanoTime());
-            // the box's CPU speed just before the push, the server idle (the probe's first runs compile it): a round
-            // whose probe is slower ran on a slower box, whatever the server did
-            double probeBefore = CpuProbe.millis(PROBE_RUNS);
-            double memoryProbeBefore = CpuProbe.memoryMillis(PROBE_RUNS);
             double serverCpuBefore = cpuSeconds(server);
-            double jitBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS);
-            double gcBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.COLLECTOR);
-            double mergeEncodeBefore = ThreadCpu.seconds(server.pid(), ThreadCpu.MERGE_ENCODERS);
-            double mergedBefore = sink ? 0 : serverCounter(base, MERGED_SERIES);
-            double deferredBefore = sink ? 0 : serverCounter(base, MERGES_DEFERRED);
-            push(loadtestJar, base, lines, lineLength, runId, manifest, pushReport, dir.resolve("push.log"));
-            JsonNode op = JSON.readTree(pushReport.toFile()).path("operations").path("push");
-            r.put("push_MB_per_s", op.path("megabytesPerSecond").asDouble());
-            r.put("push_lines", op.path("lines").asDouble());
-            r.put("push_raw_MB", op.path("bytes").asDouble() / 1e6);
-            r.put("push_failed_requests", op.path("failed").asDouble());
-            r.put("push_retries", op.path("retries").asDouble());
-            op.path("errorsByStatus").fields().forEachRemaining(e -> r.put("push_failed_" + e.getKey(),
-                    e.getValue().asDouble()));
-            r.put("push_p99_ms", op.path("latencyMillis").path("p99").asDouble());
-            double pushCpu = cpuSeconds(server) - serverCpuBefore;
-            r.put("push_server_cpu_s", pushCpu);
-            r.put("push_jit_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS) - jitBefore);
-            r.put("push_gc_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.COLLECTOR) - gcBefore);
-            r.put("push_cpu_probe_ms", probeBefore);
-            r.put("push_memory_probe_ms", memoryProbeBefore);
-            r.put("push_merge_encode_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.MERGE_ENCODERS) - mergeEncodeBefore);
-            if (!sink) {
-                // a merge during the push (above 0 when the merge loop's periodic check fell inside it with parts past
-                // an eighth of max_unmerged_bytes) takes cores from it; a check that found fewer parts deferred its merge
-                r.put("push_merged_series", serverCounter(base, MERGED_SERIES) - mergedBefore);
-                r.put("push_merges_deferred", serverCounter(base, MERGES_DEFERRED) - deferredBefore);
-            }
-            r.put("push_MB_per_server_cpu_s", op.path("bytes").asDouble() / 1e6 / Math.max(0.01, pushCpu));
-            JsonNode client = JSON.readTree(pushReport.toFile()).path("client");
-            r.put("push_client_cores_used", client.path("cpuCoresUsed").asDouble(Double.NaN));
-            r.put("push_client_wait_s", client.path("producerWaitSeconds").asDouble(Double.NaN));
+            JsonNode op = measuredPush("push_", loadtestJar, base, server, !sink, lines, lineLength, runId, manifest,
+                    dir, r);
             if (sink) {
                 return r;
             }
@@ -402,16 +427,8 @@ public final class ServerBarReport {
             if (secondPush) {
                 // the same amount again on the now warm server (new lines, another run): the push once the JIT has
                 // compiled the push path in earnest, beside the fresh server's first push above
-                double cpuBefore2 = cpuSeconds(server);
-                double jitBefore2 = ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS);
-                Path pushReport2 = dir.resolve("push2.json");
-                push(loadtestJar, base, lines, lineLength, runId + "-2", dir.resolve("manifest2.json"), pushReport2,
-                        dir.resolve("push2.log"));
-                JsonNode op2 = JSON.readTree(pushReport2.toFile()).path("operations").path("push");
-                r.put("push2_MB_per_s", op2.path("megabytesPerSecond").asDouble());
-                r.put("push2_failed_requests", op2.path("failed").asDouble());
-                r.put("push2_server_cpu_s", cpuSeconds(server) - cpuBefore2);
-                r.put("push2_jit_cpu_s", ThreadCpu.seconds(server.pid(), ThreadCpu.COMPILERS) - jitBefore2);
+                measuredPush("push2_", loadtestJar, base, server, true, lines, lineLength, runId + "-2",
+                        dir.resolve("manifest2.json"), dir, r);
             }
             r.put("server_log_oom", Files.readString(serverLog).contains("OutOfMemoryError") ? 1.0 : 0.0);
         } finally {

@@ -2,8 +2,16 @@ package io.logbloom.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.logbloom.chunks.FileSystemObjectStore;
+import io.logbloom.ingest.IngestConfig;
+import io.logbloom.ingest.Ingester;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,13 +41,36 @@ final class ThreadCpuTest {
     void seconds_sumsTheThreadsOfEveryPrefix() throws Exception {
         task("20", "GC Thread#0", "400000000 1 1");
         task("21", "GC Thread#1", "600000000 1 1");
-        task("22", "logbloom-merge-", "3000000000 1 1");
-        task("23", "logbloom-ingest", "5000000000 1 1");
-        task("24", "C2 CompilerThre", "7000000000 1 1");
+        task("22", "logbloom-merge-", "3000000000 1 1"); // an encoder of the merge
+        task("23", "logbloom-merge", "5000000000 1 1");
+        task("24", "logbloom-seal", "7000000000 1 1");
+        task("25", "JettyServerThre", "11000000000 1 1");
+        task("26", "C2 CompilerThre", "13000000000 1 1");
 
         assertThat(ThreadCpu.seconds(dir, ThreadCpu.COLLECTOR)).isEqualTo(1.0);
-        assertThat(ThreadCpu.seconds(dir, ThreadCpu.MERGE_ENCODERS)).isEqualTo(3.0);
-        assertThat(ThreadCpu.seconds(dir, java.util.List.of("GC Thread#", "logbloom-merge-"))).isEqualTo(4.0);
+        assertThat(ThreadCpu.seconds(dir, ThreadCpu.MERGES)).isEqualTo(8.0);
+        assertThat(ThreadCpu.seconds(dir, ThreadCpu.SEAL)).isEqualTo(7.0);
+        assertThat(ThreadCpu.seconds(dir, ThreadCpu.REQUESTS)).isEqualTo(11.0);
+        assertThat(ThreadCpu.seconds(dir, List.of("GC Thread#", "logbloom-merge-"))).isEqualTo(4.0);
+    }
+
+    @Test
+    void ingesterThreads_areToldApartInProc() throws Exception {
+        // the ingester's own thread names, as /proc cuts them: the seal thread and the merge thread each match their
+        // prefix and not the other's (they were "logbloom-ingest" both, and the merges' CPU could not be measured)
+        try (Ingester ingester = new Ingester(IngestConfig.defaults(dir.resolve("wal")),
+                new FileSystemObjectStore(dir.resolve("store")), Clock.systemUTC(), new PrometheusRegistry())) {
+            List<String> names = new ArrayList<>();
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+                for (Path task : tasks) {
+                    names.add(Files.readString(task.resolve("comm")).strip());
+                }
+            }
+            assertThat(names).filteredOn(n -> ThreadCpu.SEAL.stream().anyMatch(n::startsWith))
+                    .isNotEmpty().noneMatch(n -> ThreadCpu.MERGES.stream().anyMatch(n::startsWith));
+            assertThat(names).filteredOn(n -> ThreadCpu.MERGES.stream().anyMatch(n::startsWith))
+                    .isNotEmpty().noneMatch(n -> ThreadCpu.SEAL.stream().anyMatch(n::startsWith));
+        }
     }
 
     @Test

@@ -66,6 +66,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class Ingester implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Ingester.class);
+
+    /*
+     * The background threads' names are distinct in their first 15 characters, all Linux keeps of a thread's name
+     * (/proc/<pid>/task/<tid>/comm), so whatever samples threads by name (top -H, the bench's reports) tells the
+     * seal's CPU from the merges'.
+     */
+    /** Name of the thread that seals the buffers into parts (and forces the WAL under {@code fsync: interval}). */
+    public static final String SEAL_THREAD = "logbloom-seal";
+    /** Name of the thread that merges parts into objects in the store. */
+    public static final String MERGE_THREAD = "logbloom-merge";
+    /** Names of the merge's block encoders (with {@code merge_concurrency} above 1): this prefix and a number. */
+    public static final String MERGE_ENCODER_THREAD_PREFIX = "logbloom-merge-encode-";
     /** Attempts {@link #flushAll} makes for a failing merge before it reports the failure. */
     static final int FLUSH_ALL_ATTEMPTS = 5;
     /**
@@ -189,7 +201,7 @@ public final class Ingester implements AutoCloseable {
         this.parts = new LocalParts(partsDir, partFormat);
         int mergeConcurrency = config.flush().mergeConcurrency();
         this.mergeEncoders = mergeConcurrency == 1 ? null
-                : Executors.newFixedThreadPool(mergeConcurrency, daemonThreads(n -> "logbloom-merge-encode-" + n));
+                : Executors.newFixedThreadPool(mergeConcurrency, daemonThreads(n -> MERGE_ENCODER_THREAD_PREFIX + n));
         this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted, config.index(),
                 objectFormat, this::releasedThroughSegment,
                 visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE, mergeEncoders, mergeConcurrency,
@@ -255,8 +267,8 @@ public final class Ingester implements AutoCloseable {
             wal.close();
             throw e;
         }
-        this.sealThread = singleThread("logbloom-ingester-seal");
-        this.mergeThread = singleThread("logbloom-ingester-merge");
+        this.sealThread = singleThread(SEAL_THREAD);
+        this.mergeThread = singleThread(MERGE_THREAD);
         long sealPeriod = config.flush().sealInterval().toMillis();
         sealThread.scheduleWithFixedDelay(this::sealTick, sealPeriod, sealPeriod, TimeUnit.MILLISECONDS);
         long mergePeriod = config.flush().flushCheckPeriod().toMillis();
