@@ -253,10 +253,6 @@ public final class ServerBarReport {
     }
 
     /**
-     * Pushes {@code lines} lines of the bar's shape with the harness as run {@code runId}, tallying the count queries'
-     * texts into {@code manifest}, its report to {@code report}; throws when the harness fails.
-     */
-    /**
      * Pushes {@code lines} lines with the harness and puts what it measured into {@code r}, each name starting with
      * {@code prefix}: the rate and failures, the box's speed just before (the server idle), and what the server's CPU
      * went to meanwhile: all of it, the compilers, the collector, the merges (merge thread and encoders: a merge the
@@ -316,6 +312,10 @@ public final class ServerBarReport {
         return op;
     }
 
+    /**
+     * Pushes {@code lines} lines of the bar's shape with the harness as run {@code runId}, tallying the count queries'
+     * texts into {@code manifest}, its report to {@code report}; throws when the harness fails.
+     */
     private static void push(Path loadtestJar, String base, long lines, int lineLength, String runId, Path manifest,
             Path report, Path log) throws IOException, InterruptedException {
         Process push = new ProcessBuilder(javaBin(), "-jar", loadtestJar.toString(), "push", "--url", base,
