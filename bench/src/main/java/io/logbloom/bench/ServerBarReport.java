@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -89,6 +90,8 @@ public final class ServerBarReport {
     private static final Duration QUERY_TIMEOUT = Duration.ofMinutes(5);
     /** Series written into stored objects, one per series and merge. */
     private static final String MERGED_SERIES = "logbloom_ingest_chunks_flushed_total";
+    /** The server's thread groups whose CPU each push reports, as {@code <prefix><name>_cpu_s}, in that order. */
+    private static final Map<String, List<String>> PUSH_THREAD_GROUPS = pushThreadGroups();
     private static final String MERGES_DEFERRED = "logbloom_ingest_merges_deferred_total";
     /** Runs of {@link CpuProbe} per probe: the first compile it, the last is timed. */
     private static final int PROBE_RUNS = 4;
@@ -252,6 +255,16 @@ public final class ServerBarReport {
         }
     }
 
+    private static Map<String, List<String>> pushThreadGroups() {
+        Map<String, List<String>> groups = new LinkedHashMap<>();
+        groups.put("jit", ThreadCpu.COMPILERS);
+        groups.put("gc", ThreadCpu.COLLECTOR);
+        groups.put("merge", ThreadCpu.MERGES);
+        groups.put("seal", ThreadCpu.SEAL);
+        groups.put("request", ThreadCpu.REQUESTS);
+        return Collections.unmodifiableMap(groups);
+    }
+
     /**
      * Pushes {@code lines} lines with the harness and puts what it measured into {@code r}, each name starting with
      * {@code prefix}: the rate and failures, the box's speed just before (the server idle), and what the server's CPU
@@ -269,14 +282,8 @@ public final class ServerBarReport {
         double probe = CpuProbe.millis(PROBE_RUNS);
         double memoryProbe = CpuProbe.memoryMillis(PROBE_RUNS);
         double serverCpuBefore = cpuSeconds(server);
-        Map<String, List<String>> threads = new LinkedHashMap<>();
-        threads.put("jit", ThreadCpu.COMPILERS);
-        threads.put("gc", ThreadCpu.COLLECTOR);
-        threads.put("merge", ThreadCpu.MERGES);
-        threads.put("seal", ThreadCpu.SEAL);
-        threads.put("request", ThreadCpu.REQUESTS);
         Map<String, Double> threadsBefore = new LinkedHashMap<>();
-        for (Map.Entry<String, List<String>> t : threads.entrySet()) {
+        for (Map.Entry<String, List<String>> t : PUSH_THREAD_GROUPS.entrySet()) {
             threadsBefore.put(t.getKey(), ThreadCpu.seconds(server.pid(), t.getValue()));
         }
         double mergedBefore = counters ? serverCounter(base, MERGED_SERIES) : 0;
@@ -294,7 +301,7 @@ public final class ServerBarReport {
         r.put(prefix + "p99_ms", op.path("latencyMillis").path("p99").asDouble());
         double serverCpu = cpuSeconds(server) - serverCpuBefore;
         r.put(prefix + "server_cpu_s", serverCpu);
-        for (Map.Entry<String, List<String>> t : threads.entrySet()) {
+        for (Map.Entry<String, List<String>> t : PUSH_THREAD_GROUPS.entrySet()) {
             r.put(prefix + t.getKey() + "_cpu_s",
                     ThreadCpu.seconds(server.pid(), t.getValue()) - threadsBefore.get(t.getKey()));
         }

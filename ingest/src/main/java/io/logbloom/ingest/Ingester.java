@@ -76,8 +76,11 @@ public final class Ingester implements AutoCloseable {
     public static final String SEAL_THREAD = "logbloom-seal";
     /** Name of the thread that merges parts into objects in the store. */
     public static final String MERGE_THREAD = "logbloom-merge";
-    /** Names of the merge's block encoders (with {@code merge_concurrency} above 1): this prefix and a number. */
-    public static final String MERGE_ENCODER_THREAD_PREFIX = "logbloom-merge-encode-";
+    /**
+     * Names of the merge's block encoders (with {@code merge_concurrency} above 1): this prefix and a number; they start
+     * with {@link #MERGE_THREAD}, so one prefix picks all of a merge's threads.
+     */
+    private static final String MERGE_ENCODER_THREAD_PREFIX = MERGE_THREAD + "-encode-";
     /** Attempts {@link #flushAll} makes for a failing merge before it reports the failure. */
     static final int FLUSH_ALL_ATTEMPTS = 5;
     /**
