@@ -48,6 +48,9 @@ public final class QueryRoutes implements AutoCloseable {
     static final String BLOOMS_HEADER = "X-Logbloom-Blooms";
     /** Request header carrying Loki's response encoding flags. */
     static final String ENCODING_FLAGS_HEADER = "X-Loki-Response-Encoding-Flags";
+    /** Loki's answer (400) to a log query sent to the instant query endpoint ({@code ErrUnsupportedSyntaxForInstantQuery}). */
+    static final String LOG_QUERY_NOT_INSTANT =
+            "log queries are not supported as an instant query type, please change your query to a range query type";
     /** Loki's default number of volume groups. */
     static final int DEFAULT_VOLUME_LIMIT = 100;
     /** Lines sampled by detected_fields when no line_limit is given (Loki's default). */
@@ -219,10 +222,15 @@ public final class QueryRoutes implements AutoCloseable {
 
     private void query(Context ctx, Function<String, String> p, String tenant) throws IOException {
         String q = requiredQuery(p);
+        Expr expr = QueryRunner.parse(q);
+        if (expr instanceof LogExpr) { // Loki's querier refuses these before reading any other parameter
+            throw new HttpException(400, "bad_request", LOG_QUERY_NOT_INSTANT);
+        }
         long t = QueryParams.time(p, nowNanos());
         int limit = QueryParams.limit(p);
         boolean forward = QueryParams.forward(p);
-        QueryOutcome out = runner.run(new QueryRequest(tenant, q, t, t, 0, limit, forward, true, bloomsRequested(ctx)));
+        QueryOutcome out = runner.run(new QueryRequest(tenant, q, t, t, 0, limit, forward, true, bloomsRequested(ctx)),
+                expr);
         respond(ctx, out, forward, 0);
     }
 

@@ -184,6 +184,24 @@ final class QueryApiTest {
     }
 
     @Test
+    void instantQuery_refusesLogQueriesAsLokiDoes() throws Exception {
+        for (String logQuery : List.of("{app=\"api\"}", "{app=\"api\"} |= \"GET\" | logfmt | line_format \"{{.path}}\"")) {
+            HttpResponse<String> refused = f.get("/loki/api/v1/query?query=" + enc(logQuery) + "&time=" + (t0 + 60 * SEC));
+            assertThat(refused.statusCode()).as(logQuery).isEqualTo(400);
+            assertThat(refused.body()).as(logQuery).isEqualTo("log queries are not supported as an instant query type, "
+                    + "please change your query to a range query type\n"); // Go's http.Error ends the text with a newline
+        }
+        // the query is parsed first: a broken one is a parse error, and bad parameters of a log query are not looked at
+        assertThat(f.get("/loki/api/v1/query?query=" + enc("{app=\"api\"") + "&time=1").body()).contains("parse error");
+        assertThat(f.get("/loki/api/v1/query?query=" + enc("{app=\"api\"}") + "&time=x&limit=0").body())
+                .startsWith("log queries are not supported");
+        // the same selector in a metric query is answered
+        JsonNode count = f.ok("/loki/api/v1/query?query=" + enc("count_over_time({app=\"api\"}[1h])") + "&time="
+                + (t0 + 60 * SEC));
+        assertThat(count.get("data").get("resultType").asText()).isEqualTo("vector");
+    }
+
+    @Test
     void errors_400WithLokiText_404UnknownRoute() throws Exception {
         HttpResponse<String> bad = f.get("/loki/api/v1/query_range?query=" + enc("{app=\"api\"") + range());
         assertThat(bad.statusCode()).isEqualTo(400);
