@@ -43,7 +43,9 @@ import org.xerial.snappy.Snappy;
  * lines/s and MB/s of raw bytes (lines plus metadata), and the process CPU time of the push phase
  * (pushes, seal and merge threads, GC, JIT) per line and per raw MB — the server's CPU per MB, which
  * stays comparable on a busy machine when wall-clock rates do not — split into the push threads, the
- * ingester's background threads (seal, merge) and the rest of the JVM (GC, JIT compilers).
+ * ingester's background threads (seal, merge) and the rest of the JVM (GC, JIT compilers); and the bytes the push
+ * threads allocated per line, exact where the CPU figures of a shared machine scatter (the garbage the collector is
+ * left with).
  *
  * <p>{@code --shape loadtest} builds the bodies with the load-test harness' own generator and encoder
  * ({@link LogGenerator}, {@link PushEncoding}), the storage issue's shape with {@code --line-length 85}:
@@ -201,6 +203,7 @@ public final class IngestPushReport {
             AtomicInteger next = new AtomicInteger();
             AtomicInteger lines = new AtomicInteger();
             AtomicLong pushThreadsCpu = new AtomicLong();
+            AtomicLong pushThreadsAllocated = new AtomicLong();
             long t0;
             long elapsed;
             long cpu0;
@@ -209,6 +212,7 @@ public final class IngestPushReport {
             long background;
             var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             ThreadMXBean threadBean = ManagementFactory.getThreadMXBean();
+            var allocations = (com.sun.management.ThreadMXBean) threadBean;
             try (Ingester ingester = new Ingester(config, new FileSystemObjectStore(dir.resolve("store")),
                     Clock.systemUTC(), new PrometheusRegistry())) {
                 ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -219,12 +223,14 @@ public final class IngestPushReport {
                 for (int t = 0; t < threads; t++) {
                     futures.add(pool.submit(() -> {
                         long own0 = threadBean.getCurrentThreadCpuTime();
+                        long allocated0 = allocations.getCurrentThreadAllocatedBytes();
                         int i;
                         while ((i = next.getAndIncrement()) < bodies.bodies().size()) {
                             List<PushStream> decoded = decoder.decode(bodies.bodies().get(i), "application/x-protobuf");
                             lines.addAndGet(ingester.push("bench", enricher.enrich(decoded)).acceptedEntries());
                         }
                         pushThreadsCpu.addAndGet(threadBean.getCurrentThreadCpuTime() - own0);
+                        pushThreadsAllocated.addAndGet(allocations.getCurrentThreadAllocatedBytes() - allocated0);
                         return null;
                     }));
                 }
@@ -241,11 +247,12 @@ public final class IngestPushReport {
             System.out.printf(Locale.ROOT, "{\"what\":\"in_process_push\",\"shape\":\"%s\",\"round\":%d,\"fsync\":\"%s\","
                     + "\"threads\":%d,\"batches\":%d,\"lines\":%d,\"raw_mb\":%.1f,\"seconds\":%.2f,\"lines_per_s\":%.0f,"
                     + "\"mb_per_s\":%.1f,\"cpu_s\":%.2f,\"cpu_us_per_line\":%.2f,\"mb_per_cpu_s\":%.1f,"
-                    + "\"push_threads_cpu_s\":%.2f,\"seal_merge_cpu_s\":%.2f,\"other_jvm_cpu_s\":%.2f}%n",
+                    + "\"push_threads_cpu_s\":%.2f,\"seal_merge_cpu_s\":%.2f,\"other_jvm_cpu_s\":%.2f,"
+                    + "\"push_threads_allocated_bytes_per_line\":%.0f}%n",
                     shape, round, fsync.name().toLowerCase(Locale.ROOT), threads, bodies.bodies().size(), lines.get(),
                     rawMb, seconds, lines.get() / seconds, rawMb / seconds, cpu / 1e9, cpu / 1e3 / lines.get(),
                     rawMb / (cpu / 1e9), pushThreadsCpu.get() / 1e9, background / 1e9,
-                    (cpu - pushThreadsCpu.get() - background) / 1e9);
+                    (cpu - pushThreadsCpu.get() - background) / 1e9, (double) pushThreadsAllocated.get() / lines.get());
         } finally {
             TempTrees.delete(dir);
         }

@@ -2,6 +2,8 @@ package io.logbloom.ingest;
 
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -53,7 +55,7 @@ public final class LogLevelDetector {
         if (severity != null && !severity.isEmpty()) {
             return fromSeverityNumber(severity);
         }
-        return fromLine(entry.line());
+        return fromLine(entry.utf8Line());
     }
 
     private String field(List<Label> pairs) {
@@ -91,12 +93,15 @@ public final class LogLevelDetector {
         return "unknown";
     }
 
-    /** The level of a line by Loki's rules (JSON field, logfmt field, then keywords). */
-    String fromLine(String line) {
+    /**
+     * The level of a line, given as UTF-8, by Loki's rules (JSON field, logfmt field, then keywords): read from the
+     * bytes, so a line pushed as protobuf is never decoded into a {@code String} for it.
+     */
+    String fromLine(byte[] line) {
         String value;
         if (LineFields.isJson(line)) {
             value = LineFields.firstTopLevelJsonValue(line, levelFields::contains);
-        } else if (line.indexOf('=') >= 0) {
+        } else if (indexOf(line, (byte) '=') >= 0) {
             value = LineFields.firstLogfmtValue(line, levelFields::contains);
         } else {
             return fromKeywords(line);
@@ -118,23 +123,48 @@ public final class LogLevelDetector {
         };
     }
 
-    /** Loki's keyword fallback, in its order (info before error, so "info ... error" is info). */
-    static String fromKeywords(String line) {
-        if (line.contains("info") || line.contains("INFO")) {
-            return "info";
-        }
-        if (line.contains("err:") || line.contains("ERR:") || line.contains("error") || line.contains("ERROR")) {
-            return "error";
-        }
-        if (line.contains("warn:") || line.contains("WARN:") || line.contains("warning") || line.contains("WARNING")) {
-            return "warn";
-        }
-        if (line.contains("CRITICAL:") || line.contains("critical:")) {
-            return "critical";
-        }
-        if (line.contains("debug:") || line.contains("DEBUG:")) {
-            return "debug";
+    /** Loki's keyword fallback, in its order (info before error, so "info ... error" is info), over UTF-8. */
+    static String fromKeywords(byte[] line) {
+        for (Keywords k : KEYWORDS) {
+            for (byte[] word : k.words()) {
+                if (contains(line, word)) {
+                    return k.level();
+                }
+            }
         }
         return "unknown";
+    }
+
+    /** The words that name a level, each as ASCII bytes (which match a UTF-8 line byte for byte). */
+    private record Keywords(String level, List<byte[]> words) {
+        static Keywords of(String level, String... words) {
+            return new Keywords(level, Arrays.stream(words).map(w -> w.getBytes(StandardCharsets.US_ASCII)).toList());
+        }
+    }
+
+    private static final List<Keywords> KEYWORDS = List.of(
+            Keywords.of("info", "info", "INFO"),
+            Keywords.of("error", "err:", "ERR:", "error", "ERROR"),
+            Keywords.of("warn", "warn:", "WARN:", "warning", "WARNING"),
+            Keywords.of("critical", "CRITICAL:", "critical:"),
+            Keywords.of("debug", "debug:", "DEBUG:"));
+
+    private static int indexOf(byte[] line, byte b) {
+        for (int i = 0; i < line.length; i++) {
+            if (line[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean contains(byte[] line, byte[] word) {
+        byte first = word[0];
+        for (int i = 0, last = line.length - word.length; i <= last; i++) {
+            if (line[i] == first && Arrays.equals(line, i, i + word.length, word, 0, word.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

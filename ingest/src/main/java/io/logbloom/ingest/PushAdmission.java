@@ -92,9 +92,9 @@ final class PushAdmission {
             }
             PushCandidate candidate = candidates.computeIfAbsent(parsed.labels(), l -> new PushCandidate(l, parsed.shown()));
             for (LogEntry entry : ps.entries()) {
-                // one UTF-8 encoding per line (the JDK's vectorized ASCII path): its length is validated and
-                // counted here, then the same bytes are hashed and written to the WAL and the buffers
-                byte[] utf8Line = entry.line().getBytes(StandardCharsets.UTF_8);
+                // the line's UTF-8 bytes (as a protobuf push delivered them, else encoded once here): their length is
+                // validated and counted here, then the same bytes are hashed and written to the WAL and the buffers
+                byte[] utf8Line = entry.utf8Line();
                 int lineBytes = utf8Line.length;
                 Rejection problem = validator.validateEntry(candidate.shown, entry, lineBytes, nowNanos);
                 if (problem != null) {

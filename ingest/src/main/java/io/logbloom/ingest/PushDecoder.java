@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
 import com.google.protobuf.WireFormat;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
@@ -35,6 +36,9 @@ public final class PushDecoder {
     public static final long DEFAULT_MAX_DECOMPRESSED_BYTES = 100L << 20;
 
     private static final JsonFactory JSON = JsonFactory.builder().build();
+    private static final byte[] NO_BYTES = new byte[0];
+    /** What protobuf says of a string field that is not UTF-8 (as the generated parser's check did). */
+    private static final String INVALID_UTF8 = "Protocol message had invalid UTF-8.";
 
     /** Decompressed bodies up to this size reuse one buffer per thread; larger ones (rare) get their own array. */
     static final int MAX_REUSED_BUFFER_BYTES = 8 << 20;
@@ -96,7 +100,7 @@ public final class PushDecoder {
 
     /**
      * The decompression buffer of the calling thread when {@code length} fits {@link #MAX_REUSED_BUFFER_BYTES},
-     * else a new array. Safe to reuse: decoding copies every string out of it before the call returns.
+     * else a new array. Safe to reuse: decoding copies every string and line out of it before the call returns.
      */
     private byte[] scratch(int length) {
         if (length > MAX_REUSED_BUFFER_BYTES) {
@@ -184,7 +188,7 @@ public final class PushDecoder {
             throws IOException, TimestampOutOfRangeException {
         long seconds = 0;
         int nanos = 0;
-        String line = "";
+        byte[] line = NO_BYTES;
         Label firstPair = null; // most entries carry one pair or none: List.of(pair) then, which LogEntry keeps as is
         List<Label> pairs = null;
         while (true) {
@@ -210,7 +214,11 @@ public final class PushDecoder {
                 }
                 in.popLimit(limit);
             } else if (tag == tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
-                line = in.readStringRequireUtf8();
+                // kept as the bytes they came in: the write path hashes and stores those, and no String is made
+                line = in.readByteArray();
+                if (!UnsafeByteOperations.unsafeWrap(line).isValidUtf8()) { // a view of the array, not a copy
+                    throw new InvalidProtocolBufferException(INVALID_UTF8);
+                }
             } else if (tag == tag(3, WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
                 int limit = in.pushLimit(in.readRawVarint32());
                 String name = "";
@@ -249,7 +257,7 @@ public final class PushDecoder {
         } catch (ArithmeticException e) {
             throw new TimestampOutOfRangeException(seconds);
         }
-        return new LogEntry(timestampNanos, line, pairs != null ? pairs : firstPair != null ? List.of(firstPair) : List.of());
+        return LogEntry.ofUtf8(timestampNanos, line, pairs != null ? pairs : firstPair != null ? List.of(firstPair) : List.of());
     }
 
     /** The wire tag of a field: its number shifted left by 3, or'ed with its wire type. */

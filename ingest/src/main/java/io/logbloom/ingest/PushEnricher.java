@@ -101,7 +101,7 @@ public final class PushEnricher {
             }
             Label level = plan.streamLevel() != null ? plan.streamLevel()
                     : new Label(LogLevelDetector.DETECTED_LEVEL, levels.detect(plan.pairs(), e));
-            out.add(new LogEntry(e.timestampNanos(), e.line(), withPair(e.metadata(), level)));
+            out.add(e.withMetadata(withPair(e.metadata(), level)));
         }
         return out;
     }

@@ -77,7 +77,7 @@ final class PushValidator {
 
     /** The problem of one entry at wall-clock time {@code nowNanos}, or null. */
     Rejection validateEntry(String stream, LogEntry entry, long nowNanos) {
-        return validateEntry(stream, entry, utf8Length(entry.line()), nowNanos);
+        return validateEntry(stream, entry, entry.utf8Length(), nowNanos);
     }
 
     /** As {@link #validateEntry(String, LogEntry, long)} with the line's UTF-8 length already known. */

@@ -46,9 +46,9 @@ final class LineFieldsTest {
             assertThat(List.copyOf(LineFields.logfmt(text).keySet())).isEqualTo(List.copyOf(reference.keySet()));
             String expected = reference.entrySet().stream().filter(e -> wanted.contains(e.getKey()))
                     .map(Map.Entry::getValue).findFirst().orElse(null);
-            assertThat(LineFields.firstLogfmtValue(text, wanted::contains)).as("line [%s]", text).isEqualTo(expected);
+            assertThat(LineFields.firstLogfmtValue(utf8(text), wanted::contains)).as("line [%s]", text).isEqualTo(expected);
         }
-        assertThat(LineFields.firstLogfmtValue("ts=1 msg=\"level=warn\" level=\"er\\\"r\" level=info", wanted::contains))
+        assertThat(LineFields.firstLogfmtValue(utf8("ts=1 msg=\"level=warn\" level=\"er\\\"r\" level=info"), wanted::contains))
                 .isEqualTo("er\"r");
     }
 
@@ -64,9 +64,9 @@ final class LineFieldsTest {
             String expected = LineFields.json(line).values().stream()
                     .filter(f -> wanted.contains(f.name()) && f.jsonPath().size() <= 1)
                     .map(LineFields.Field::value).findFirst().orElse(null);
-            assertThat(LineFields.firstTopLevelJsonValue(line, wanted::contains)).as("line %s", line).isEqualTo(expected);
+            assertThat(LineFields.firstTopLevelJsonValue(utf8(line), wanted::contains)).as("line %s", line).isEqualTo(expected);
         }
-        assertThat(LineFields.firstTopLevelJsonValue("{\"lvl\":[\"x\"],\"a\":{\"level\":\"n\"},\"lvl\":null,\"level\":3}",
+        assertThat(LineFields.firstTopLevelJsonValue(utf8("{\"lvl\":[\"x\"],\"a\":{\"level\":\"n\"},\"lvl\":null,\"level\":3}"),
                 wanted::contains)).isEmpty();
     }
 
@@ -130,5 +130,44 @@ final class LineFieldsTest {
         assertThat(LineFields.isJson("  {\"a\":1}  ")).isTrue();
         assertThat(LineFields.isJson("{")).isFalse();
         assertThat(LineFields.isJson("a={}")).isFalse();
+        // read from UTF-8: spaces are Character.isWhitespace's, the Unicode ones too, at either end
+        assertThat(LineFields.isJson("\u3000\t{\"a\":1}\u2003\n")).isTrue();
+        assertThat(LineFields.isJson("\u00a0{\"a\":1}")).isFalse(); // no-break space is not whitespace to Java
+        assertThat(LineFields.isJson("{\"a\":\"é\"}é")).isFalse();
+        assertThat(LineFields.isJson("{}")).isTrue(); // braces at two different places; "{" alone is none
+        assertThat(LineFields.isJson("{ }")).isTrue();
+    }
+
+    @Test
+    void isJson_fromUtf8_equalsTheTestOnCharacters_forRandomPaddedLines() {
+        java.util.Random random = new java.util.Random(3);
+        String[] pieces = {" ", "\t", "\u3000", "\u2003", "\u00a0", "\u1680", "\ud83d\ude00", "é", "{", "}", "a", "\u0085", "\u001c"};
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder line = new StringBuilder();
+            for (int p = random.nextInt(8); p > 0; p--) {
+                line.append(pieces[random.nextInt(pieces.length)]);
+            }
+            String text = line.toString();
+            int first = 0;
+            while (first < text.length() && Character.isWhitespace(text.charAt(first))) {
+                first++;
+            }
+            int last = text.length() - 1;
+            while (last >= first && Character.isWhitespace(text.charAt(last))) {
+                last--;
+            }
+            boolean expected = last > first && text.charAt(first) == '{' && text.charAt(last) == '}';
+            assertThat(LineFields.isJson(utf8(text))).as("line [%s]", text).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void firstTopLevelJsonValue_nulNextToTheBrace_isNoJson() {
+        assertThat(LineFields.firstTopLevelJsonValue(utf8("{\u0000\"level\":\"warn\"}"), "level"::equals)).isNull();
+        assertThat(LineFields.firstTopLevelJsonValue(utf8("{\"level\":\"w\u0000\"}"), "level"::equals)).isNull();
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 }

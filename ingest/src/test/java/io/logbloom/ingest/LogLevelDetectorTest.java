@@ -59,11 +59,30 @@ final class LogLevelDetectorTest {
     @Test
     void jsonLevel_fromTopLevelFieldsOnly_evenWhenANestedNameFlattensToALevelField() {
         LogLevelDetector underscored = new LogLevelDetector(List.of("log_level"));
-        assertThat(underscored.fromLine("{\"msg\":\"x\",\"log_level\":\"WARN\"}")).isEqualTo("warn");
+        assertThat(underscored.fromLine(utf8("{\"msg\":\"x\",\"log_level\":\"WARN\"}"))).isEqualTo("warn");
         // log.level flattens to log_level and comes first; Loki reads the top-level log_level all the same
-        assertThat(underscored.fromLine("{\"log\":{\"level\":\"debug\"},\"log_level\":\"warn\",\"m\":\"info\"}"))
+        assertThat(underscored.fromLine(utf8("{\"log\":{\"level\":\"debug\"},\"log_level\":\"warn\",\"m\":\"info\"}")))
                 .isEqualTo("warn");
-        assertThat(detector.fromLine("{\"http\":{\"level\":\"debug\"},\"Level\":\"ERR\"}")).isEqualTo("error");
+        assertThat(detector.fromLine(utf8("{\"http\":{\"level\":\"debug\"},\"Level\":\"ERR\"}"))).isEqualTo("error");
+    }
+
+    @Test
+    void lineAsUtf8_sameLevelWhetherTheEntryCameAsBytesOrAsAString() {
+        List<String> lines = List.of("ts=1 lévél=error level=warn msg=\"é\"", "\u3000{\"level\":\"debug\"}\u2003",
+                "\u00a0{\"level\":\"debug\"} error", "{\u0000\"level\":\"warn\"} info", "名前=値 level=\"E\\\"R\" ERROR",
+                "{\"lvl\":\"WRN\",\"m\":\"ü\"}", "😀 WARNING: 🔥", "critical: ünïcödé", "");
+        // the second is JSON by the brace test, but no JSON to the parser (a leading U+3000): keywords, none of them
+        List<String> expected = List.of("warn", "unknown", "error", "info", "error", "warn", "warn", "critical", "unknown");
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            LogEntry fromBytes = LogEntry.ofUtf8(1, utf8(line), List.of());
+            assertThat(detector.detect(List.of(), fromBytes)).as(line).isEqualTo(expected.get(i));
+            assertThat(detector.detect(List.of(), LogEntry.of(1, line))).as(line).isEqualTo(expected.get(i));
+        }
+    }
+
+    private static byte[] utf8(String line) {
+        return line.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Test

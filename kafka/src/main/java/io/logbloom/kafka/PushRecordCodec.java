@@ -62,7 +62,8 @@ public final class PushRecordCodec {
         out.putInt(record.entries().size());
         for (LogEntry e : record.entries()) {
             out.putLong(e.timestampNanos());
-            putString(out, e.line());
+            byte[] line = e.utf8Line(); // as a protobuf push delivered it: no String made on the way to Kafka
+            out.putInt(line.length).put(line);
             out.putShort((short) e.metadata().size());
             for (Label m : e.metadata()) {
                 putString(out, m.name());
@@ -163,7 +164,7 @@ public final class PushRecordCodec {
     }
 
     private static int entrySize(LogEntry e) {
-        int size = ENTRY_OVERHEAD + utf8Length(e.line());
+        int size = ENTRY_OVERHEAD + e.utf8Length();
         for (Label m : e.metadata()) {
             size += 8 + utf8Length(m.name()) + utf8Length(m.value());
         }
