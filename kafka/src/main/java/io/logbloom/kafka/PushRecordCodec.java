@@ -1,5 +1,6 @@
 package io.logbloom.kafka;
 
+import com.google.protobuf.UnsafeByteOperations;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
@@ -135,13 +136,13 @@ public final class PushRecordCodec {
             List<LogEntry> entries = new ArrayList<>(entryCount);
             for (int i = 0; i < entryCount; i++) {
                 long ts = in.getLong();
-                String line = getString(in);
+                byte[] line = getUtf8(in); // kept as bytes: the consuming ingester hashes and stores them as they are
                 int pairs = Short.toUnsignedInt(in.getShort());
                 List<Label> metadata = new ArrayList<>(pairs);
                 for (int p = 0; p < pairs; p++) {
                     metadata.add(new Label(getString(in), getString(in)));
                 }
-                entries.add(new LogEntry(ts, line, metadata));
+                entries.add(LogEntry.ofUtf8(ts, line, metadata));
             }
             if (in.hasRemaining()) {
                 throw new RecordFormatException("push record has " + in.remaining() + " trailing bytes");
@@ -184,6 +185,20 @@ public final class PushRecordCodec {
         String s = new String(in.array(), in.arrayOffset() + in.position(), n, StandardCharsets.UTF_8);
         in.position(in.position() + n);
         return s;
+    }
+
+    /** A line's bytes, refused unless UTF-8 (the producer wrote a line's own bytes: anything else is damage). */
+    private static byte[] getUtf8(ByteBuffer in) {
+        int n = in.getInt();
+        if (n < 0 || n > in.remaining()) {
+            throw new RecordFormatException("push record line length " + n + " exceeds the record");
+        }
+        byte[] bytes = new byte[n];
+        in.get(bytes);
+        if (!UnsafeByteOperations.unsafeWrap(bytes).isValidUtf8()) {
+            throw new RecordFormatException("push record line at offset " + (in.position() - n) + " is not UTF-8");
+        }
+        return bytes;
     }
 
     private static byte[] utf8(String s) {

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 final class PushRecordCodecTest {
@@ -34,6 +36,30 @@ final class PushRecordCodecTest {
             damaged[i] ^= 0x10;
             assertThatThrownBy(() -> PushRecordCodec.decode(damaged)).isInstanceOf(RecordFormatException.class);
         }
+    }
+
+    @Test
+    void decode_keepsLinesAsTheirUtf8_refusesALineThatIsNotUtf8() {
+        PushRecord decoded = PushRecordCodec.decode(PushRecordCodec.encode(sample()));
+        assertThat(decoded.entries().get(0).utf8Line()).isEqualTo("hello wörld 🌍".getBytes(StandardCharsets.UTF_8));
+        // a line byte changed and the checksum made to match: the damage is still named
+        byte[] bytes = PushRecordCodec.encode(sample());
+        int at = indexOf(bytes, "wörld".getBytes(StandardCharsets.UTF_8)) + 1; // the first byte of ö
+        bytes[at] = (byte) 0xff;
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, bytes.length - 4);
+        java.nio.ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
+        assertThatThrownBy(() -> PushRecordCodec.decode(bytes)).isInstanceOf(RecordFormatException.class)
+                .hasMessageContaining("is not UTF-8");
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        throw new AssertionError("not found");
     }
 
     @Test
