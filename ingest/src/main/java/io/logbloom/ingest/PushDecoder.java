@@ -10,6 +10,7 @@ import com.google.protobuf.WireFormat;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -357,7 +358,8 @@ public final class PushDecoder {
                         + p.currentLocation().getByteOffset());
             }
         }
-        return new LogEntry(nanos, line, metadata);
+        // encoded once here (a Java string is always valid UTF-8 this way), so level detection and admission share the bytes
+        return LogEntry.ofUtf8(nanos, line.getBytes(StandardCharsets.UTF_8), metadata);
     }
 
     private static Map<String, String> readStringMap(JsonParser p, JsonToken start, String what)

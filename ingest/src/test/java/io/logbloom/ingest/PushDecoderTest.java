@@ -133,8 +133,12 @@ final class PushDecoderTest {
                   ["1700000001000000000","unicode \\u2713 😀"]]},
                  {"stream":{"app":"db"},"values":[["1700000002000000001","slow query"]]}]}
                 """;
-        assertThat(decoder.decode(json.getBytes(StandardCharsets.UTF_8), "application/json; charset=utf-8"))
-                .isEqualTo(GOLDEN);
+        List<PushStream> decoded = decoder.decode(json.getBytes(StandardCharsets.UTF_8), "application/json; charset=utf-8");
+        assertThat(decoded).isEqualTo(GOLDEN);
+        // each line is encoded once, by the decoder: level detection and admission get the same bytes
+        LogEntry unicode = decoded.get(0).entries().get(1);
+        assertThat(unicode.utf8Line()).isSameAs(unicode.utf8Line())
+                .isEqualTo("unicode \u2713 😀".getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
