@@ -48,7 +48,7 @@ public final class QueryRoutes implements AutoCloseable {
     static final String BLOOMS_HEADER = "X-Logbloom-Blooms";
     /** Request header carrying Loki's response encoding flags. */
     static final String ENCODING_FLAGS_HEADER = "X-Loki-Response-Encoding-Flags";
-    /** Loki's answer (400) to a log query sent to the instant query endpoint ({@code ErrUnsupportedSyntaxForInstantQuery}). */
+    /** Loki's 400 to a log query sent to the instant query endpoint ({@code ErrUnsupportedSyntaxForInstantQuery}). */
     static final String LOG_QUERY_NOT_INSTANT =
             "log queries are not supported as an instant query type, please change your query to a range query type";
     /** Loki's default number of volume groups. */

@@ -6,8 +6,10 @@ import io.logbloom.chunks.FileSystemObjectStore;
 import io.logbloom.ingest.IngestConfig;
 import io.logbloom.ingest.Ingester;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -60,17 +62,34 @@ final class ThreadCpuTest {
         // prefix and not the other's (they were "logbloom-ingest" both, and the merges' CPU could not be measured)
         try (Ingester ingester = new Ingester(IngestConfig.defaults(dir.resolve("wal")),
                 new FileSystemObjectStore(dir.resolve("store")), Clock.systemUTC(), new PrometheusRegistry())) {
-            List<String> names = new ArrayList<>();
-            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-                for (Path task : tasks) {
-                    names.add(Files.readString(task.resolve("comm")).strip());
-                }
+            // a thread names itself in /proc once it runs, a moment after it was started: read until both are there
+            List<String> names = threadNames();
+            for (long deadline = System.nanoTime() + 10_000_000_000L; System.nanoTime() < deadline
+                    && !(names.stream().anyMatch(n -> ThreadCpu.SEAL.stream().anyMatch(n::startsWith))
+                            && names.stream().anyMatch(n -> ThreadCpu.MERGES.stream().anyMatch(n::startsWith)));
+                    names = threadNames()) {
+                Thread.sleep(10);
             }
             assertThat(names).filteredOn(n -> ThreadCpu.SEAL.stream().anyMatch(n::startsWith))
                     .isNotEmpty().noneMatch(n -> ThreadCpu.MERGES.stream().anyMatch(n::startsWith));
             assertThat(names).filteredOn(n -> ThreadCpu.MERGES.stream().anyMatch(n::startsWith))
                     .isNotEmpty().noneMatch(n -> ThreadCpu.SEAL.stream().anyMatch(n::startsWith));
         }
+    }
+
+    /** The names of this JVM's threads as /proc keeps them (15 characters). */
+    private static List<String> threadNames() throws IOException {
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                try {
+                    names.add(Files.readString(task.resolve("comm")).strip());
+                } catch (NoSuchFileException ended) {
+                    // a thread that ended while the directory was read
+                }
+            }
+        }
+        return names;
     }
 
     @Test

@@ -16,7 +16,7 @@ import java.util.Objects;
 public final class LogEntry {
     private final long timestampNanos;
     private final List<Label> metadata;
-    /** The line's UTF-8 bytes when the entry was made from them, else null; never changed (not handed out to writers). */
+    /** The line's UTF-8 bytes when the entry was made from them, else null; never changed (callers only read them). */
     private final byte[] utf8;
     /**
      * The line; for an entry made from bytes, decoded at the first {@link #line()} call. A racing second call may

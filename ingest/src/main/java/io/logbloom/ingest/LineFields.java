@@ -100,7 +100,7 @@ public final class LineFields {
     public static String firstTopLevelJsonValue(byte[] line, Predicate<String> wanted) {
         for (int i = 0; i < Math.min(4, line.length); i++) {
             if (line[i] == 0) {
-                // Jackson would read these bytes as UTF-16 or UTF-32; as text, a NUL next to the opening brace is no JSON
+                // Jackson would read these bytes as UTF-16 or UTF-32; as text, a NUL next to the brace is no JSON
                 return null;
             }
         }

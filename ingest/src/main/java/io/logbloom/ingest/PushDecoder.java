@@ -258,7 +258,8 @@ public final class PushDecoder {
         } catch (ArithmeticException e) {
             throw new TimestampOutOfRangeException(seconds);
         }
-        return LogEntry.ofUtf8(timestampNanos, line, pairs != null ? pairs : firstPair != null ? List.of(firstPair) : List.of());
+        return LogEntry.ofUtf8(timestampNanos, line,
+                pairs != null ? pairs : firstPair != null ? List.of(firstPair) : List.of());
     }
 
     /** The wire tag of a field: its number shifted left by 3, or'ed with its wire type. */
@@ -358,7 +359,7 @@ public final class PushDecoder {
                         + p.currentLocation().getByteOffset());
             }
         }
-        // encoded once here (a Java string is always valid UTF-8 this way), so level detection and admission share the bytes
+        // encoded once here (a Java string encodes to valid UTF-8): level detection and admission share the bytes
         return LogEntry.ofUtf8(nanos, line.getBytes(StandardCharsets.UTF_8), metadata);
     }
 
