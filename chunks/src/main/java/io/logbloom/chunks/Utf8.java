@@ -4,11 +4,11 @@ package io.logbloom.chunks;
  * UTF-8 length of a string without encoding it; unpaired surrogates count as the one byte '?' that
  * {@code getBytes(UTF_8)} writes for them. Thread-safe (stateless).
  */
-final class Utf8 {
+public final class Utf8 {
     private Utf8() {}
 
     /** The number of bytes {@code s} takes in UTF-8. */
-    static int length(String s) {
+    public static int length(String s) {
         int n = s.length();
         int bytes = n;
         for (int i = 0; i < n; i++) {

@@ -29,6 +29,21 @@ public final class LogLevelDetector {
     /** The metadata name of an OTLP record's severity number (see {@link OtlpMapper}). */
     public static final String SEVERITY_NUMBER = "severity_number";
 
+    /** The words that name a level, each as ASCII bytes (which match a UTF-8 line byte for byte). */
+    private record Keywords(String level, List<byte[]> words) {
+        static Keywords of(String level, String... words) {
+            return new Keywords(level, Arrays.stream(words).map(w -> w.getBytes(StandardCharsets.US_ASCII)).toList());
+        }
+    }
+
+    /** Loki's keyword fallback: the first level with a word in the line, in this order. */
+    private static final List<Keywords> KEYWORDS = List.of(
+            Keywords.of("info", "info", "INFO"),
+            Keywords.of("error", "err:", "ERR:", "error", "ERROR"),
+            Keywords.of("warn", "warn:", "WARN:", "warning", "WARNING"),
+            Keywords.of("critical", "CRITICAL:", "critical:"),
+            Keywords.of("debug", "debug:", "DEBUG:"));
+
     private final Set<String> levelFields;
 
     /** A detector reading the fields {@code levelFields} (Loki's {@code log_level_fields}). */
@@ -134,20 +149,6 @@ public final class LogLevelDetector {
         }
         return "unknown";
     }
-
-    /** The words that name a level, each as ASCII bytes (which match a UTF-8 line byte for byte). */
-    private record Keywords(String level, List<byte[]> words) {
-        static Keywords of(String level, String... words) {
-            return new Keywords(level, Arrays.stream(words).map(w -> w.getBytes(StandardCharsets.US_ASCII)).toList());
-        }
-    }
-
-    private static final List<Keywords> KEYWORDS = List.of(
-            Keywords.of("info", "info", "INFO"),
-            Keywords.of("error", "err:", "ERR:", "error", "ERROR"),
-            Keywords.of("warn", "warn:", "WARN:", "warning", "WARNING"),
-            Keywords.of("critical", "CRITICAL:", "critical:"),
-            Keywords.of("debug", "debug:", "DEBUG:"));
 
     private static int indexOf(byte[] line, byte b) {
         for (int i = 0; i < line.length; i++) {

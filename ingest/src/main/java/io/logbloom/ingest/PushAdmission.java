@@ -3,7 +3,7 @@ package io.logbloom.ingest;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
-import java.nio.charset.StandardCharsets;
+import io.logbloom.chunks.Utf8;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -198,7 +198,7 @@ final class PushAdmission {
     static long entrySize(LogEntry entry, int lineBytes) {
         long size = lineBytes;
         for (Label l : entry.metadata()) {
-            size += PushValidator.utf8Length(l.name()) + PushValidator.utf8Length(l.value());
+            size += Utf8.length(l.name()) + Utf8.length(l.value());
         }
         return size;
     }

@@ -2,7 +2,7 @@ package io.logbloom.ingest;
 
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.LogEntry;
-import java.nio.charset.StandardCharsets;
+import io.logbloom.chunks.Utf8;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -58,11 +58,11 @@ final class PushValidator {
         sorted.sort(null);
         String previous = null;
         for (Label l : sorted) {
-            if (utf8Length(l.name()) > limits.maxLabelNameLength()) {
+            if (Utf8.length(l.name()) > limits.maxLabelNameLength()) {
                 return new Rejection(RejectReason.LABEL_NAME_TOO_LONG,
                         "stream '" + stream + "' has label name too long: '" + l.name() + "'");
             }
-            if (utf8Length(l.value()) > limits.maxLabelValueLength()) {
+            if (Utf8.length(l.value()) > limits.maxLabelValueLength()) {
                 return new Rejection(RejectReason.LABEL_VALUE_TOO_LONG,
                         "stream '" + stream + "' has label value too long: '" + l.value() + "'");
             }
@@ -142,18 +142,6 @@ final class PushValidator {
     static String format(long nanos) {
         Instant instant = Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L));
         return RFC3339.format(instant.truncatedTo(ChronoUnit.SECONDS));
-    }
-
-    static int utf8Length(String s) {
-        int n = s.length();
-        boolean ascii = true;
-        for (int i = 0; i < n; i++) {
-            if (s.charAt(i) >= 0x80) {
-                ascii = false;
-                break;
-            }
-        }
-        return ascii ? n : s.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static long saturatedSubtract(long a, long b) {

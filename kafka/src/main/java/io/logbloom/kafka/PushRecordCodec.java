@@ -4,6 +4,7 @@ import com.google.protobuf.UnsafeByteOperations;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
+import io.logbloom.chunks.Utf8;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -74,8 +75,7 @@ public final class PushRecordCodec {
         CRC32C crc = new CRC32C();
         crc.update(out.array(), 0, out.position());
         out.putInt((int) crc.getValue());
-        // sizes are upper bounds (a lone surrogate encodes as one byte, counted as three)
-        return out.position() == size ? out.array() : java.util.Arrays.copyOf(out.array(), out.position());
+        return out.array(); // the sizes are exact: Utf8.length counts what getBytes writes
     }
 
     /**
@@ -159,7 +159,7 @@ public final class PushRecordCodec {
     private static int labelsSize(Labels labels) {
         int size = 2;
         for (Label l : labels.list()) {
-            size += 8 + utf8Length(l.name()) + utf8Length(l.value());
+            size += 8 + Utf8.length(l.name()) + Utf8.length(l.value());
         }
         return size;
     }
@@ -167,7 +167,7 @@ public final class PushRecordCodec {
     private static int entrySize(LogEntry e) {
         int size = ENTRY_OVERHEAD + e.utf8Length();
         for (Label m : e.metadata()) {
-            size += 8 + utf8Length(m.name()) + utf8Length(m.value());
+            size += 8 + Utf8.length(m.name()) + Utf8.length(m.value());
         }
         return size;
     }
@@ -203,23 +203,5 @@ public final class PushRecordCodec {
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static int utf8Length(String s) {
-        int n = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                n++;
-            } else if (c < 0x800) {
-                n += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                n += 4;
-                i++;
-            } else {
-                n += 3;
-            }
-        }
-        return n;
     }
 }

@@ -63,6 +63,19 @@ final class PushRecordCodecTest {
     }
 
     @Test
+    void encode_sizesStringsExactly_loneSurrogatesAsTheQuestionMarkTheyBecome() {
+        String odd = "a\ud800b 😀 é"; // a lone surrogate encodes as '?', one byte
+        PushRecord record = new PushRecord("t", Labels.of("app", odd), List.of(
+                new LogEntry(1, odd, List.of(new Label("k" + odd, odd)))));
+        byte[] bytes = PushRecordCodec.encode(record);
+        PushRecord decoded = PushRecordCodec.decode(bytes);
+        String asWritten = new String(odd.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+        assertThat(decoded.labels()).isEqualTo(Labels.of("app", asWritten));
+        assertThat(decoded.entries().get(0).line()).isEqualTo(asWritten);
+        assertThat(decoded.entries().get(0).metadata()).containsExactly(new Label("k" + asWritten, asWritten));
+    }
+
+    @Test
     void decode_truncated_refused() {
         byte[] bytes = PushRecordCodec.encode(sample());
         for (int n = 0; n < bytes.length; n++) {
