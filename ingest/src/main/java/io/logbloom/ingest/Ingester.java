@@ -31,12 +31,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * releases the WAL segments they cover: rows stay in heap about one interval. <b>Merge.</b> When a
  * tenant's parts reach {@code merge_min_bytes} (or their oldest is {@code max_chunk_age} old, or on
  * {@link #flushAll}) the {@link PartMerger} merges them into one object in the store with its series
- * blooms and index file. A merge due by size waits while a push burst fills the buffers faster than they
- * seal ({@link #burstDefers}): on a small machine it would take a core from the pushes. <b>Replay.</b> {@link PartReplay} restores the WAL records no part holds.
+ * blooms and index file; the {@link MergeScheduler} decides when (a merge due by size waits while a push
+ * burst fills the buffers faster than they seal: on a small machine it would take a core from the pushes)
+ * and tracks the store's retry budget. <b>Replay.</b> {@link PartReplay} restores the WAL records no part holds.
  * <b>Reads.</b> {@link #read} returns the index answer with the unflushed data (buffers, pending seals
  * and parts) taken together, so every row is seen once while seals and merges run.
  *
@@ -81,8 +78,6 @@ public final class Ingester implements AutoCloseable {
      * with {@link #MERGE_THREAD}, so one prefix picks all of a merge's threads.
      */
     private static final String MERGE_ENCODER_THREAD_PREFIX = MERGE_THREAD + "-encode-";
-    /** Attempts {@link #flushAll} makes for a failing merge before it reports the failure. */
-    static final int FLUSH_ALL_ATTEMPTS = 5;
     /**
      * Merged parts stay on disk while queries that listed them just before the merge hold them (see {@link
      * Unflushed}), at most this long (a reader that never hands them back).
@@ -122,7 +117,7 @@ public final class Ingester implements AutoCloseable {
     private final Wal wal;
     private final List<TailListener> tailListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService sealThread;
-    private final ScheduledExecutorService mergeThread;
+    private final MergeScheduler merges;
     /**
      * Threads a merge encodes its object's blocks on, {@link FlushConfig#mergeConcurrency()} of them, or null when
      * that is one (each block encoded on the merging thread).
@@ -131,24 +126,8 @@ public final class Ingester implements AutoCloseable {
     private final IngesterHealth health = new IngesterHealth();
     private final long maxMemoryBytes;
     private final long sealBytes;
-    private final ReentrantLock mergeLock = new ReentrantLock();
     /** Whether an early seal is scheduled, so a push flood schedules one at a time. */
     private final AtomicBoolean sealScheduled = new AtomicBoolean();
-    /** Whether a merge check is scheduled ahead of the loop's period, so seals ask for one at a time. */
-    private final AtomicBoolean mergeCheckScheduled = new AtomicBoolean();
-    /** Clock time of the first failed merge since the last successful one, or {@code NOT_FAILING}; guarded by {@code mergeLock}. */
-    private long failingSinceNanos = NOT_FAILING;
-    /** Whether the last merge with work failed: a refused push is told to wait a check period, not a second. */
-    private volatile boolean mergesFailing;
-    private static final long NOT_FAILING = Long.MIN_VALUE;
-    /** Clock time each part was first seen by the merge loop (parts' age and a tenant's idleness); merge thread only. */
-    private final Map<Path, Long> firstSeen = new HashMap<>();
-    /** Clock time a push last left the buffers over their early-seal size: a burst they cannot absorb by the interval. */
-    private volatile long burstSeenNanos = Long.MIN_VALUE / 4;
-    /** A burst counts as going on this many seal intervals after a push last saw the buffers over their size. */
-    private static final int BURST_SEAL_INTERVALS = 2;
-    /** Parts deferred for a burst merge anyway once they hold this share of {@code max_unmerged_bytes}. */
-    private static final int BURST_SHARE_OF_UNMERGED = 8;
 
     /** Opens the parts and the WAL (replaying what no part holds), registers metrics and starts the loops. */
     public Ingester(IngestConfig config, ObjectStore store, Clock clock, PrometheusRegistry registry)
@@ -204,7 +183,8 @@ public final class Ingester implements AutoCloseable {
         this.parts = new LocalParts(partsDir, partFormat);
         int mergeConcurrency = config.flush().mergeConcurrency();
         this.mergeEncoders = mergeConcurrency == 1 ? null
-                : Executors.newFixedThreadPool(mergeConcurrency, daemonThreads(n -> MERGE_ENCODER_THREAD_PREFIX + n));
+                : Executors.newFixedThreadPool(mergeConcurrency,
+                        BackgroundTasks.daemonThreads(n -> MERGE_ENCODER_THREAD_PREFIX + n));
         this.merger = new PartMerger(parts, partsDir, store, indexWriter, persisted, config.index(),
                 objectFormat, this::releasedThroughSegment,
                 visibleIndex.publication(), writerId, bloomWriter, RETIRE_GRACE, mergeEncoders, mergeConcurrency,
@@ -270,12 +250,12 @@ public final class Ingester implements AutoCloseable {
             wal.close();
             throw e;
         }
-        this.sealThread = singleThread(SEAL_THREAD);
-        this.mergeThread = singleThread(MERGE_THREAD);
+        this.sealThread = BackgroundTasks.singleThread(SEAL_THREAD);
+        this.merges = new MergeScheduler(config, parts, merger, writer, bloomWriter, metrics, health, clock,
+                BackgroundTasks.singleThread(MERGE_THREAD));
         long sealPeriod = config.flush().sealInterval().toMillis();
         sealThread.scheduleWithFixedDelay(this::sealTick, sealPeriod, sealPeriod, TimeUnit.MILLISECONDS);
-        long mergePeriod = config.flush().flushCheckPeriod().toMillis();
-        mergeThread.scheduleWithFixedDelay(this::mergeTick, mergePeriod, mergePeriod, TimeUnit.MILLISECONDS);
+        merges.start();
         if (config.wal().fsync() == WalConfig.FsyncPolicy.INTERVAL) {
             long interval = config.wal().fsyncInterval().toMillis();
             sealThread.scheduleWithFixedDelay(this::syncWal, interval, interval, TimeUnit.MILLISECONDS);
@@ -290,20 +270,6 @@ public final class Ingester implements AutoCloseable {
         if (mergeEncoders != null) {
             mergeEncoders.shutdown();
         }
-    }
-
-    /** Daemon threads, the n-th (from 1) named {@code name.apply(n)}. */
-    private static ThreadFactory daemonThreads(IntFunction<String> name) {
-        AtomicInteger made = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name.apply(made.incrementAndGet()));
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
-    private static ScheduledExecutorService singleThread(String name) {
-        return Executors.newSingleThreadScheduledExecutor(daemonThreads(n -> name));
     }
 
     /** Remembers the identities of rows already in parts, so a client retrying them after a restart is deduplicated. */
@@ -379,9 +345,9 @@ public final class Ingester implements AutoCloseable {
         long maxUnmerged = config.budget().maxUnmergedBytes();
         if (unmerged > maxUnmerged) {
             metrics.backlogLimited();
-            scheduleMergeCheck();
+            merges.checkSoon();
             // merges going on drain the backlog by the round (seconds); a failing store is tried again a period later
-            long retryAfter = mergesFailing ? Math.max(1, config.flush().flushCheckPeriod().toSeconds()) : 1;
+            long retryAfter = merges.failing() ? Math.max(1, config.flush().flushCheckPeriod().toSeconds()) : 1;
             throw new UnmergedBacklogExceededException(String.format("Ingester backlog limit exceeded (limit: %d "
                     + "bytes, ingester.max_unmerged_bytes) while %d bytes wait to be written to the object store, "
                     + "which is unavailable or slower than the push rate; retry after %d s",
@@ -390,7 +356,7 @@ public final class Ingester implements AutoCloseable {
         try {
             PushResult result = store(tenant, pushStreams, gate);
             if (buffers.sealPressureBytes() > sealBytes) {
-                burstSeenNanos = nowNanos();
+                merges.burstSeen();
                 scheduleSeal();
             }
             return result;
@@ -559,7 +525,7 @@ public final class Ingester implements AutoCloseable {
     public Unflushed unflushed(String tenant, List<LabelMatcher> matchers, long fromNanos, long throughNanos) {
         PartSealer.Unflushed snapshot = sealer.snapshot(tenant, matchers, fromNanos, throughNanos);
         List<LocalParts.Part> pinned = snapshot.parts();
-        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean released = new AtomicBoolean();
         Runnable release = () -> {
             if (released.compareAndSet(false, true)) {
                 parts.unpin(pinned);
@@ -649,68 +615,9 @@ public final class Ingester implements AutoCloseable {
 
     private void flushEverything(FlushReason reason) throws IOException {
         long mark = writer.appendMark();
-        IOException last = null;
-        for (int attempt = 0; attempt < FLUSH_ALL_ATTEMPTS; attempt++) {
-            if (attempt > 0) {
-                sleep(backoffNanos(attempt));
-            }
-            try {
-                sealer.seal();
-                mergeLock.lock();
-                try {
-                    for (String tenant : parts.tenants()) {
-                        mergeReady(tenant, reason, merger.newestMergeable(tenant));
-                    }
-                    merger.deleteRetired(false); // parts of earlier merges whose queries have finished since
-                    trackRetryBudget(null, true);
-                } finally {
-                    mergeLock.unlock();
-                }
-                // streams without a push since the flush began hold nothing unflushed: no longer active (as Loki)
-                writer.forgetStreamsWithoutAppendSince(mark);
-                return;
-            } catch (IOException e) {
-                last = e;
-                mergeLock.lock();
-                try {
-                    trackRetryBudget(e, true);
-                } finally {
-                    mergeLock.unlock();
-                }
-            }
-        }
-        throw new IOException("flush failed after " + FLUSH_ALL_ATTEMPTS
-                + " attempts; data stays on local disk: " + last.getMessage(), last);
-    }
-
-    /**
-     * Merges the mergeable parts of {@code tenant} sealed no later than {@code throughSequence} (those mergeable when
-     * the caller looked), one object bounded in size per round, and deletes each round's parts as soon as no query
-     * holds them; caller holds {@code mergeLock}. Parts sealed meanwhile wait for the next check: chasing them, a
-     * sustained push kept the loop (and a {@code /flush}) going for as long as it lasted, and every merged part on
-     * disk until it stopped, past {@code ingester.max_unmerged_bytes} (in a 12 M-line push the parts directory grew to
-     * 2.1 GB, every part of the push, beside a backlog of 1.2 GB).
-     */
-    private void mergeReady(String tenant, FlushReason reason, long through) throws IOException {
-        while (merge(tenant, reason, through) != null) {
-            merger.deleteRetired(false);
-        }
-    }
-
-    /**
-     * Merges one bounded object of {@code tenant}'s released parts sealed no later than {@code throughSequence};
-     * caller holds {@code mergeLock}.
-     */
-    private PartMerger.Outcome merge(String tenant, FlushReason reason, long throughSequence) throws IOException {
-        long start = System.nanoTime();
-        PartMerger.Outcome outcome = merger.merge(tenant, 2 * config.flush().mergeMinBytes(), throughSequence);
-        if (outcome != null) {
-            double seconds = (System.nanoTime() - start) / 1e9;
-            for (int i = 0; i < outcome.streams(); i++) {
-                metrics.flushed(reason, seconds); // one per series' rows in the object, as one chunk each before
-            }
-        }
-        return outcome;
+        merges.mergeEverything(reason, sealer::seal);
+        // streams without a push since the flush began hold nothing unflushed: no longer active (as Loki)
+        writer.forgetStreamsWithoutAppendSince(mark);
     }
 
     private long releasedThroughSegment() {
@@ -721,222 +628,34 @@ public final class Ingester implements AutoCloseable {
         if (writer.isClosed()) {
             return;
         }
-        inBackground("seal", () -> {
+        health.runGuarded("seal", () -> {
             try {
                 sealer.seal();
             } catch (IOException e) {
                 LOG.warn("sealing buffers into parts failed, will retry: {}", e.toString());
             }
-            if (anyMergeDueBySize()) {
-                scheduleMergeCheck();
-            }
+            merges.checkSoonIfDueBySize();
         });
-    }
-
-    /**
-     * Whether some tenant's mergeable parts reached {@code merge_min_bytes} while no push burst goes on: a seal that
-     * brings them there asks for a merge check at once instead of leaving them to the loop's next period
-     * ({@code flush_check_period}, 10 s by default). During a burst the loop's checks alone merge them once they hold
-     * an eighth of {@code max_unmerged_bytes} (asked for at each seal from there on, a merge ran beside every long
-     * push: the bar's 3 M-line push went at 26.5 against 34.5 MB/s, with more CPU over push and flush, 35.4 against
-     * 30.7 s), and a push refused for the backlog asks for one.
-     */
-    private boolean anyMergeDueBySize() {
-        long now = nowNanos();
-        if (burstGoingOn(now)) {
-            return false;
-        }
-        for (String tenant : parts.tenants()) {
-            long bytes = 0;
-            for (LocalParts.Part p : merger.mergeable(tenant)) {
-                bytes += p.sizeBytes();
-            }
-            if (bytes >= config.flush().mergeMinBytes()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Schedules one merge check on the merge thread now unless one is pending. */
-    private void scheduleMergeCheck() {
-        runAheadOnce(mergeThread, mergeCheckScheduled, this::mergeTick);
     }
 
     /** Schedules one early seal unless one is pending. */
     private void scheduleSeal() {
-        runAheadOnce(sealThread, sealScheduled, this::sealTick);
-    }
-
-    /**
-     * Runs {@code task} on {@code thread} now, ahead of its periodic runs, unless {@code pending} says a run asked for
-     * this way has not started yet; nothing when the thread is shutting down.
-     */
-    private static void runAheadOnce(ScheduledExecutorService thread, AtomicBoolean pending, Runnable task) {
-        if (pending.compareAndSet(false, true)) {
-            try {
-                thread.execute(() -> {
-                    pending.set(false);
-                    task.run();
-                });
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
-                pending.set(false);
-            }
-        }
+        BackgroundTasks.runAheadOnce(sealThread, sealScheduled, this::sealTick);
     }
 
     /** Runs a merge check on the merge thread now, as the loop does every {@code flush_check_period} (tests). */
     void checkMergesNow() {
-        scheduleMergeCheck();
-    }
-
-    private void mergeTick() {
-        if (writer.isClosed()) {
-            return;
-        }
-        boolean[] merged = {false};
-        inBackground("merge", () -> {
-            if (!mergeLock.tryLock()) {
-                return;
-            }
-            try {
-                IOException failure = null;
-                boolean hadWork = false;
-                long now = nowNanos();
-                for (String tenant : parts.tenants()) {
-                    List<LocalParts.Part> ready = merger.mergeable(tenant);
-                    if (ready.isEmpty()) {
-                        continue;
-                    }
-                    long oldest = Long.MAX_VALUE;
-                    long newest = Long.MIN_VALUE;
-                    long bytes = 0;
-                    long through = Long.MIN_VALUE;
-                    for (LocalParts.Part p : ready) {
-                        long seen = firstSeen.computeIfAbsent(p.file(), f -> now);
-                        oldest = Math.min(oldest, seen);
-                        newest = Math.max(newest, seen);
-                        bytes += p.sizeBytes();
-                        through = Math.max(through, p.sequence());
-                    }
-                    FlushReason reason = bytes >= config.flush().mergeMinBytes() ? FlushReason.FULL
-                            : now - oldest >= config.flush().maxChunkAge().toNanos() ? FlushReason.MAX_AGE
-                            : now - newest >= config.flush().chunkIdlePeriod().toNanos() ? FlushReason.IDLE
-                            : null;
-                    if (reason == null) {
-                        continue;
-                    }
-                    if (reason == FlushReason.FULL && burstDefers(now, bytes)) {
-                        metrics.mergeDeferred();
-                        continue;
-                    }
-                    hadWork = true;
-                    try {
-                        mergeReady(tenant, reason, through);
-                        merged[0] = true;
-                    } catch (IOException e) {
-                        failure = failure == null ? e : failure;
-                        metrics.mergeFailed();
-                        LOG.warn("merging parts of tenant {} failed, will retry: {}", tenant, e.toString());
-                    }
-                }
-                firstSeen.keySet().retainAll(parts.tenants().stream().flatMap(t -> parts.parts(t).stream())
-                        .map(LocalParts.Part::file).toList());
-                merger.deleteRetired(false);
-                trackRetryBudget(failure, hadWork);
-                writer.expireIdle(now, config.flush().chunkIdlePeriod().toNanos());
-                bloomWriter.evict(now);
-            } catch (IOException e) {
-                LOG.warn("deleting merged parts failed, will retry: {}", e.toString());
-            } finally {
-                mergeLock.unlock();
-            }
-        });
-        if (merged[0]) {
-            // parts sealed while it merged may be due already: checked now, not a flush_check_period later, so a
-            // sustained push is merged as fast as before, when each merge went on with them
-            scheduleMergeCheck();
-        }
-    }
-
-    /**
-     * Whether a merge due by size ({@code merge_min_bytes}) waits for the next tick: while pushes fill the buffers
-     * past their early-seal size (within the last {@link #BURST_SEAL_INTERVALS} seal intervals) a merge would take a
-     * core from them, so it waits for the burst to pass, as an LSM store lets compaction yield to a write burst.
-     * Bounded: once the tenant's parts hold an eighth of {@code max_unmerged_bytes} they merge anyway. Merges due by
-     * age or idleness, {@link #flushAll} and shutdown never wait; nothing waiting is lost (parts are durable and
-     * queried as they are).
-     */
-    private boolean burstDefers(long now, long partBytes) {
-        return burstGoingOn(now) && partBytes < config.budget().maxUnmergedBytes() / BURST_SHARE_OF_UNMERGED;
-    }
-
-    /** Whether a push found the buffers over their early-seal size within the last {@link #BURST_SEAL_INTERVALS} seal intervals. */
-    private boolean burstGoingOn(long now) {
-        return now - burstSeenNanos < BURST_SEAL_INTERVALS * config.flush().sealInterval().toNanos();
-    }
-
-    /**
-     * Declares the object store failed when merges keep failing for longer than the retry budget,
-     * and recovers once a merge with work succeeds; caller holds {@code mergeLock}.
-     */
-    private void trackRetryBudget(IOException failure, boolean hadWork) {
-        long now = nowNanos();
-        long budget = config.budget().flushRetryBudget().toNanos();
-        if (failure != null) {
-            mergesFailing = true;
-            if (failingSinceNanos == NOT_FAILING) {
-                failingSinceNanos = now;
-            } else if (now - failingSinceNanos > budget) {
-                health.fail(FatalReason.OBJECT_STORE, "flushes have failed for "
-                        + java.time.Duration.ofNanos(now - failingSinceNanos).toSeconds()
-                        + "s, over the retry budget ingester.flush_retry_budget ("
-                        + java.time.Duration.ofNanos(budget).toSeconds() + "s); last error: "
-                        + failure.getMessage(), failure);
-            }
-        } else if (hadWork) {
-            mergesFailing = false;
-            failingSinceNanos = NOT_FAILING;
-            health.recover(FatalReason.OBJECT_STORE);
-        }
-    }
-
-    private long backoffNanos(int attempts) {
-        long min = config.flush().minRetryBackoff().toNanos();
-        long max = config.flush().maxRetryBackoff().toNanos();
-        int shift = Math.min(30, Math.max(0, attempts - 1));
-        long delay = min << shift;
-        return delay <= 0 || delay > max ? max : delay;
-    }
-
-    private static void sleep(long nanos) throws IOException {
-        try {
-            TimeUnit.NANOSECONDS.sleep(nanos);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting to retry a flush", e);
-        }
+        merges.checkSoon();
     }
 
     private void syncWal() {
-        inBackground("WAL fsync", () -> {
+        health.runGuarded("WAL fsync", () -> {
             try {
                 wal.sync();
             } catch (IOException e) {
                 health.fail(FatalReason.WAL, "WAL fsync failed: " + e.getMessage(), e);
             }
         });
-    }
-
-    /** Runs a background task; an OutOfMemoryError or unexpected exception makes the ingester fail (503). */
-    private void inBackground(String task, Runnable body) {
-        try {
-            body.run();
-        } catch (OutOfMemoryError e) {
-            health.fail(FatalReason.OUT_OF_MEMORY, "out of memory in the " + task + " thread", e);
-        } catch (RuntimeException e) {
-            health.fail(FatalReason.INTERNAL, task + " failed: " + e, e);
-        }
     }
 
     /** Seals and merges everything (or leaves it on local disk when the store fails), stops the loops, closes the WAL. */
@@ -946,25 +665,15 @@ public final class Ingester implements AutoCloseable {
             return;
         }
         sealThread.shutdown();
-        mergeThread.shutdown();
-        try {
-            sealThread.awaitTermination(30, TimeUnit.SECONDS);
-            mergeThread.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        merges.stop(java.time.Duration.ofSeconds(30));
+        awaitStopped(sealThread, 30);
         try {
             flushEverything(FlushReason.SHUTDOWN);
         } catch (IOException e) {
             LOG.warn("shutdown flush incomplete, unflushed data stays on local disk: {}", e.getMessage());
         } finally {
             try {
-                mergeLock.lock();
-                try {
-                    merger.deleteRetired(true);
-                } finally {
-                    mergeLock.unlock();
-                }
+                merges.deleteAllRetired();
             } finally {
                 try {
                     writer.close(wal::close);
@@ -982,18 +691,21 @@ public final class Ingester implements AutoCloseable {
      */
     void halt() throws IOException {
         sealThread.shutdownNow();
-        mergeThread.shutdownNow();
-        try {
-            sealThread.awaitTermination(10, TimeUnit.SECONDS);
-            mergeThread.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        merges.halt(java.time.Duration.ofSeconds(10));
+        awaitStopped(sealThread, 10);
         try {
             writer.close(wal::close);
         } finally {
             stopMergeEncoders();
             persisted.close();
+        }
+    }
+
+    private static void awaitStopped(ScheduledExecutorService thread, int seconds) {
+        try {
+            thread.awaitTermination(seconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

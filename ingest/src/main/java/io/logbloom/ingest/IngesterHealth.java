@@ -77,4 +77,15 @@ final class IngesterHealth {
         }
         return Optional.of(sb.append("; see the server log for details").toString());
     }
+
+    /** Runs a background task; an {@link OutOfMemoryError} or unexpected exception in it is a fatal failure. */
+    void runGuarded(String task, Runnable body) {
+        try {
+            body.run();
+        } catch (OutOfMemoryError e) {
+            fail(FatalReason.OUT_OF_MEMORY, "out of memory in the " + task + " thread", e);
+        } catch (RuntimeException e) {
+            fail(FatalReason.INTERNAL, task + " failed: " + e, e);
+        }
+    }
 }
