@@ -103,7 +103,7 @@ final class JitWarmup {
      * calls, more while C2's queue is long, and then takes it a few hundred ms (C2 inlines most of the query path into
      * it): 40 queries left the needle path compiling through the first hundred needles after a load, and on a slower
      * two-core box 400 left {@code IndexUnion.chunks}, {@code StoreReader.plan} and {@code SeriesPostings.chunks} to be
-     * compiled during the first real queries (README, "A slower machine", 2026-11-28).
+     * compiled during the first real queries (docs/measurements.md, "A slower machine", 2026-11-28).
      */
     static int queriesFor(int lines) {
         return Math.max(20, Math.min(MAX_QUERIES, lines / 20));

@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code background=parts} runs a thread that writes 16 MiB files without forcing them, pausing 20 ms between them,
  * as sealing parts does beside a push; {@code none} measures the force alone. The push bar's server spends part of
  * each push waiting for this force (with {@code wal.fsync: interval} the same build pushed about a fifth faster, see
- * README), so this is the measure of what the WAL's layout costs a push.
+ * docs/measurements.md), so this is the measure of what the WAL's layout costs a push.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar WalFsyncBenchmark}; the files live in a temporary directory
  * under {@code java.io.tmpdir} (set it to the volume the WAL would use) and are deleted after the trial.

@@ -40,7 +40,7 @@ public record FlushConfig(Duration chunkIdlePeriod, Duration maxChunkAge, Durati
      * larger machine a merge on one thread capped a flush, and a sustained push, at one core's merge rate; half leaves
      * the other half to pushes and queries. On two cores it is one, the merge on its own thread: handing blocks to
      * other threads cost a third more CPU per merge there (each block's rows are read on a second core), for a flush
-     * at most a third faster (see README, "Merges encode blocks in parallel").
+     * at most a third faster (see docs/measurements.md, "Merges encode blocks in parallel").
      */
     public static int defaultMergeConcurrency() {
         return Math.min(MAX_MERGE_CONCURRENCY, Math.max(1, Runtime.getRuntime().availableProcessors() / 2));

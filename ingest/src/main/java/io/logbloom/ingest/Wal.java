@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * <p>Released segments are reused: up to {@link #REUSED_SEGMENTS} of them wait as
  * {@code <id>.free} files and the next segments overwrite them from the start. Forcing an overwrite
  * of blocks the file already has skips the file-size and block-allocation updates that forcing an
- * append must journal, which cut the force a push waits for by about 40 % on ext4 (see the README's
+ * append must journal, which cut the force a push waits for by about 40 % on ext4 (see docs/measurements.md,
  * "The WAL's force"). The segment id in every record's checksum keeps the older records behind the
  * new ones out of replay. Next ids stay above every id ever used, free files included.
  *
