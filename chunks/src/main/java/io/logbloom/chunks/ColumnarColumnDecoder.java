@@ -27,15 +27,20 @@ final class ColumnarColumnDecoder {
     static byte[] inflateVerified(byte[] data, int offset, ColumnarColumnInfo column, String where,
             ZstdInflater inflater) throws ChunkFormatException {
         if (!column.zstd()) {
-            if (column.decodedSize() != column.length()) {
-                throw new ChunkFormatException(where + ": plain column of " + column.length()
-                        + " bytes declares decoded size " + column.decodedSize());
-            }
+            checkPlain(column, where);
             byte[] payload = new byte[column.length()];
             System.arraycopy(data, offset, payload, 0, column.length());
             return payload;
         }
         return inflate(data, offset, column.length(), column.decodedSize(), where, inflater);
+    }
+
+    /** Checks that a column stored plain declares its stored length as its decoded size. */
+    static void checkPlain(ColumnarColumnInfo column, String where) throws ChunkFormatException {
+        if (column.decodedSize() != column.length()) {
+            throw new ChunkFormatException(where + ": plain column of " + column.length()
+                    + " bytes declares decoded size " + column.decodedSize());
+        }
     }
 
     /** Checks a stored column's CRC32C. */

@@ -76,7 +76,10 @@ final class ColumnarLineTokenSections {
     /** Dictionary and codes, inflated and kept. */
     private record Text(Dictionary dictionary, Bytes codes) {}
 
+    /** The payload is {@code payload[payloadFrom, payloadTo)}: a column read in place inside its block's bytes. */
     private final byte[] payload;
+    private final int payloadFrom;
+    private final int payloadTo;
     private final int rows;
     /** Whether the payload has the ranges section ({@link ColumnarEncoding#LINES_TOKENIZED_RANGES}). */
     private final boolean hasRanges;
@@ -100,7 +103,19 @@ final class ColumnarLineTokenSections {
     }
 
     ColumnarLineTokenSections(byte[] payload, int rows, boolean hasRanges, String where, ZstdInflater inflater) {
+        this(payload, 0, payload.length, rows, hasRanges, where, inflater);
+    }
+
+    /**
+     * Sections of the payload {@code payload[from, from + length)}, read where they lie (a stored line column inside
+     * its block's bytes: no copy of the column before its sections are inflated).
+     */
+    ColumnarLineTokenSections(byte[] payload, int from, int length, int rows, boolean hasRanges, String where,
+            ZstdInflater inflater) {
+        java.util.Objects.checkFromIndexSize(from, length, payload.length);
         this.payload = payload;
+        this.payloadFrom = from;
+        this.payloadTo = from + length;
         this.rows = rows;
         this.hasRanges = hasRanges;
         this.where = where;
@@ -109,7 +124,7 @@ final class ColumnarLineTokenSections {
 
     private synchronized Layout layout() throws ChunkFormatException {
         if (layout == null) {
-            ByteSource in = new ByteSource(payload, 0, payload.length, where);
+            ByteSource in = new ByteSource(payload, payloadFrom, payloadTo - payloadFrom, where);
             int total = in.readLength(ColumnarLayout.MAX_DECODED_COLUMN_BYTES, "total line bytes");
             // every section is at most 10 bytes (a varint) per line byte or line end, plus its counts
             long maxSection = 10L * total + 10L * rows + 16;
@@ -127,7 +142,7 @@ final class ColumnarLineTokenSections {
     }
 
     private Section section(ByteSource in, String name, long maxSection) throws ChunkFormatException {
-        int stored = in.readLength(payload.length, name + " stored length");
+        int stored = in.readLength(payloadTo - payloadFrom, name + " stored length");
         int raw = in.readLength((int) Math.min(maxSection, ColumnarLayout.MAX_DECODED_COLUMN_BYTES),
                 name + " raw length");
         int start = in.position();

@@ -56,6 +56,37 @@ final class ColumnarLineTokensTest {
     }
 
     @Test
+    void aPayloadInsideALargerArray_readsWhereItLiesAndNotBeyond() throws ChunkFormatException {
+        Random random = new Random(5);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            lines.add(ColumnarTestData.line(random) + " status=" + (200 + random.nextInt(400)));
+        }
+        byte[] payload = ColumnarTestData.tokenizedPayload(lines);
+        byte[] block = new byte[payload.length + 700];
+        random.nextBytes(block); // the bytes around it: other columns of the block, here noise
+        int at = 333;
+        System.arraycopy(payload, 0, block, at, payload.length);
+
+        ColumnarLineTokenSections alone = new ColumnarLineTokenSections(payload, lines.size(), true, "alone");
+        ColumnarLineTokenSections inPlace = new ColumnarLineTokenSections(block, at, payload.length, lines.size(), true,
+                "in place", ZstdInflater.perCall());
+        ColumnarLines decoded = inPlace.decode();
+        for (int i = 0; i < lines.size(); i++) {
+            assertThat(decoded.line(i)).isEqualTo(lines.get(i));
+        }
+        for (String literal : List.of("status=5", "status=404", "=", "zzz")) {
+            byte[] bytes = literal.getBytes(StandardCharsets.UTF_8);
+            assertThat(inPlace.rowsContaining(bytes)).as(literal).isEqualTo(alone.rowsContaining(bytes));
+        }
+        // one byte short: its last section ends past the bytes it was given, and the noise after them is not read
+        ColumnarLineTokenSections cut = new ColumnarLineTokenSections(block, at, payload.length - 1, lines.size(), true,
+                "cut", ZstdInflater.perCall());
+        org.assertj.core.api.Assertions.assertThatThrownBy(cut::decode).isInstanceOf(ChunkFormatException.class)
+                .hasMessageContaining("cut");
+    }
+
+    @Test
     void corruptPayloads_failWithChunkFormatExceptionOnly() {
         Random random = new Random(12);
         ColumnarRows rows = new ColumnarRows();
