@@ -3,6 +3,7 @@ package io.logbloom.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbloom.chunks.ColumnarBlockInfo;
+import io.logbloom.chunks.ColumnarColumnInfo;
 import io.logbloom.chunks.ColumnarObjectReader;
 import io.logbloom.chunks.RangeSource;
 import io.logbloom.chunks.ChunkRef;
@@ -89,6 +90,42 @@ final class ServerDamagedObjectsTest {
                 assertThat(failed.body()).doesNotContain(dataDir.toString()).doesNotContain("index/");
                 assertThat(restarted.get("/ready").statusCode()).isEqualTo(200);
             }
+        }
+    }
+
+    @Test
+    void flippedByte_inAMetadataColumn_leavesTheBlockOutOfLogQueries_butNotOutOfCountsOfItsLines() throws Exception {
+        long ts = TestServer.nowNanos() - 60_000_000_000L;
+        queryStart = ts;
+        try (TestServer server = TestServer.start(dataDir, "ingester: { chunk_block_size: 2KB }")) {
+            StringBuilder values = new StringBuilder();
+            for (int i = 0; i < 200; i++) {
+                values.append(i == 0 ? "" : ",").append("[\"").append(ts + i).append("\",\"line-c-").append(i)
+                        .append(' ').append("payload ".repeat(10)).append("\",{\"trace_id\":\"")
+                        .append(String.format("%032x", i * 7919L)).append("\"}]");
+            }
+            assertThat(server.pushJson("{\"streams\":[{\"stream\":{\"app\":\"m\"},\"values\":[" + values + "]}]}",
+                    TenantResolver.HEADER, TENANT).statusCode()).isEqualTo(204);
+            assertThat(server.flush().statusCode()).isEqualTo(204);
+            ObjectStore store = server.server.objectStore();
+            ChunkRef m = onlyChunk(server, "m");
+            ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofObject(store, m.objectKey()));
+            List<ColumnarBlockInfo> blocks = reader.directory().blocksOf(0);
+            assertThat(blocks).hasSizeGreaterThan(2);
+            ColumnarBlockInfo damagedBlock = blocks.get(1);
+            assertThat(damagedBlock.columns()).hasSizeGreaterThan(2);
+            ColumnarColumnInfo traceIds = damagedBlock.columns().get(2);
+            flip(store, m.objectKey(), (int) (traceIds.offset() + traceIds.length() / 2));
+
+            // a log query reads the metadata: the block is left out, as any damaged block
+            assertThat(lines(query(server, "{app=\"m\"}"))).hasSize(200 - damagedBlock.rows());
+            // a count of lines reads only the timestamps and lines, which are intact: every line is counted
+            String count = "sum(count_over_time({app=\"m\"} |= \"line-c-\" [1m]))";
+            HttpResponse<String> counted = server.send(server.request("/loki/api/v1/query?query="
+                    + URLEncoder.encode(count, StandardCharsets.UTF_8) + "&time=" + (ts + 1_000_000_000L))
+                    .header(TenantResolver.HEADER, TENANT).GET());
+            assertThat(counted.statusCode()).as(counted.body()).isEqualTo(200);
+            assertThat(counted.body()).contains("\"200\"]");
         }
     }
 

@@ -57,6 +57,14 @@ public record ColumnarBlockInfo(int stream, int rows, long minTimeNanos, long ma
         return columns.get(0).offset();
     }
 
+    /**
+     * Stored bytes of the block's timestamp and line columns, its first two: all a reader of no metadata needs (a
+     * count), in one read from {@link #offset()}.
+     */
+    public long timestampsAndLinesLength() {
+        return lines().offset() + lines().length() - offset();
+    }
+
     /** Stored bytes of all the block's columns (they are contiguous). */
     public long length() {
         ColumnarColumnInfo last = columns.get(columns.size() - 1);

@@ -150,10 +150,12 @@ public final class ColumnarObjectReader {
 
     /**
      * Block {@code block} with only its timestamp and line columns, for readers that need nothing of the structured
-     * metadata (counting lines): every column's checksum is still verified, so a damaged block is refused exactly as
-     * by {@link #readBlock}, but metadata columns are not inflated, and the returned block's metadata accessors see no
-     * keys. The timestamps are decoded on first use, as by {@link #readBlockLazily}: a count that needs none (every
-     * row of the block in range) never inflates them.
+     * metadata (counting lines): one read of those two columns, the block's first {@link
+     * ColumnarBlockInfo#timestampsAndLinesLength} bytes (the source needs to hold no more), their checksums verified;
+     * the metadata columns are neither read nor verified (a damaged one does not stop a count of intact lines; a
+     * reader of them refuses the block), and the returned block's metadata accessors see no keys. The timestamps are
+     * decoded on first use, as by {@link #readBlockLazily}: a count that needs none (every row of the block in range)
+     * never inflates them.
      */
     public ColumnarBlock readTimestampsAndLines(int block) throws IOException {
         return read(block, false, true);
@@ -162,7 +164,11 @@ public final class ColumnarObjectReader {
     private ColumnarBlock read(int block, boolean withMetadata, boolean lazily) throws IOException {
         ColumnarBlockInfo info = block(block);
         long start = info.offset();
-        byte[] stored = source.read(start, Math.toIntExact(info.length()));
+        // the block's bytes, or its first two columns' for a reader of no metadata, where the source holds them
+        RangeSource.Slice slice = source.slice(start,
+                Math.toIntExact(withMetadata ? info.length() : info.timestampsAndLinesLength()));
+        byte[] stored = slice.array();
+        int base = slice.from();
         ColumnarBlock.TimestampDecoder timestamps = null;
         ColumnarBlock.LineDecoder lines = null;
         ColumnarBlock.SomeLines someLines = null;
@@ -174,12 +180,11 @@ public final class ColumnarObjectReader {
         for (ColumnarColumnInfo column : info.columns()) {
             String where = where(block, column);
             if (!withMetadata && column.kind() == ColumnarColumnInfo.Kind.METADATA) {
-                ColumnarColumnDecoder.verify(stored, (int) (column.offset() - start), column, where);
-                continue;
+                continue; // not read
             }
             if (column.kind() == ColumnarColumnInfo.Kind.METADATA) {
                 // checked now; decoded now, or lazily when the block is first asked for the key
-                int at = (int) (column.offset() - start);
+                int at = base + (int) (column.offset() - start);
                 ColumnarColumnDecoder.verify(stored, at, column, where);
                 keys.add(column.key());
                 ColumnarBlock.ValuesDecoder decoder = () -> ColumnarColumnDecoder.metadata(
@@ -193,7 +198,7 @@ public final class ColumnarObjectReader {
                 }
                 continue;
             }
-            int at = (int) (column.offset() - start);
+            int at = base + (int) (column.offset() - start);
             ColumnarColumnDecoder.verify(stored, at, column, where);
             switch (column.kind()) {
                 case TIMESTAMPS -> {

@@ -33,6 +33,22 @@ public interface RangeSource {
         return new ObjectTail(read(size - n, n), size);
     }
 
+    /**
+     * Bytes {@code [offset, offset + length)} where they lie: {@code array} holds them from index {@code from} (it may
+     * hold more around them). Read-only for whoever gets it.
+     */
+    record Slice(byte[] array, int from) {}
+
+    /**
+     * The {@code length} bytes from {@code offset} as a {@link Slice}; a source that holds them in memory already hands
+     * over its own array (no copy), the default reads them into a new one.
+     *
+     * @throws ChunkFormatException when the object ends before {@code offset + length}
+     */
+    default Slice slice(long offset, int length) throws IOException {
+        return new Slice(read(offset, length), 0);
+    }
+
     /** A source over an in-memory array (not copied; must not change afterwards). */
     static RangeSource ofBytes(String name, byte[] bytes) {
         return new BytesRangeSource(name, bytes);
@@ -88,6 +104,14 @@ public interface RangeSource {
                 throw truncated(name, offset, length, Math.max(0, bytes.length - offset));
             }
             return Arrays.copyOfRange(bytes, (int) offset, (int) offset + length);
+        }
+
+        @Override
+        public Slice slice(long offset, int length) throws ChunkFormatException {
+            if (offset < 0 || length < 0 || offset + length > bytes.length) {
+                throw truncated(name, offset, length, Math.max(0, bytes.length - offset));
+            }
+            return new Slice(bytes, (int) offset);
         }
     }
 }

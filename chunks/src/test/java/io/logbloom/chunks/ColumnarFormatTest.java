@@ -285,6 +285,72 @@ final class ColumnarFormatTest {
         assertThat(checked).isGreaterThan(20);
     }
 
+    @Test
+    void timestampsAndLines_readTheirColumnsOnly_andADamagedMetadataColumnDoesNotStopThem() throws IOException {
+        byte[] bytes = ColumnarObjectWriter.write(SMALL_BLOCKS,
+                ColumnarTestData.rows(ColumnarTestData.streams(new Random(8), 3, 200)));
+        ColumnarDirectory directory = reader(bytes).directory();
+        int withMetadata = 0;
+        for (int b = 0; b < directory.blocks().size(); b++) {
+            ColumnarBlockInfo info = directory.blocks().get(b);
+            assertThat(info.timestampsAndLinesLength())
+                    .isEqualTo(info.timestamps().length() + info.lines().length()).isLessThanOrEqualTo(info.length());
+            ColumnarBlock whole = reader(bytes).readBlock(b);
+            // a source that refuses every byte outside the block's first two columns
+            long from = info.offset();
+            long to = from + info.timestampsAndLinesLength();
+            RangeSource firstTwoColumns = new RangeSource() {
+                @Override
+                public String name() {
+                    return "test-object";
+                }
+
+                @Override
+                public long size() {
+                    return bytes.length;
+                }
+
+                @Override
+                public byte[] read(long offset, int length) {
+                    assertThat(offset).as("read start").isGreaterThanOrEqualTo(from);
+                    assertThat(offset + length).as("read end").isLessThanOrEqualTo(to);
+                    return java.util.Arrays.copyOfRange(bytes, (int) offset, (int) offset + length);
+                }
+            };
+            int block = b;
+            ColumnarBlock counted = new ColumnarObjectReader(firstTwoColumns, directory).readTimestampsAndLines(b);
+            assertSameTimestampsAndLines(counted, whole);
+            assertThat(counted.keys()).isEmpty();
+            if (info.columns().size() < 3) {
+                continue;
+            }
+            withMetadata++;
+            ColumnarColumnInfo metadata = info.columns().get(2);
+            byte[] damaged = bytes.clone();
+            damaged[(int) (metadata.offset() + metadata.length() / 2)] ^= 0x10;
+            ColumnarObjectReader damagedReader = new ColumnarObjectReader(RangeSource.ofBytes("test-object", damaged),
+                    directory);
+            assertThatThrownBy(() -> damagedReader.readBlock(block)).isInstanceOf(ChunkFormatException.class)
+                    .hasMessageContaining("checksum mismatch");
+            assertSameTimestampsAndLines(damagedReader.readTimestampsAndLines(block), whole);
+            byte[] damagedLines = bytes.clone();
+            damagedLines[(int) (info.lines().offset() + info.lines().length() / 2)] ^= 0x10;
+            ColumnarObjectReader linesReader = new ColumnarObjectReader(RangeSource.ofBytes("test-object", damagedLines),
+                    directory);
+            assertThatThrownBy(() -> linesReader.readTimestampsAndLines(block)).isInstanceOf(ChunkFormatException.class)
+                    .hasMessageContaining("column " + info.lines().displayName());
+        }
+        assertThat(withMetadata).isGreaterThan(2);
+    }
+
+    private static void assertSameTimestampsAndLines(ColumnarBlock actual, ColumnarBlock expected) {
+        assertThat(actual.rows()).isEqualTo(expected.rows());
+        for (int row = 0; row < expected.rows(); row++) {
+            assertThat(actual.timestampNanos(row)).isEqualTo(expected.timestampNanos(row));
+            assertThat(actual.lines().line(row)).isEqualTo(expected.lines().line(row));
+        }
+    }
+
     private static Object read(ColumnarObjectReader reader, int block, ColumnarColumnInfo column) throws IOException {
         return switch (column.kind()) {
             case TIMESTAMPS -> reader.readTimestamps(block);

@@ -139,8 +139,13 @@ final class ColumnarBlockSegments {
     }
 
     static byte[] readFile(ColumnarFileStream part, ColumnarBlockInfo block) throws IOException {
+        return readFile(part, block, block.length());
+    }
+
+    /** The first {@code length} bytes of block {@code block} of a part's file (its timestamp and line columns: a count). */
+    static byte[] readFile(ColumnarFileStream part, ColumnarBlockInfo block, long length) throws IOException {
         try (FileRangeSource source = RangeSource.ofFile(part.file())) {
-            return source.read(block.offset(), Math.toIntExact(block.length()));
+            return source.read(block.offset(), Math.toIntExact(length));
         }
     }
 
@@ -194,7 +199,7 @@ final class ColumnarBlockSegments {
         if (block != null) {
             ctx.stats.chunksFromCache.increment();
             ctx.stats.chunksFetched.increment();
-            ctx.stats.compressedBytes.add(info.length());
+            ctx.stats.compressedBytes.add(info.timestampsAndLinesLength()); // all such a block was decoded from
         }
         return block;
     }
@@ -211,6 +216,10 @@ final class ColumnarBlockSegments {
 
     private static String blockKey(String objectKey, ColumnarBlockInfo info) {
         return objectKey + "#" + info.offset();
+    }
+
+    private static String timestampsAndLinesKey(String objectKey, ColumnarBlockInfo info) {
+        return objectKey + "#" + info.offset() + "#timestamps-and-lines";
     }
 
     private static String linesBlockKey(String objectKey, ColumnarBlockInfo info) {
@@ -247,6 +256,47 @@ final class ColumnarBlockSegments {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read object " + objectKey + ": " + e.getMessage(), e);
             }
+        }, fetchPool);
+        ctx.track(future);
+        return future;
+    }
+
+    /**
+     * Starts the ranged read of the timestamp and line columns of one block of a stored object, all a count needs
+     * (about half a block whose rows carry an id each), on the fetch pool, through the block cache: the whole block
+     * when a log query left it there, else those columns' bytes, kept apart from the whole block's (a log query needs
+     * all of it).
+     */
+    CompletableFuture<byte[]> fetchTimestampsAndLines(QueryContext ctx, String objectKey, ColumnarBlockInfo block) {
+        byte[] cached = blocks.get(blockKey(objectKey, block));
+        String cacheKey = timestampsAndLinesKey(objectKey, block);
+        if (cached == null) {
+            cached = blocks.get(cacheKey);
+        }
+        if (cached != null) {
+            ctx.stats.chunksFromCache.increment();
+            ctx.stats.chunksFetched.increment();
+            ctx.stats.compressedBytes.add(cached.length);
+            return CompletableFuture.completedFuture(cached);
+        }
+        CompletableFuture<byte[]> future = CompletableFuture.supplyAsync(() -> {
+            long start = System.nanoTime();
+            int length = Math.toIntExact(block.timestampsAndLinesLength());
+            byte[] bytes;
+            try {
+                bytes = store.getRange(objectKey, block.offset(), length);
+                if (bytes.length != length) {
+                    throw new ChunkFormatException("object " + objectKey + " truncated: block at " + block.offset()
+                            + " has " + bytes.length + " of the " + length + " bytes of its timestamps and lines");
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read object " + objectKey + ": " + e.getMessage(), e);
+            }
+            blocks.put(cacheKey, bytes);
+            ctx.stats.chunksDownloadTimeNanos.add(System.nanoTime() - start);
+            ctx.stats.chunksFetched.increment();
+            ctx.stats.compressedBytes.add(bytes.length);
+            return bytes;
         }, fetchPool);
         ctx.track(future);
         return future;
@@ -347,7 +397,10 @@ final class ColumnarBlockSegments {
         return inRange;
     }
 
-    /** The fetched bytes of one block, served as the object's range they came from. Thread-safe. */
+    /**
+     * The fetched bytes of one block (all of it, or its timestamp and line columns), served as the object's range they
+     * came from. Thread-safe.
+     */
     private record BlockWindow(String name, long start, byte[] bytes) implements RangeSource {
         @Override
         public long size() {
@@ -356,16 +409,26 @@ final class ColumnarBlockSegments {
 
         @Override
         public byte[] read(long offset, int length) throws IOException {
-            if (offset < start || offset + length > start + bytes.length) {
-                throw new ChunkFormatException("BUG: read [" + offset + ", +" + length + ") of " + name
-                        + " outside the fetched block [" + start + ", +" + bytes.length + ")");
-            }
+            check(offset, length);
             if (offset == start && length == bytes.length) {
                 return bytes;
             }
             byte[] out = new byte[length];
             System.arraycopy(bytes, (int) (offset - start), out, 0, length);
             return out;
+        }
+
+        @Override
+        public Slice slice(long offset, int length) throws IOException {
+            check(offset, length);
+            return new Slice(bytes, (int) (offset - start));
+        }
+
+        private void check(long offset, int length) throws ChunkFormatException {
+            if (offset < start || length < 0 || offset + length > start + bytes.length) {
+                throw new ChunkFormatException("BUG: read [" + offset + ", +" + length + ") of " + name
+                        + " outside the fetched block [" + start + ", +" + bytes.length + ")");
+            }
         }
     }
 }

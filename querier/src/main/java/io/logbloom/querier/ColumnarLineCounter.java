@@ -436,10 +436,10 @@ final class ColumnarLineCounter {
             return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true, keep, true, proof),
                     evalPool);
         }
-        CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info(), false)
+        CompletableFuture<byte[]> bytes = stored ? columnar.fetchTimestampsAndLines(ctx, b.name(), b.info())
                 : CompletableFuture.supplyAsync(() -> {
                     try {
-                        return ColumnarBlockSegments.readFile(b.part(), b.info());
+                        return ColumnarBlockSegments.readFile(b.part(), b.info(), b.info().timestampsAndLinesLength());
                     } catch (IOException e) {
                         throw new UncheckedIOException("cannot read part " + b.name() + ": " + e.getMessage(), e);
                     }
