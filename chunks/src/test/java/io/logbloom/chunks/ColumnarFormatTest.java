@@ -268,10 +268,7 @@ final class ColumnarFormatTest {
         for (int b = 0; b < directory.blocks().size(); b++) {
             for (ColumnarColumnInfo column : directory.blocks().get(b).columns()) {
                 for (long at : new long[] {column.offset(), column.offset() + column.length() - 1}) {
-                    byte[] corrupt = bytes.clone();
-                    corrupt[(int) at] ^= 0x10;
-                    ColumnarObjectReader reader = new ColumnarObjectReader(RangeSource.ofBytes("test-object", corrupt),
-                            directory);
+                    ColumnarObjectReader reader = withFlippedByte(bytes, directory, at);
                     int block = b;
                     assertThatThrownBy(() -> read(reader, block, column))
                             .isInstanceOf(ChunkFormatException.class)
@@ -326,21 +323,24 @@ final class ColumnarFormatTest {
             }
             withMetadata++;
             ColumnarColumnInfo metadata = info.columns().get(2);
-            byte[] damaged = bytes.clone();
-            damaged[(int) (metadata.offset() + metadata.length() / 2)] ^= 0x10;
-            ColumnarObjectReader damagedReader = new ColumnarObjectReader(RangeSource.ofBytes("test-object", damaged),
-                    directory);
+            ColumnarObjectReader damagedReader = withFlippedByte(bytes, directory,
+                    metadata.offset() + metadata.length() / 2);
             assertThatThrownBy(() -> damagedReader.readBlock(block)).isInstanceOf(ChunkFormatException.class)
                     .hasMessageContaining("checksum mismatch");
             assertSameTimestampsAndLines(damagedReader.readTimestampsAndLines(block), whole);
-            byte[] damagedLines = bytes.clone();
-            damagedLines[(int) (info.lines().offset() + info.lines().length() / 2)] ^= 0x10;
-            ColumnarObjectReader linesReader = new ColumnarObjectReader(RangeSource.ofBytes("test-object", damagedLines),
-                    directory);
+            ColumnarObjectReader linesReader = withFlippedByte(bytes, directory,
+                    info.lines().offset() + info.lines().length() / 2);
             assertThatThrownBy(() -> linesReader.readTimestampsAndLines(block)).isInstanceOf(ChunkFormatException.class)
                     .hasMessageContaining("column " + info.lines().displayName());
         }
         assertThat(withMetadata).isGreaterThan(2);
+    }
+
+    /** A reader of a copy of the object {@code bytes} with the byte at {@code at} flipped. */
+    private static ColumnarObjectReader withFlippedByte(byte[] bytes, ColumnarDirectory directory, long at) {
+        byte[] corrupt = bytes.clone();
+        corrupt[(int) at] ^= 0x10;
+        return new ColumnarObjectReader(RangeSource.ofBytes("test-object", corrupt), directory);
     }
 
     private static void assertSameTimestampsAndLines(ColumnarBlock actual, ColumnarBlock expected) {
