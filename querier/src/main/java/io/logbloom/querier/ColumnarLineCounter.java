@@ -10,6 +10,7 @@ import io.logbloom.chunks.ColumnarLineTokenView;
 import io.logbloom.chunks.ColumnarLines;
 import io.logbloom.chunks.ColumnarNumberFilter;
 import io.logbloom.chunks.ColumnarScanBuffers;
+import io.logbloom.chunks.ColumnarValues;
 import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
@@ -60,10 +61,12 @@ import java.util.concurrent.ExecutorService;
  * block is answered from its row count only when its timestamps are known to be strictly increasing (the
  * directory's flag, written since columnar version 3, or {@link DistinctTimestampBlocks} learned by a scan of an
  * older object); and this counter declines (the engine then reads entries) whenever a
- * repeat could span two of a series' blocks, parts or in-memory runs, i.e. whenever their time ranges touch. It
- * also declines when a row's structured metadata would become a label of the result (a {@code by} naming the
- * key, or no grouping at all), when a series has row chunks of the first engine, and when a block's rows are
- * not in time order.
+ * repeat could span two of a series' blocks, parts or in-memory runs, i.e. whenever their time ranges touch. A
+ * {@code by} naming a structured-metadata key over line filters only ({@code sum by (detected_level)}, Logs
+ * Drilldown's volume query) splits the rows by the key's values ({@link MetadataGroups}): such a block is read whole
+ * and its metadata decoded. The counter declines when structured metadata would become a label of the result
+ * otherwise (no grouping at all, a pipeline reading the key, a key that also names a stream label), when a series
+ * has row chunks of the first engine, and when a block's rows are not in time order.
  *
  * <p>Thread-safe: per-call state only; the pools, caches and collaborators are thread-safe.
  */
@@ -168,14 +171,17 @@ final class ColumnarLineCounter {
         // during a first count over a 3 M-line load, under -XX:+LogCompilation); the per-series methods run often
         // enough in the start-up warm-up to be compiled before
         Map<Labels, List<Unit>> units = new LinkedHashMap<>();
+        Map<Labels, List<String>> groupKeys = new java.util.HashMap<>();
         for (Map.Entry<Labels, List<ChunkRef>> e : plan.refs().entrySet()) {
-            List<Unit> list = unitsOf(e.getKey(), e.getValue(), plan, query);
+            java.util.TreeSet<String> keys = new java.util.TreeSet<>();
+            List<Unit> list = unitsOf(e.getKey(), e.getValue(), plan, query, keys);
             if (list == null) {
                 return Optional.empty();
             }
             units.put(e.getKey(), list);
+            groupKeys.put(e.getKey(), List.copyOf(keys));
         }
-        Map<Labels, List<Sums>> sums = evaluate(ctx, units, query);
+        Map<Labels, List<Sums>> sums = evaluate(ctx, units, groupKeys, query);
         if (sums == null) {
             return Optional.empty();
         }
@@ -212,8 +218,8 @@ final class ColumnarLineCounter {
      * The units (blocks, in-memory rows) of one series, or null when the count must be declined: a row chunk, a metadata
      * column the query's grouping or pipeline needs, a pipeline that does not group safely, units overlapping in time.
      */
-    private List<Unit> unitsOf(Labels series, List<ChunkRef> refs, StoreReader.Plan plan, LineCountQuery query)
-            throws IOException {
+    private List<Unit> unitsOf(Labels series, List<ChunkRef> refs, StoreReader.Plan plan, LineCountQuery query,
+            java.util.Set<String> groupKeys) throws IOException {
         List<Unit> list = new ArrayList<>();
         for (ChunkRef ref : refs) {
             if (!ref.isColumnar()) {
@@ -242,7 +248,7 @@ final class ColumnarLineCounter {
                 min = Math.min(min, entry.timestampNanos());
                 max = Math.max(max, entry.timestampNanos());
                 for (Label l : entry.metadata()) {
-                    if (query.labelMatters(l.name())) {
+                    if (!groupable(series, l.name(), query, groupKeys)) {
                         return null;
                     }
                 }
@@ -250,7 +256,7 @@ final class ColumnarLineCounter {
             list.add(new Memory(memory, min, max));
         }
         for (Unit u : list) {
-            if (u instanceof Block b && metadataMatters(b.info(), query)) {
+            if (u instanceof Block b && !metadataGroupable(b.info(), series, query, groupKeys)) {
                 return null;
             }
         }
@@ -287,13 +293,37 @@ final class ColumnarLineCounter {
         return out;
     }
 
-    private static boolean metadataMatters(ColumnarBlockInfo info, LineCountQuery query) {
+    /** Whether every metadata column of a block is {@link #groupable}. */
+    private static boolean metadataGroupable(ColumnarBlockInfo info, Labels series, LineCountQuery query,
+            java.util.Set<String> groupKeys) {
         for (ColumnarColumnInfo column : info.columns()) {
-            if (column.kind() == ColumnarColumnInfo.Kind.METADATA && query.labelMatters(column.key())) {
-                return true;
+            if (column.kind() == ColumnarColumnInfo.Kind.METADATA
+                    && !groupable(series, column.key(), query, groupKeys)) {
+                return false;
             }
         }
-        return false;
+        return true;
+    }
+
+    /**
+     * Whether rows carrying structured metadata {@code key} can be counted here, adding the key to {@code groupKeys}
+     * when its values split the rows into result series: a {@code sum by (detected_level)} over line filters counts
+     * each value's rows apart (Logs Drilldown's volume query). The count declines when the key matters otherwise
+     * (no grouping, a pipeline reading it) or names a stream label too (the row path then renames it
+     * {@code key_extracted}).
+     */
+    private static boolean groupable(Labels series, String key, LineCountQuery query, java.util.Set<String> groupKeys) {
+        if (series.get(key) != null) {
+            return !query.labelMatters(key) && !query.labelMatters(key + "_extracted");
+        }
+        if (!query.labelMatters(key)) {
+            return true;
+        }
+        if (query.groupedLabels() == null || query.pipeline() != null) {
+            return false;
+        }
+        groupKeys.add(key);
+        return true;
     }
 
     /** Whether two units of one series overlap in time (a repeated row could then span them). */
@@ -309,8 +339,8 @@ final class ColumnarLineCounter {
     }
 
     /** Every unit's sums, per series in plan order; null when a unit declined. */
-    private Map<Labels, List<Sums>> evaluate(QueryContext ctx, Map<Labels, List<Unit>> units, LineCountQuery query)
-            throws IOException {
+    private Map<Labels, List<Sums>> evaluate(QueryContext ctx, Map<Labels, List<Unit>> units,
+            Map<Labels, List<String>> groupKeys, LineCountQuery query) throws IOException {
         Map<Labels, List<Sums>> out = new LinkedHashMap<>();
         long fromDirectoryCount = 0;
         boolean keep = keepDecoded(units, query);
@@ -326,7 +356,9 @@ final class ColumnarLineCounter {
             out.put(e.getKey(), view);
             for (int i = 0; i < results.length; i++) {
                 Unit unit = e.getValue().get(i);
-                Sums fromDirectory = fromDirectory(ctx, unit, query);
+                List<String> keys = groupKeys.get(e.getKey());
+                Sums fromDirectory = unit instanceof Block b && groupedByMetadata(b.info(), keys) ? null
+                        : fromDirectory(ctx, unit, query);
                 if (fromDirectory != null) {
                     results[i] = fromDirectory;
                     fromDirectoryCount++;
@@ -339,7 +371,7 @@ final class ColumnarLineCounter {
                 int index = i;
                 Labels series = e.getKey();
                 pending.add(() -> {
-                    CompletableFuture<Sums> f = start(ctx, series, unit, query, keep, proof);
+                    CompletableFuture<Sums> f = start(ctx, series, unit, query, keep, proof, keys);
                     ctx.track(f);
                     inFlight.add(f.thenApply(s -> results[index] = s));
                 });
@@ -424,17 +456,21 @@ final class ColumnarLineCounter {
     }
 
     private CompletableFuture<Sums> start(QueryContext ctx, Labels series, Unit unit, LineCountQuery query,
-            boolean keep, NumberProof proof) {
+            boolean keep, NumberProof proof, List<String> groupKeys) {
         if (unit instanceof Memory m) {
-            return CompletableFuture.completedFuture(countMemory(ctx, rows(series, query), m.entries(), query));
+            return CompletableFuture.completedFuture(countMemory(ctx, rows(series, query), m.entries(), query,
+                    groupKeys));
         }
         Block b = (Block) unit;
         RowPipeline rows = rows(series, query);
         boolean stored = b.part() == null;
+        if (groupedByMetadata(b.info(), groupKeys)) {
+            return startWithMetadata(ctx, b, query, proof, groupKeys);
+        }
         ColumnarBlock cached = stored ? columnar.cachedLinesBlock(ctx, b.name(), b.info()) : null;
         if (cached != null) {
-            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true, keep, true, proof),
-                    evalPool);
+            return CompletableFuture.supplyAsync(() -> count(ctx, b, cached, rows, query, true, keep, true, proof,
+                    List.of()), evalPool);
         }
         CompletableFuture<byte[]> bytes = stored ? columnar.fetchTimestampsAndLines(ctx, b.name(), b.info())
                 : CompletableFuture.supplyAsync(() -> {
@@ -449,7 +485,7 @@ final class ColumnarLineCounter {
             if (block == null) {
                 return new Sums();
             }
-            Sums sums = count(ctx, b, block, rows, query, stored, keep && stored, false, proof);
+            Sums sums = count(ctx, b, block, rows, query, stored, keep && stored, false, proof, List.of());
             if (keep && stored && !sums.damaged) {
                 columnar.rememberLinesBlock(b.name(), b.info(), block);
             }
@@ -458,12 +494,53 @@ final class ColumnarLineCounter {
     }
 
     /**
+     * Counts one block whose rows are split by the values of its metadata columns {@code groupKeys}: the whole block
+     * read (a stored one through the cache, as a log query reads it) and its metadata decoded; the decoded block is
+     * not kept (the cache's lines-only blocks have no metadata).
+     */
+    private CompletableFuture<Sums> startWithMetadata(QueryContext ctx, Block b, LineCountQuery query,
+            NumberProof proof, List<String> groupKeys) {
+        boolean stored = b.part() == null;
+        CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info(), false)
+                : CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return ColumnarBlockSegments.readFile(b.part(), b.info());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("cannot read part " + b.name() + ": " + e.getMessage(), e);
+                    }
+                }, evalPool);
+        return bytes.thenApplyAsync(fetched -> {
+            ColumnarBlock block;
+            try {
+                block = columnar.decodeBlock(b.name(), b.directory(), b.block(), fetched, true);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            if (block == null) {
+                return new Sums();
+            }
+            return count(ctx, b, block, null, query, stored, false, false, proof, groupKeys);
+        }, evalPool);
+    }
+
+    /** Whether a block holds a column of one of the metadata keys that split rows into result series. */
+    private static boolean groupedByMetadata(ColumnarBlockInfo info, List<String> groupKeys) {
+        for (String key : groupKeys) {
+            if (info.metadata(key) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Counts one block (see {@link #countBlock}); for a query with a number proof, a stored block's number filter is
      * then built (from the sections the search left in this thread's scratch, or those the block keeps) and kept.
      */
     private Sums count(QueryContext ctx, Block b, ColumnarBlock block, RowPipeline rows, LineCountQuery query,
-            boolean stored, boolean keep, boolean cached, NumberProof proof) {
-        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored, keep, cached);
+            boolean stored, boolean keep, boolean cached, NumberProof proof, List<String> groupKeys) {
+        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored, keep, cached,
+                groupKeys.isEmpty() ? null : MetadataGroups.ofBlock(query, groupKeys, block));
         if (stored && sums != Sums.DECLINED && !sums.damaged) {
             if (sums.timestampsKnown) {
                 distinct.record(b.name(), b.block(), sums.distinctTimestamps);
@@ -506,7 +583,7 @@ final class ColumnarLineCounter {
      * are kept by the block when {@code keep}, else inflated into this thread's scratch.
      */
     private Sums countBlock(QueryContext ctx, String name, int index, ColumnarBlock block, RowPipeline rows,
-            LineCountQuery query, boolean stored, boolean keep, boolean cached) {
+            LineCountQuery query, boolean stored, boolean keep, boolean cached, MetadataGroups groups) {
         Sums sums = new Sums();
         RegionSum acc = new RegionSum(query, sums);
         long inRange = 0;
@@ -548,11 +625,21 @@ final class ColumnarLineCounter {
                 // every row in range, no repeats, one window region: the count needs no timestamp
                 long passing = 0;
                 for (int row = 0; row < block.rows(); row++) {
-                    passing += passes[literalsIn(hits, row)] ? 1 : 0;
+                    if (!passes[literalsIn(hits, row)]) {
+                        continue;
+                    }
+                    if (groups == null) {
+                        passing++;
+                    } else {
+                        groups.ofRow(row, acc).add(info.maxTimeNanos(), 1);
+                    }
                 }
                 if (passing > 0) {
                     acc.add(info.maxTimeNanos(), passing);
-                    acc.flush();
+                }
+                acc.flush();
+                if (groups != null) {
+                    groups.close(sums);
                 }
                 sums.distinctTimestamps = true;
                 sums.timestampsKnown = true;
@@ -592,7 +679,7 @@ final class ColumnarLineCounter {
                         return Sums.DECLINED;
                     }
                 } else if (onTokens) {
-                    acc.add(ts, 1);
+                    (groups == null ? acc : groups.ofRow(row, acc)).add(ts, 1);
                 } else if (needLines) {
                     int offset = lines.offset(row);
                     int length = lines.length(row);
@@ -600,12 +687,12 @@ final class ColumnarLineCounter {
                         continue;
                     }
                     if (rows == null) {
-                        acc.add(ts, query.lineBytes() ? length : 1);
+                        (groups == null ? acc : groups.ofRow(row, acc)).add(ts, query.lineBytes() ? length : 1);
                     } else if (!rows.add(acc, ts, lines.bytes(), offset, length)) {
                         return Sums.DECLINED;
                     }
                 } else {
-                    acc.add(ts, 1);
+                    (groups == null ? acc : groups.ofRow(row, acc)).add(ts, 1);
                 }
             }
         } catch (UncheckedIOException e) {
@@ -615,6 +702,9 @@ final class ColumnarLineCounter {
             return none;
         }
         acc.flush();
+        if (groups != null) {
+            groups.close(sums);
+        }
         if (rows != null) {
             rows.close(sums);
         }
@@ -713,9 +803,11 @@ final class ColumnarLineCounter {
         return false;
     }
 
-    private static Sums countMemory(QueryContext ctx, RowPipeline rows, List<LogEntry> entries, LineCountQuery query) {
+    private static Sums countMemory(QueryContext ctx, RowPipeline rows, List<LogEntry> entries, LineCountQuery query,
+            List<String> groupKeys) {
         Sums sums = new Sums();
         RegionSum acc = new RegionSum(query, sums);
+        MetadataGroups groups = groupKeys.isEmpty() ? null : new MetadataGroups(query, groupKeys, null);
         long previous = Long.MIN_VALUE;
         int runStart = 0;
         for (int i = 0; i < entries.size(); i++) {
@@ -744,12 +836,15 @@ final class ColumnarLineCounter {
                 continue;
             }
             if (rows == null) {
-                acc.add(ts, query.lineBytes() ? line.length : 1);
+                (groups == null ? acc : groups.ofEntry(e, acc)).add(ts, query.lineBytes() ? line.length : 1);
             } else if (!rows.add(acc, ts, line, 0, line.length)) {
                 return Sums.DECLINED;
             }
         }
         acc.flush();
+        if (groups != null) {
+            groups.close(sums);
+        }
         if (rows != null) {
             rows.close(sums);
         }
@@ -822,6 +917,120 @@ final class ColumnarLineCounter {
     }
 
     /** Sums consecutive rows of one window region into one sample. Not thread-safe. */
+    /**
+     * Sums of one unit's rows split by the values of the structured-metadata keys the result is grouped by: a row
+     * with none of them goes to the unit's own sums, every other combination of values to a group of its own
+     * ({@link Sums#groupLabels}). A value of {@code ""} is a value (Loki keeps the label), distinct from absent. Not
+     * thread-safe.
+     */
+    private static final class MetadataGroups {
+        private final LineCountQuery query;
+        private final List<String> keys;
+        /** The block's columns of {@link #keys}, or null for rows in memory. */
+        private final ColumnarValues[] columns;
+        private final Map<ValuesKey, RegionSum> accs = new java.util.HashMap<>();
+        private final Map<ValuesKey, Sums> sums = new LinkedHashMap<>();
+        /** Reused for lookups; copied only for a combination seen first. */
+        private final ValuesKey probe;
+
+        MetadataGroups(LineCountQuery query, List<String> keys, ColumnarValues[] columns) {
+            this.query = query;
+            this.keys = keys;
+            this.columns = columns;
+            this.probe = new ValuesKey(new String[keys.size()]);
+        }
+
+        static MetadataGroups ofBlock(LineCountQuery query, List<String> keys, ColumnarBlock block) {
+            ColumnarValues[] columns = new ColumnarValues[keys.size()];
+            for (int k = 0; k < columns.length; k++) {
+                columns[k] = block.metadata(keys.get(k));
+            }
+            return new MetadataGroups(query, keys, columns);
+        }
+
+        /** Where row {@code row} of the block is summed: {@code plain} when it has none of the keys. */
+        RegionSum ofRow(int row, RegionSum plain) {
+            for (int k = 0; k < columns.length; k++) {
+                probe.values[k] = columns[k].value(row);
+            }
+            return lookUp(plain);
+        }
+
+        /** Where entry {@code e} is summed: {@code plain} when it has none of the keys. */
+        RegionSum ofEntry(LogEntry e, RegionSum plain) {
+            for (int k = 0; k < keys.size(); k++) {
+                probe.values[k] = e.metadataValue(keys.get(k));
+            }
+            return lookUp(plain);
+        }
+
+        private RegionSum lookUp(RegionSum plain) {
+            boolean any = false;
+            for (String v : probe.values) {
+                any |= v != null;
+            }
+            if (!any) {
+                return plain;
+            }
+            probe.rehash();
+            RegionSum acc = accs.get(probe);
+            if (acc == null) {
+                ValuesKey key = new ValuesKey(probe.values.clone());
+                key.rehash();
+                Sums s = new Sums();
+                sums.put(key, s);
+                acc = new RegionSum(query, s);
+                accs.put(key, acc);
+            }
+            return acc;
+        }
+
+        /** Flushes the groups and hands them to {@code out} as its groups. */
+        void close(Sums out) {
+            if (sums.isEmpty()) {
+                return;
+            }
+            accs.values().forEach(RegionSum::flush);
+            out.groupLabels = new ArrayList<>(sums.size());
+            out.groupSums = new ArrayList<>(sums.size());
+            for (Map.Entry<ValuesKey, Sums> e : sums.entrySet()) {
+                Map<String, String> labels = new LinkedHashMap<>();
+                for (int k = 0; k < keys.size(); k++) {
+                    String v = e.getKey().values[k];
+                    if (v != null) {
+                        labels.put(keys.get(k), v);
+                    }
+                }
+                out.groupLabels.add(labels);
+                out.groupSums.add(e.getValue());
+            }
+        }
+    }
+
+    /** One combination of metadata values (null: absent), hashed once per lookup. */
+    private static final class ValuesKey {
+        final String[] values;
+        private int hash;
+
+        ValuesKey(String[] values) {
+            this.values = values;
+        }
+
+        void rehash() {
+            hash = Arrays.hashCode(values);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ValuesKey other && Arrays.equals(values, other.values);
+        }
+    }
+
     private static final class RegionSum {
         private final LineCountQuery query;
         private final Sums out;

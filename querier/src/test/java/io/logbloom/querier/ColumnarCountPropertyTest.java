@@ -213,6 +213,58 @@ final class ColumnarCountPropertyTest {
     }
 
     @Test
+    void countsGroupedByAMetadataKey_areCountedFromColumns_andEqualRowAtATime() throws Exception {
+        Random r = new Random(7);
+        String[] levels = {"info", "warn", "error", ""};
+        long answered = 0;
+        long declined = 0;
+        for (int set = 0; set < 6; set++) {
+            QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+            Map<Labels, List<LogEntry>> object = new LinkedHashMap<>();
+            Map<Labels, List<LogEntry>> part = new LinkedHashMap<>();
+            for (String app : new String[] {"api", "db", "web"}) {
+                Labels labels = Labels.of("app", app, "env", "prod");
+                List<LogEntry> rows = new ArrayList<>();
+                long ts = BASE;
+                for (int i = 0; i < 120; i++) {
+                    ts += 1 + r.nextInt(3) * SEC; // increasing: units touching in time would make the count decline
+                    List<Label> md = new ArrayList<>();
+                    if (r.nextInt(5) != 0) { // some rows have no level at all: counted in the stream's own series
+                        md.add(new Label("detected_level", levels[r.nextInt(levels.length)]));
+                    }
+                    md.add(new Label("trace_id", "t" + i)); // a key the grouping drops
+                    rows.add(new LogEntry(ts, line(r), md));
+                }
+                object.put(labels, List.copyOf(rows.subList(0, 70)));
+                part.put(labels, List.copyOf(rows.subList(70, 100)));
+                s.memory.put(labels, List.copyOf(rows.subList(100, 120)));
+            }
+            s.flushColumnar(TENANT, object, 4 + r.nextInt(12));
+            s.sealPart(Files.createDirectories(dir.resolve("grouped-" + set)), part, 4 + r.nextInt(12));
+            try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
+                    QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
+                QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+                QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
+                for (String q : List.of(
+                        "sum by (detected_level) (count_over_time({env=\"prod\"} [1m]))",
+                        "sum by (detected_level) (count_over_time({env=\"prod\"} |= \"status\" [30s]))",
+                        "sum by (app, detected_level) (rate({app=~\".+\"} != \"retry\" [1m]))",
+                        "sum by (detected_level) (bytes_over_time({app=\"api\"} |~ \"status=5..\" [2m]))")) {
+                    QueryRequest request = new QueryRequest(TENANT, q, BASE, BASE + 400 * SEC, 20 * SEC, 100, false,
+                            false, true);
+                    Object expected = ((QueryOutcome.Metrics) reference.run(request)).result();
+                    Object got = ((QueryOutcome.Metrics) columnar.run(request)).result();
+                    assertThat(got).as("set %d: %s", set, q).isEqualTo(expected);
+                }
+                answered += querier.metrics().columnarCountsAnswered();
+                declined += querier.metrics().columnarCountsDeclined();
+            }
+        }
+        assertThat(declined).as("grouped by a metadata key: nothing declined").isZero();
+        assertThat(answered).isEqualTo(6 * 4);
+    }
+
+    @Test
     void firstPlainCount_answersBlocksWithStrictlyIncreasingTimestampsFromTheDirectoryFlag_andRepeatsStillDropped()
             throws Exception {
         QuerierFakes.Storage s = new QuerierFakes.Storage(0);
