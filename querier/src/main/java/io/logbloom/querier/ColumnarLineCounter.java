@@ -62,8 +62,8 @@ import java.util.concurrent.ExecutorService;
  * directory's flag, written since columnar version 3, or {@link DistinctTimestampBlocks} learned by a scan of an
  * older object); and this counter declines (the engine then reads entries) whenever a
  * repeat could span two of a series' blocks, parts or in-memory runs, i.e. whenever their time ranges touch. A
- * {@code by} naming a structured-metadata key over line filters only ({@code sum by (detected_level)}, Logs
- * Drilldown's volume query) splits the rows by the key's values ({@link MetadataGroups}): such a block is read whole
+ * {@code by} naming a structured-metadata key over line filters only ({@code sum by (detected_level)}, a
+ * level-volume panel's query) splits the rows by the key's values ({@link MetadataGroups}): such a block is read whole
  * and its metadata decoded. The counter declines when structured metadata would become a label of the result
  * otherwise (no grouping at all, a pipeline reading the key, a key that also names a stream label), when a series
  * has row chunks of the first engine, and when a block's rows are not in time order.
@@ -308,7 +308,7 @@ final class ColumnarLineCounter {
     /**
      * Whether rows carrying structured metadata {@code key} can be counted here, adding the key to {@code groupKeys}
      * when its values split the rows into result series: a {@code sum by (detected_level)} over line filters counts
-     * each value's rows apart (Logs Drilldown's volume query). The count declines when the key matters otherwise
+     * each value's rows apart (a level-volume panel's query). The count declines when the key matters otherwise
      * (no grouping, a pipeline reading it) or names a stream label too (the row path then renames it
      * {@code key_extracted}).
      */
