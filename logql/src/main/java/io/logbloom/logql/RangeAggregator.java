@@ -204,6 +204,32 @@ final class RangeAggregator {
         return out;
     }
 
+    /** Labels a pipeline error sets: only parsers and label filters do, never a line filter. */
+    private static final Set<String> ERROR_LABELS = Set.of("__error__", "__error_details__");
+
+    /**
+     * Whether the stages from {@code from} on are all {@code | drop} of error labels ({@code | drop __error__,
+     * __error_details__}, as generated queries append) after line filters only: no stage before them can set an error,
+     * so they drop nothing, and the count is that of the line filters. Only under a {@code by} that keeps neither
+     * label (without one, every label of a row shapes its series).
+     */
+    private static boolean onlyNoOpErrorDrops(List<Stage> stages, int from, Set<String> grouped) {
+        if (grouped == null || grouped.contains("__error__") || grouped.contains("__error_details__")) {
+            return false;
+        }
+        for (int i = from; i < stages.size(); i++) {
+            if (!(stages.get(i) instanceof Stage.Drop d)) {
+                return false;
+            }
+            for (Stage.LabelSelect l : d.labels()) {
+                if (!ERROR_LABELS.contains(l.name())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /**
      * The samples of a count or byte range aggregation, or of an unwrapped one, as the source evaluates them from
      * its columns (line filters on bytes, then the rest of the pipeline as a {@link ColumnarPipeline}), grouped as
@@ -225,7 +251,8 @@ final class RangeAggregator {
         }
         Set<String> grouped = grouping == null ? null : grouping.keptNames();
         ColumnarPipeline pipeline = null;
-        if (lineFilters < stages.size() || lr.unwrap() != null) {
+        boolean filtersOnly = lineFilters == stages.size() || onlyNoOpErrorDrops(stages, lineFilters, grouped);
+        if (!filtersOnly || lr.unwrap() != null) {
             pipeline = ColumnarPipeline.compile(lr, r.op(), grouped, lineFilters);
             if (pipeline == null) {
                 return null;
