@@ -251,7 +251,7 @@ public final class Ingester implements AutoCloseable {
             throw e;
         }
         this.sealThread = BackgroundTasks.singleThread(SEAL_THREAD);
-        this.merges = new MergeScheduler(config, parts, merger, writer, bloomWriter, metrics, health, clock,
+        this.merges = new MergeScheduler(config, parts, merger, writer, bloomWriter, metrics, health, this::nowNanos,
                 BackgroundTasks.singleThread(MERGE_THREAD));
         long sealPeriod = config.flush().sealInterval().toMillis();
         sealThread.scheduleWithFixedDelay(this::sealTick, sealPeriod, sealPeriod, TimeUnit.MILLISECONDS);

@@ -2,7 +2,6 @@ package io.logbloom.ingest;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -12,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +52,8 @@ final class MergeScheduler {
     private final SeriesBloomWriter bloomWriter;
     private final IngestMetrics metrics;
     private final IngesterHealth health;
-    private final Clock clock;
+    /** The clock's time in nanoseconds since the epoch (the ingester's). */
+    private final LongSupplier clockNanos;
     private final ScheduledExecutorService thread;
     private final ReentrantLock lock = new ReentrantLock();
     /** Whether a check is scheduled ahead of the loop's period, so seals ask for one at a time. */
@@ -71,7 +72,7 @@ final class MergeScheduler {
      * and the series blooms of {@code bloomWriter} evicted.
      */
     MergeScheduler(IngestConfig config, LocalParts parts, PartMerger merger, StreamWriter writer,
-            SeriesBloomWriter bloomWriter, IngestMetrics metrics, IngesterHealth health, Clock clock,
+            SeriesBloomWriter bloomWriter, IngestMetrics metrics, IngesterHealth health, LongSupplier clockNanos,
             ScheduledExecutorService thread) {
         this.config = Objects.requireNonNull(config, "config is null");
         this.parts = Objects.requireNonNull(parts, "parts is null");
@@ -80,7 +81,7 @@ final class MergeScheduler {
         this.bloomWriter = Objects.requireNonNull(bloomWriter, "bloomWriter is null");
         this.metrics = Objects.requireNonNull(metrics, "metrics is null");
         this.health = Objects.requireNonNull(health, "health is null");
-        this.clock = Objects.requireNonNull(clock, "clock is null");
+        this.clockNanos = Objects.requireNonNull(clockNanos, "clockNanos is null");
         this.thread = Objects.requireNonNull(thread, "thread is null");
     }
 
@@ -104,7 +105,7 @@ final class MergeScheduler {
      * push refused for the backlog asks for one.
      */
     void checkSoonIfDueBySize() {
-        if (burstGoingOn(nowNanos())) {
+        if (burstGoingOn(clockNanos.getAsLong())) {
             return;
         }
         for (String tenant : parts.tenants()) {
@@ -121,7 +122,7 @@ final class MergeScheduler {
 
     /** Notes that a push left the buffers over their early-seal size: merges due by size wait (see the class comment). */
     void burstSeen() {
-        burstSeenNanos = nowNanos();
+        burstSeenNanos = clockNanos.getAsLong();
     }
 
     /** Whether the last merge with work failed. */
@@ -226,7 +227,7 @@ final class MergeScheduler {
     private void checkLocked(boolean[] merged) throws IOException {
         IOException failure = null;
         boolean hadWork = false;
-        long now = nowNanos();
+        long now = clockNanos.getAsLong();
         for (String tenant : parts.tenants()) {
             List<LocalParts.Part> ready = merger.mergeable(tenant);
             if (ready.isEmpty()) {
@@ -321,7 +322,7 @@ final class MergeScheduler {
      * merge with work succeeds; caller holds {@code lock}.
      */
     private void trackRetryBudget(IOException failure, boolean hadWork) {
-        long now = nowNanos();
+        long now = clockNanos.getAsLong();
         long budget = config.budget().flushRetryBudget().toNanos();
         if (failure != null) {
             failing = true;
@@ -356,10 +357,5 @@ final class MergeScheduler {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting to retry a flush", e);
         }
-    }
-
-    private long nowNanos() {
-        java.time.Instant t = clock.instant();
-        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 }

@@ -214,7 +214,7 @@ final class RangeAggregator {
      * label (without one, every label of a row shapes its series).
      */
     private static boolean onlyNoOpErrorDrops(List<Stage> stages, int from, Set<String> grouped) {
-        if (grouped == null || grouped.contains("__error__") || grouped.contains("__error_details__")) {
+        if (grouped == null || grouped.stream().anyMatch(ERROR_LABELS::contains)) {
             return false;
         }
         for (int i = from; i < stages.size(); i++) {

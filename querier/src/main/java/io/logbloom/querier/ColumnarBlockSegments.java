@@ -240,25 +240,16 @@ final class ColumnarBlockSegments {
      * of a pool thread can wait a whole scheduling slice, per block of a needle).
      */
     CompletableFuture<byte[]> fetch(QueryContext ctx, String objectKey, ColumnarBlockInfo block, boolean awaited) {
-        byte[] cached = blocks.get(blockKey(objectKey, block));
+        String cacheKey = blockKey(objectKey, block);
+        byte[] cached = blocks.get(cacheKey);
         if (cached != null) {
-            ctx.stats.chunksFromCache.increment();
-            ctx.stats.chunksFetched.increment();
-            ctx.stats.compressedBytes.add(cached.length);
-            return CompletableFuture.completedFuture(cached);
+            return CompletableFuture.completedFuture(fromCache(ctx, cached));
         }
         if (awaited && store.readsAreLocal()) {
-            return SeriesReader.Fetch.now(() -> read(ctx, objectKey, block), "object " + objectKey);
+            return SeriesReader.Fetch.now(() -> read(ctx, objectKey, block, cacheKey, block.length()),
+                    "object " + objectKey);
         }
-        CompletableFuture<byte[]> future = CompletableFuture.supplyAsync(() -> {
-            try {
-                return read(ctx, objectKey, block);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read object " + objectKey + ": " + e.getMessage(), e);
-            }
-        }, fetchPool);
-        ctx.track(future);
-        return future;
+        return readOnPool(ctx, objectKey, block, cacheKey, block.length());
     }
 
     /**
@@ -274,45 +265,48 @@ final class ColumnarBlockSegments {
             cached = blocks.get(cacheKey);
         }
         if (cached != null) {
-            ctx.stats.chunksFromCache.increment();
-            ctx.stats.chunksFetched.increment();
-            ctx.stats.compressedBytes.add(cached.length);
-            return CompletableFuture.completedFuture(cached);
+            return CompletableFuture.completedFuture(fromCache(ctx, cached));
         }
+        return readOnPool(ctx, objectKey, block, cacheKey, block.timestampsAndLinesLength());
+    }
+
+    /** Counts a block's bytes found in the cache as fetched; returns them. */
+    private static byte[] fromCache(QueryContext ctx, byte[] cached) {
+        ctx.stats.chunksFromCache.increment();
+        ctx.stats.chunksFetched.increment();
+        ctx.stats.compressedBytes.add(cached.length);
+        return cached;
+    }
+
+    /** {@link #read} on the fetch pool, tracked by the query. */
+    private CompletableFuture<byte[]> readOnPool(QueryContext ctx, String objectKey, ColumnarBlockInfo block,
+            String cacheKey, long length) {
         CompletableFuture<byte[]> future = CompletableFuture.supplyAsync(() -> {
-            long start = System.nanoTime();
-            int length = Math.toIntExact(block.timestampsAndLinesLength());
-            byte[] bytes;
             try {
-                bytes = store.getRange(objectKey, block.offset(), length);
-                if (bytes.length != length) {
-                    throw new ChunkFormatException("object " + objectKey + " truncated: block at " + block.offset()
-                            + " has " + bytes.length + " of the " + length + " bytes of its timestamps and lines");
-                }
+                return read(ctx, objectKey, block, cacheKey, length);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read object " + objectKey + ": " + e.getMessage(), e);
             }
-            blocks.put(cacheKey, bytes);
-            ctx.stats.chunksDownloadTimeNanos.add(System.nanoTime() - start);
-            ctx.stats.chunksFetched.increment();
-            ctx.stats.compressedBytes.add(bytes.length);
-            return bytes;
         }, fetchPool);
         ctx.track(future);
         return future;
     }
 
-    private byte[] read(QueryContext ctx, String objectKey, ColumnarBlockInfo block) throws IOException {
+    /**
+     * The first {@code length} bytes of {@code block} (all of it, or its timestamps and lines), from the cache under
+     * {@code cacheKey} or read from the store and kept there.
+     */
+    private byte[] read(QueryContext ctx, String objectKey, ColumnarBlockInfo block, String cacheKey, long length)
+            throws IOException {
         long start = System.nanoTime();
-        String cacheKey = blockKey(objectKey, block);
         byte[] bytes = blocks.get(cacheKey);
         if (bytes != null) {
             ctx.stats.chunksFromCache.increment();
         } else {
-            bytes = store.getRange(objectKey, block.offset(), Math.toIntExact(block.length()));
-            if (bytes.length != block.length()) {
+            bytes = store.getRange(objectKey, block.offset(), Math.toIntExact(length));
+            if (bytes.length != length) {
                 throw new ChunkFormatException("object " + objectKey + " truncated: block at " + block.offset()
-                        + " has " + bytes.length + " of its " + block.length() + " bytes");
+                        + " has " + bytes.length + " of the " + length + " bytes asked for");
             }
             blocks.put(cacheKey, bytes);
         }

@@ -26,11 +26,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 
@@ -171,9 +174,9 @@ final class ColumnarLineCounter {
         // during a first count over a 3 M-line load, under -XX:+LogCompilation); the per-series methods run often
         // enough in the start-up warm-up to be compiled before
         Map<Labels, List<Unit>> units = new LinkedHashMap<>();
-        Map<Labels, List<String>> groupKeys = new java.util.HashMap<>();
+        Map<Labels, List<String>> groupKeys = new HashMap<>();
         for (Map.Entry<Labels, List<ChunkRef>> e : plan.refs().entrySet()) {
-            java.util.TreeSet<String> keys = new java.util.TreeSet<>();
+            Set<String> keys = new TreeSet<>();
             List<Unit> list = unitsOf(e.getKey(), e.getValue(), plan, query, keys);
             if (list == null) {
                 return Optional.empty();
@@ -219,7 +222,7 @@ final class ColumnarLineCounter {
      * column the query's grouping or pipeline needs, a pipeline that does not group safely, units overlapping in time.
      */
     private List<Unit> unitsOf(Labels series, List<ChunkRef> refs, StoreReader.Plan plan, LineCountQuery query,
-            java.util.Set<String> groupKeys) throws IOException {
+            Set<String> groupKeys) throws IOException {
         List<Unit> list = new ArrayList<>();
         for (ChunkRef ref : refs) {
             if (!ref.isColumnar()) {
@@ -295,7 +298,7 @@ final class ColumnarLineCounter {
 
     /** Whether every metadata column of a block is {@link #groupable}. */
     private static boolean metadataGroupable(ColumnarBlockInfo info, Labels series, LineCountQuery query,
-            java.util.Set<String> groupKeys) {
+            Set<String> groupKeys) {
         for (ColumnarColumnInfo column : info.columns()) {
             if (column.kind() == ColumnarColumnInfo.Kind.METADATA
                     && !groupable(series, column.key(), query, groupKeys)) {
@@ -312,7 +315,7 @@ final class ColumnarLineCounter {
      * (no grouping, a pipeline reading it) or names a stream label too (the row path then renames it
      * {@code key_extracted}).
      */
-    private static boolean groupable(Labels series, String key, LineCountQuery query, java.util.Set<String> groupKeys) {
+    private static boolean groupable(Labels series, String key, LineCountQuery query, Set<String> groupKeys) {
         if (series.get(key) != null) {
             return !query.labelMatters(key) && !query.labelMatters(key + "_extracted");
         }
@@ -345,7 +348,7 @@ final class ColumnarLineCounter {
         long fromDirectoryCount = 0;
         boolean keep = keepDecoded(units, query);
         NumberProof proof = query.filter().acceptsAll() ? null : NumberProof.of(query.filter());
-        Map<String, BlockNumberFilters.ObjectFilters> filtersByObject = new java.util.HashMap<>();
+        Map<String, BlockNumberFilters.ObjectFilters> filtersByObject = new HashMap<>();
         Deque<CompletableFuture<Sums>> inFlight = new ArrayDeque<>();
         List<Sums[]> slots = new ArrayList<>();
         Deque<Runnable> pending = new ArrayDeque<>();
@@ -473,15 +476,9 @@ final class ColumnarLineCounter {
                     List.of()), evalPool);
         }
         CompletableFuture<byte[]> bytes = stored ? columnar.fetchTimestampsAndLines(ctx, b.name(), b.info())
-                : CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return ColumnarBlockSegments.readFile(b.part(), b.info(), b.info().timestampsAndLinesLength());
-                    } catch (IOException e) {
-                        throw new UncheckedIOException("cannot read part " + b.name() + ": " + e.getMessage(), e);
-                    }
-                }, evalPool);
+                : readPart(b, b.info().timestampsAndLinesLength());
         return bytes.thenApplyAsync(fetched -> {
-            ColumnarBlock block = decode(b.name(), b.directory(), b.block(), fetched);
+            ColumnarBlock block = decode(b, fetched, false);
             if (block == null) {
                 return new Sums();
             }
@@ -502,20 +499,9 @@ final class ColumnarLineCounter {
             NumberProof proof, List<String> groupKeys) {
         boolean stored = b.part() == null;
         CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info(), false)
-                : CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return ColumnarBlockSegments.readFile(b.part(), b.info());
-                    } catch (IOException e) {
-                        throw new UncheckedIOException("cannot read part " + b.name() + ": " + e.getMessage(), e);
-                    }
-                }, evalPool);
+                : readPart(b, b.info().length());
         return bytes.thenApplyAsync(fetched -> {
-            ColumnarBlock block;
-            try {
-                block = columnar.decodeBlock(b.name(), b.directory(), b.block(), fetched, true);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            ColumnarBlock block = decode(b, fetched, true);
             if (block == null) {
                 return new Sums();
             }
@@ -560,12 +546,24 @@ final class ColumnarLineCounter {
         return sums;
     }
 
-    private ColumnarBlock decode(String name, ColumnarDirectory directory, int block, byte[] bytes) {
+    /** Block {@code b} decoded from its fetched bytes, with its metadata when {@code metadata}; null when damaged. */
+    private ColumnarBlock decode(Block b, byte[] bytes, boolean metadata) {
         try {
-            return columnar.decodeBlock(name, directory, block, bytes, false);
+            return columnar.decodeBlock(b.name(), b.directory(), b.block(), bytes, metadata);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The first {@code length} bytes of block {@code b} of a local part, read on the evaluation pool. */
+    private CompletableFuture<byte[]> readPart(Block b, long length) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return ColumnarBlockSegments.readFile(b.part(), b.info(), length);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read part " + b.name() + ": " + e.getMessage(), e);
+            }
+        }, evalPool);
     }
 
     /** The evaluator of the query's pipeline for one series' rows, or null when line filters are the whole pipeline. */
@@ -928,7 +926,7 @@ final class ColumnarLineCounter {
         private final List<String> keys;
         /** The block's columns of {@link #keys}, or null for rows in memory. */
         private final ColumnarValues[] columns;
-        private final Map<ValuesKey, RegionSum> accs = new java.util.HashMap<>();
+        private final Map<ValuesKey, RegionSum> accs = new HashMap<>();
         private final Map<ValuesKey, Sums> sums = new LinkedHashMap<>();
         /** Reused for lookups; copied only for a combination seen first. */
         private final ValuesKey probe;
