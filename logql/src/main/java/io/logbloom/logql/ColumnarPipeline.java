@@ -17,7 +17,9 @@ import java.util.function.Predicate;
 /**
  * The part of a range aggregation's log pipeline after its leading line filters, evaluated on a row's line bytes
  * for a columnar reader: label filters, line filters, one parser ({@code logfmt}, {@code json} without
- * parameters, {@code regexp} or {@code pattern}) and an {@code unwrap} with its post filters. {@code regexp} and
+ * parameters, {@code regexp} or {@code pattern}) or both {@code json} and {@code logfmt} without parameters (as Logs
+ * Drilldown's field queries parse streams mixing the two), {@code drop} of the error labels, and an {@code unwrap}
+ * with its post filters. {@code regexp} and
  * {@code pattern} run on the line decoded once per row; the other stages run on the bytes. The parser extracts only the labels the rest of the query reads; the other keys are skipped
  * without allocating, and a label filter compares numbers parsed from the bytes. No log entry and no label map is
  * built for a row.
@@ -35,8 +37,13 @@ import java.util.function.Predicate;
  * error exactly. Structured metadata is not seen here: the caller declines a block holding a metadata key this
  * pipeline reads ({@link #reads}).
  *
- * <p>What is supported: stages line filter, label filter and at most one parser; anything else compiles to null
- * (the row path). The result's series: a pipeline with a parser or unwrap needs a {@code by} grouping; a
+ * <p>Errors a parser sets: a {@code json} stage on a line that opens no object sets the error and no label (the row
+ * path does the same without reading further), and the stages after it run on the bytes: a {@code drop} of the error
+ * labels removes it, a label filter reading an error label defers to the row path, and a row still carrying it at
+ * the end is run row at a time (which fails the query or keeps the error, as the result allows).
+ *
+ * <p>What is supported: stages line filter, label filter, the parsers above and {@code drop} of {@code __error__}
+ * (and {@code __error_details__}) without matchers; anything else compiles to null (the row path). The result's series: a pipeline with a parser or unwrap needs a {@code by} grouping; a
  * {@code by} name the parser may set (not an error label, not the unwrapped one) splits a stream's rows into groups
  * by their parsed values ({@link Evaluator#group()}), read from the same slots as the label filters, so a row's
  * group is the labels the row path would give it. A pipeline of label filters and {@code logfmt} also runs on a
@@ -54,6 +61,8 @@ public final class ColumnarPipeline {
     public static final int DECLINE = 2;
 
     private static final byte[] ERROR_KEY = LineLabels.ERROR.getBytes(StandardCharsets.US_ASCII);
+    /** The step of a {@code | drop} of the error labels ({@link #dropsErrorLabels}): the row's error is gone after it. */
+    private static final Object ERROR_DROP = new Object();
     private static final byte[] EQUALS = {'='};
     /** In a key's slot mask: the key lands on {@code __error__}. */
     private static final long ERROR_BIT = 1L << 63;
@@ -72,10 +81,16 @@ public final class ColumnarPipeline {
     private final Set<String> grouped;
     /** The stages after the leading line filters, in order (an array: the per-row loops walk it). */
     private final Object[] steps;
-    /** The parser: a {@link Stage.Logfmt}, a {@link Stage.Json} without parameters, or null. */
+    /**
+     * The first parser: a {@link Stage.Logfmt}, a {@link Stage.Json} without parameters, a {@code regexp} or
+     * {@code pattern} stage, or null. A second parser is only ever the other of {@code json} and {@code logfmt},
+     * both without parameters (see {@link #compile}).
+     */
     private final Stage parser;
-    /** The parser when it is logfmt, else null. */
+    /** The logfmt parser, else null. */
     private final Stage.Logfmt logfmt;
+    /** Whether a {@code json} parser is among the stages. */
+    private final boolean hasJson;
     /** The labels read after the leading line filters, in slot order. */
     private final String[] names;
     private final int unwrapSlot;
@@ -148,7 +163,8 @@ public final class ColumnarPipeline {
         this.grouped = grouped;
         this.steps = steps.toArray();
         this.parser = parser;
-        this.logfmt = parser instanceof Stage.Logfmt l ? l : null;
+        this.logfmt = (Stage.Logfmt) steps.stream().filter(Stage.Logfmt.class::isInstance).findFirst().orElse(null);
+        this.hasJson = steps.stream().anyMatch(Stage.Json.class::isInstance);
         this.names = names;
         this.unwrapSlot = unwrapSlot;
         this.post = post;
@@ -177,12 +193,16 @@ public final class ColumnarPipeline {
                 steps.add(LineFilterBytes.compile(List.of(f)));
             } else if (s instanceof Stage.LabelFilterStage f) {
                 steps.add(labelTest(f.filter(), slots));
-            } else if (s instanceof Stage.Logfmt l && parser == null && !namesError(l.params())) {
-                parser = l;
+            } else if (s instanceof Stage.Logfmt l && !namesError(l.params())
+                    && (parser == null || parser instanceof Stage.Json && secondParser(steps, l))) {
+                parser = parser == null ? l : parser;
                 steps.add(l);
-            } else if (s instanceof Stage.Json j && parser == null && j.params().isEmpty()) {
-                parser = j;
+            } else if (s instanceof Stage.Json j && j.params().isEmpty()
+                    && (parser == null || parser instanceof Stage.Logfmt && secondParser(steps, j))) {
+                parser = parser == null ? j : parser;
                 steps.add(j);
+            } else if (s instanceof Stage.Drop d && dropsErrorLabels(d)) {
+                steps.add(ERROR_DROP);
             } else if ((s instanceof Stage.Regexp || s instanceof Stage.PatternParser) && parser == null) {
                 StringParser p = StringParser.of(s);
                 if (p == null) {
@@ -220,6 +240,40 @@ public final class ColumnarPipeline {
         return new ColumnarPipeline(range, op, grouped == null ? null : Set.copyOf(grouped), List.copyOf(steps),
                 parser, slots.keySet().toArray(new String[0]), unwrapSlot, List.copyOf(post),
                 groupNames.toArray(new String[0]), groupSlots, KeyNumberSkip.of(stages, slots));
+    }
+
+    /**
+     * Whether {@code second} may follow the parser already in {@code steps} (the other of {@code json} and {@code
+     * logfmt}): both without parameters, so both store a pair under its sanitised key, and a label keeps the first
+     * value either gives (the row path's labels keep the first parsed value), read into the same slots.
+     */
+    private static boolean secondParser(List<Object> steps, Stage second) {
+        int parsers = 0;
+        for (Object step : steps) {
+            if (step instanceof Stage.Logfmt l && !l.params().isEmpty()) {
+                return false;
+            }
+            if (step instanceof Stage) {
+                parsers++;
+            }
+        }
+        return parsers == 1 && (!(second instanceof Stage.Logfmt l) || l.params().isEmpty());
+    }
+
+    /**
+     * Whether {@code drop} removes the error labels and nothing else, whatever their values: {@code | drop
+     * __error__} or {@code | drop __error__, __error_details__}, as generated queries follow their parsers with.
+     */
+    private static boolean dropsErrorLabels(Stage.Drop drop) {
+        boolean error = false;
+        for (Stage.LabelSelect l : drop.labels()) {
+            if (l.matcher() != null
+                    || !l.name().equals(LineLabels.ERROR) && !l.name().equals(LineLabels.ERROR_DETAILS)) {
+                return false;
+            }
+            error |= l.name().equals(LineLabels.ERROR);
+        }
+        return error;
     }
 
     /**
@@ -286,7 +340,7 @@ public final class ColumnarPipeline {
             return false;
         }
         for (Object step : steps) {
-            if (!(step instanceof LabelTest || step instanceof Stage.Logfmt)) {
+            if (!(step instanceof LabelTest || step instanceof Stage.Logfmt || step == ERROR_DROP)) {
                 return false;
             }
         }
@@ -377,7 +431,16 @@ public final class ColumnarPipeline {
                 return x == FALSE ? r.test(row) : x;
             };
         }
-        int slot = slot(LabelFilters.name(f), slots);
+        String name = LabelFilters.name(f);
+        LabelTest test = leafTest(f, slot(name, slots));
+        if (name.equals(LineLabels.ERROR) || name.equals(LineLabels.ERROR_DETAILS)) {
+            // the slots hold what the parsers extract, not an error a parser set: the row path reads that
+            return row -> row.errorEver ? UNSURE : test.test(row);
+        }
+        return test;
+    }
+
+    private static LabelTest leafTest(LabelFilter f, int slot) {
         if (f instanceof LabelFilter.StringFilter s) {
             MatchType type = s.matcher().type();
             if (type == MatchType.EQUAL || type == MatchType.NOT_EQUAL) {
@@ -467,6 +530,13 @@ public final class ColumnarPipeline {
         private final java.util.function.BooleanSupplier satisfied = () -> unfilled == 0;
         /** Set by the walk when a key lands on {@code __error__}: the row path then fails or filters the line. */
         private boolean errorKey;
+        /**
+         * Whether a parser set the row's error (a {@code json} stage on a line that opens no object) and no {@code
+         * drop} removed it since; a row ending with it is run row at a time, which fails or keeps it as it should.
+         */
+        private boolean errorSet;
+        /** Whether a parser set the row's error at some stage: a label filter reading an error label then defers. */
+        private boolean errorEver;
         private boolean numberFailed;
         private double value;
         private RowSampler sampler;
@@ -521,7 +591,7 @@ public final class ColumnarPipeline {
             lazy = new boolean[n];
             sanitizeKeys = parser != null && (logfmt == null || logfmt.params().isEmpty());
             dropEmpty = logfmt != null && sanitizeKeys && !logfmt.keepEmpty();
-            json = parser instanceof Stage.Json ? new JsonFlattenBytes() : null;
+            json = hasJson ? new JsonFlattenBytes() : null;
             List<Integer> gs = new ArrayList<>();
             for (int g = 0; g < groupSlots.length; g++) {
                 if (!streamLabels.containsKey(groupNames[g])) {
@@ -604,6 +674,8 @@ public final class ColumnarPipeline {
             Arrays.fill(strings, null);
             Arrays.fill(lazy, false);
             lazyTokens = null;
+            errorSet = false;
+            errorEver = false;
             int verdict = onBytes(bytes, offset, length);
             rowDecoded = verdict == UNSURE;
             if (verdict != UNSURE) {
@@ -661,6 +733,8 @@ public final class ColumnarPipeline {
             Arrays.fill(lazy, false);
             lazyTokens = rows;
             tokens = rows;
+            errorSet = false;
+            errorEver = false;
             int verdict;
             try {
                 verdict = onTokens(rows);
@@ -688,6 +762,8 @@ public final class ColumnarPipeline {
                         verdict = x == FALSE ? REJECT : UNSURE;
                         break;
                     }
+                } else if (step == ERROR_DROP) {
+                    errorSet = false; // logfmt sets no error here (a key landing on __error__ defers)
                 } else {
                     startWalk();
                     read = true;
@@ -708,10 +784,11 @@ public final class ColumnarPipeline {
                     ? rows.rowLength() : 0);
         }
 
+        /** Before a logfmt walk: the read labels no earlier parser set. */
         private void startWalk() {
             unfilled = 0;
-            for (byte[][] k : keys) {
-                unfilled += k == null ? 0 : 1;
+            for (int s = 0; s < keys.length; s++) {
+                unfilled += keys[s] != null && start[s] < 0 ? 1 : 0;
             }
             errorKey = false;
         }
@@ -730,10 +807,16 @@ public final class ColumnarPipeline {
                 } else if (step instanceof StringParser p) {
                     String decoded = new String(bytes, offset, length, StandardCharsets.UTF_8);
                     p.extract(decoded, this::captured);
-                } else if (json != null) {
+                } else if (step == ERROR_DROP) {
+                    errorSet = false;
+                } else if (step instanceof Stage.Json) {
                     errorKey = false;
                     escapedJson = false;
-                    if (json.walk(bytes, offset, length, this) == JsonFlattenBytes.UNSURE || errorKey || escapedJson) {
+                    int status = json.walk(bytes, offset, length, this);
+                    if (status == JsonFlattenBytes.NOT_OBJECT) {
+                        errorSet = true; // no label extracted: the stages after it run as on the row path
+                        errorEver = true;
+                    } else if (status == JsonFlattenBytes.UNSURE || errorKey || escapedJson) {
                         return UNSURE;
                     }
                 } else {
@@ -749,6 +832,9 @@ public final class ColumnarPipeline {
 
         /** After the stages passed: the row's sample (a count, its {@code length}, or the unwrapped value). */
         private int finish(int length) {
+            if (errorSet) {
+                return UNSURE; // the row path fails the query, or keeps the error where the result allows it
+            }
             if (unwrapSlot < 0) {
                 value = op == RangeOp.BYTES_OVER_TIME || op == RangeOp.BYTES_RATE ? length : 1;
                 return PASS;

@@ -20,6 +20,11 @@ final class JsonFlattenBytes {
     static final int DONE = 0;
     /** The line is not strict JSON this walk accepts: the row-at-a-time parser must decide. */
     static final int UNSURE = 1;
+    /**
+     * The line does not open an object (empty, blank, or its first byte after spaces is not '{'): the parser sets
+     * its error and no label, as the row-at-a-time parser does without reading further ({@link JsonObjectScan#opensObject}).
+     */
+    static final int NOT_OBJECT = 2;
 
     /** A string value without escapes: the bytes between the quotes are its UTF-8. */
     static final int PLAIN = 0;
@@ -52,7 +57,10 @@ final class JsonFlattenBytes {
     private int pos;
     private Sink sink;
 
-    /** Walks the object in [{@code offset}, {@code offset + length}) of {@code bytes}; {@link #DONE} or {@link #UNSURE}. */
+    /**
+     * Walks the object in [{@code offset}, {@code offset + length}) of {@code bytes}; {@link #DONE}, {@link #UNSURE}
+     * or {@link #NOT_OBJECT} (the sink then saw no field).
+     */
     int walk(byte[] bytes, int offset, int length, Sink to) {
         line = bytes;
         end = offset + length;
@@ -61,7 +69,7 @@ final class JsonFlattenBytes {
         keyLength = 0;
         skipSpace();
         if (pos >= end || line[pos] != '{') {
-            return UNSURE;
+            return NOT_OBJECT;
         }
         pos++;
         return object(0) ? DONE : UNSURE;

@@ -183,12 +183,83 @@ final class ColumnarPipelineTest {
         assertThat(passed).isPositive();
     }
 
+    /** A line of a stream mixing JSON and logfmt records (and text that is neither), as Logs Drilldown's parsers expect. */
+    private static String randomMixedLine(Random r) {
+        return r.nextBoolean() ? randomJson(r) : randomLine(r);
+    }
+
+    /**
+     * Two parsers and a drop of the error labels, as Logs Drilldown's field queries send them ({@code | json | logfmt |
+     * drop __error__, __error_details__ | field!=""}), over lines of both formats: a row's labels, series and sample
+     * equal the row-at-a-time sampler's, and lines that are not JSON objects are answered on their bytes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "count_over_time({app=\"api\"} | json | logfmt | drop __error__, __error_details__ | level!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | json | logfmt | drop __error__, __error_details__ [1m])",
+        "count_over_time({app=\"api\"} | logfmt | json | drop __error_details__, __error__ | bytes > 5 [1m])",
+        "count_over_time({app=\"api\"} | json | drop __error__, __error_details__ | bytes!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | drop __error__, __error_details__ | level=\"error\" [1m])",
+        "bytes_over_time({app=\"api\"} | json | logfmt | drop __error__ | lat=~\"1.*\" or level!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | json | level=\"abc\" | drop __error__, __error_details__ [1m])",
+        "count_over_time({app=\"api\"} | json | bytes > 100 [1m])",
+        "count_over_time({app=\"api\"} | json | logfmt | bytes >= 5 [1m])",
+        "count_over_time({app=\"api\"} | json | __error__!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | json | logfmt | __error__=\"\" | level!=\"info\" [1m])",
+        "count_over_time({app=\"api\"} | json | drop __error__ | __error_details__=\"\" [1m])",
+        "count_over_time({app=\"api\"} | json | drop __error__, __error_details__ | __error__=\"\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt --strict | json | drop __error__, __error_details__ [1m])",
+        "count_over_time({app=\"api\"} | drop __error__ | json | logfmt | app_extracted!=\"\" [1m])",
+        "sum_over_time({app=\"api\"} | json | logfmt | drop __error__, __error_details__ | unwrap bytes [1m])",
+        "max_over_time({app=\"api\"} | logfmt | json | drop __error__ | unwrap size | __error__=\"\" [1m])"})
+    void mixedLines_twoParsersAndErrorDrops_sameSamplesAndGroupsAsRowSampler(String query) {
+        RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
+        Set<String> grouped = Set.of("app", "level", "lat");
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), grouped, 0);
+        assertThat(pipeline).isNotNull();
+        Random r = new Random(query.hashCode());
+        int passed = 0;
+        for (Map<String, String> stream : List.of(PLAIN, SHADOWING)) {
+            assertThat(pipeline.groupsSafely(stream)).isTrue();
+            Set<String> parsedGroups = new java.util.HashSet<>(grouped);
+            parsedGroups.removeAll(stream.keySet());
+            if (agg.range().unwrap() != null) {
+                parsedGroups.remove(agg.range().unwrap().label());
+            }
+            ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(stream);
+            RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
+            long notJson = 0;
+            for (int i = 0; i < 6000; i++) {
+                String line = randomMixedLine(r);
+                notJson += JsonObjectScan.opensObject(line) ? 0 : 1;
+                byte[] bytes = ("#" + line).getBytes(StandardCharsets.UTF_8);
+                int verdict = evaluator.evaluate(i, bytes, 1, bytes.length - 1);
+                if (ReferenceAgreement.agrees(verdict, evaluator, sampler, i, line, stream, parsedGroups)) {
+                    passed++;
+                }
+            }
+            if (query.contains("drop") && !query.contains("| __error")) {
+                // rows that are not JSON objects, their error dropped and read by no label filter, stay on their bytes
+                assertThat(evaluator.bytesRows()).as("rows answered on bytes").isGreaterThan(notJson / 2);
+            }
+        }
+        assertThat(passed).isPositive();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "count_over_time({app=\"api\"} | logfmt | line_format \"x\" [1m])",
         "count_over_time({app=\"api\"} | json a=\"b\" | a > 1 [1m])",
-        "count_over_time({app=\"api\"} | logfmt | json [1m])",
         "count_over_time({app=\"api\"} | logfmt | logfmt [1m])",
+        "count_over_time({app=\"api\"} | json | json [1m])",
+        "count_over_time({app=\"api\"} | json | logfmt | json [1m])",
+        "count_over_time({app=\"api\"} | json | logfmt b=\"bytes\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt b=\"bytes\" | json [1m])",
+        "count_over_time({app=\"api\"} | regexp \"(?P<a>x)\" | json [1m])",
+        "count_over_time({app=\"api\"} | json | drop __error__=\"JSONParserErr\" [1m])",
+        "count_over_time({app=\"api\"} | json | drop level, __error__ [1m])",
+        "count_over_time({app=\"api\"} | json | drop __error_details__ [1m])",
+        "count_over_time({app=\"api\"} | json | keep level [1m])",
         "absent_over_time({app=\"api\"} | logfmt [1m])",
         "count_over_time({app=\"api\"} | logfmt __error__=\"x\" [1m])",
         "count_over_time({app=\"api\"} | regexp \"(?P<__error__>x)\" [1m])",

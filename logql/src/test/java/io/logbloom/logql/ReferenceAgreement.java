@@ -28,4 +28,25 @@ final class ReferenceAgreement {
         }
         return sample;
     }
+
+    /**
+     * As {@link #agrees(int, ColumnarPipeline.Evaluator, RowSampler, long, String, Map)}, and a row that passed falls
+     * in the group of the values the reference's labels give the {@code by} names the parsers set ({@code
+     * parsedGroups}: the grouped names that are not stream labels, error labels or the unwrapped one).
+     */
+    static boolean agrees(int verdict, ColumnarPipeline.Evaluator evaluator, RowSampler sampler, long ts, String line,
+            Map<String, String> stream, java.util.Set<String> parsedGroups) {
+        boolean sample = agrees(verdict, evaluator, sampler, ts, line, stream);
+        if (sample && evaluator.grouping()) {
+            Map<String, String> want = new java.util.HashMap<>();
+            for (String g : parsedGroups) {
+                String v = sampler.labels().get(g);
+                if (v != null) {
+                    want.put(g, v);
+                }
+            }
+            assertThat(evaluator.groupLabels(evaluator.group())).as("group of %s", line).isEqualTo(want);
+        }
+        return sample;
+    }
 }

@@ -268,6 +268,67 @@ final class ColumnarCountPropertyTest {
         assertThat(answered).isEqualTo(6 * 6);
     }
 
+    /**
+     * Logs Drilldown's field breakdowns ({@code sum by (field) (count_over_time({…} | json | logfmt | drop __error__,
+     * __error_details__ | field!="" [..]))}, and its json-only and logfmt-only forms) over streams mixing JSON and
+     * logfmt lines: counted from the columns, none declined, equal to the row-at-a-time engine.
+     */
+    @Test
+    void drilldownFieldBreakdowns_mixedJsonAndLogfmt_areCountedFromColumns_andEqualRowAtATime() throws Exception {
+        Random r = new Random(11);
+        long answered = 0;
+        long declined = 0;
+        long onBytes = 0;
+        List<String> queries = List.of(
+                "sum by (status) (count_over_time({env=\"prod\"} | json | logfmt | drop __error__, __error_details__"
+                        + " | status!=\"\" [1m]))",
+                "sum by (level) (count_over_time({env=\"prod\"} |= \"status\" | json | logfmt | drop __error__,"
+                        + " __error_details__ | level!=\"\" [30s]))",
+                "sum by (msg) (count_over_time({app=~\".+\"} | json | drop __error__, __error_details__ | msg!=\"\" [1m]))",
+                "sum by (method) (count_over_time({env=\"prod\"} | logfmt | drop __error__, __error_details__"
+                        + " | method!=\"\" [2m]))",
+                "avg_over_time({env=\"prod\"} | json | logfmt | drop __error__, __error_details__ | unwrap bytes"
+                        + " | __error__=\"\" [1m]) by ()");
+        for (int set = 0; set < 6; set++) {
+            QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+            Map<Labels, List<LogEntry>> object = new LinkedHashMap<>();
+            Map<Labels, List<LogEntry>> part = new LinkedHashMap<>();
+            for (String app : new String[] {"api", "db", "web"}) {
+                Labels labels = Labels.of("app", app, "env", "prod");
+                List<LogEntry> rows = new ArrayList<>();
+                long ts = BASE;
+                for (int i = 0; i < 120; i++) {
+                    ts += 1 + r.nextInt(3) * SEC;
+                    rows.add(new LogEntry(ts, line(r), List.of()));
+                }
+                object.put(labels, List.copyOf(rows.subList(0, 70)));
+                part.put(labels, List.copyOf(rows.subList(70, 100)));
+                s.memory.put(labels, List.copyOf(rows.subList(100, 120)));
+            }
+            s.flushColumnar(TENANT, object, 4 + r.nextInt(12));
+            s.sealPart(Files.createDirectories(dir.resolve("fields-" + set)), part, 4 + r.nextInt(12));
+            try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
+                    QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
+                QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+                QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
+                for (String q : queries) {
+                    QueryRequest request = new QueryRequest(TENANT, q, BASE, BASE + 400 * SEC, 20 * SEC, 100, false,
+                            false, true);
+                    Object expected = ((QueryOutcome.Metrics) reference.run(request)).result();
+                    Object got = ((QueryOutcome.Metrics) columnar.run(request)).result();
+                    assertThat(got).as("set %d: %s", set, q).isEqualTo(expected);
+                    assertThat(expected).as("set %d: %s", set, q).isNotEqualTo(List.of());
+                }
+                answered += querier.metrics().columnarCountsAnswered();
+                declined += querier.metrics().columnarCountsDeclined();
+                onBytes += querier.metrics().columnarPipelineRowsOnBytes();
+            }
+        }
+        assertThat(declined).as("nothing declined").isZero();
+        assertThat(answered).isEqualTo(6L * queries.size());
+        assertThat(onBytes).as("rows parsed on their bytes").isGreaterThan(6 * 300);
+    }
+
     @Test
     void firstPlainCount_answersBlocksWithStrictlyIncreasingTimestampsFromTheDirectoryFlag_andRepeatsStillDropped()
             throws Exception {
@@ -311,6 +372,11 @@ final class ColumnarCountPropertyTest {
         "| regexp \"bytes=(?P<bytes>\\\\d+)\"", "| pattern \"level=<level> <_>status=<status> <_>\"",
         "| logfmt --keep-empty", "| logfmt bytes, lvl=\"level\"", "| logfmt b=\"bytes\", app, level",
         "| logfmt --strict --keep-empty"};
+    /** {@link #PARSERS} and two parsers or a drop of the error labels after them, as generated queries send them. */
+    private static final String[] MORE_PARSERS = java.util.stream.Stream.concat(java.util.Arrays.stream(PARSERS),
+            java.util.stream.Stream.of("| json | logfmt | drop __error__, __error_details__",
+                    "| json | drop __error__, __error_details__", "| logfmt | json | drop __error__", "| json | logfmt"))
+            .toArray(String[]::new);
     private static final String[] PARSER_FILTERS = {"| bytes > 100", "| bytes >= 2000 or level=\"error\"",
         "| level=~\"err.*\"", "| status != 200", "| size > 1KB", "| dur > 1m", "| app_extracted=\"other\"",
         "| bytes_extracted > 0", "| by_tes > 1", "| __error__=\"\"", "| __error__!=\"\"", "| level!=\"info\"",
@@ -335,6 +401,10 @@ final class ColumnarCountPropertyTest {
     }
 
     private static String parserQuery(Random r) {
+        return parserQuery(r, PARSERS);
+    }
+
+    private static String parserQuery(Random r, String[] parsers) {
         StringBuilder pipeline = new StringBuilder();
         if (r.nextInt(3) == 0) {
             pipeline.append(' ').append(FILTERS[r.nextInt(FILTERS.length)]);
@@ -342,7 +412,7 @@ final class ColumnarCountPropertyTest {
         if (r.nextInt(8) == 0) {
             pipeline.append(" | app=\"api\"");
         }
-        pipeline.append(' ').append(PARSERS[r.nextInt(PARSERS.length)]);
+        pipeline.append(' ').append(parsers[r.nextInt(parsers.length)]);
         int filters = r.nextInt(3);
         for (int i = 0; i < filters; i++) {
             pipeline.append(' ').append(PARSER_FILTERS[r.nextInt(PARSER_FILTERS.length)]);
@@ -375,7 +445,7 @@ final class ColumnarCountPropertyTest {
                 QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
                 QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
                 for (int k = 0; k < 30; k++) {
-                    String q = parserQuery(r);
+                    String q = parserQuery(r, MORE_PARSERS);
                     long start = BASE + r.nextInt(300) * SEC;
                     QueryRequest request = r.nextBoolean()
                             ? new QueryRequest(TENANT, q, start, start, 0, 100, false, true, true)
