@@ -1,6 +1,7 @@
 package io.logbloom.api;
 
 import io.logbloom.ingest.LineFields;
+import io.logbloom.logql.LogfmtFields;
 import io.logbloom.logql.ResultEntry;
 import io.logbloom.logql.ResultStream;
 import java.util.ArrayList;
@@ -36,21 +37,35 @@ final class DetectedFields {
                     f.values.add(v);
                     f.metadata = true;
                 });
-                boolean json = LineFields.isJson(e.line());
-                Map<String, LineFields.Field> parsed = json ? LineFields.json(e.line()) : LineFields.logfmt(e.line());
-                for (LineFields.Field p : parsed.values()) {
-                    if (streamLabels.containsKey(p.name()) || e.structuredMetadata().containsKey(p.name())) {
-                        continue;
+                if (LineFields.isJson(e.line())) {
+                    for (LineFields.Field p : LineFields.json(e.line()).values()) {
+                        Field f = parsedField(p.name(), streamLabels, e, "json");
+                        if (f != null) {
+                            f.values.add(p.value());
+                            f.jsonPath = p.jsonPath();
+                        }
                     }
-                    Field f = fields.computeIfAbsent(p.name(), x -> new Field());
-                    f.values.add(p.value());
-                    f.parsers.add(json ? "json" : "logfmt");
-                    if (json) {
-                        f.jsonPath = p.jsonPath();
-                    }
+                } else {
+                    // as | logfmt names them: Drilldown filters and breaks a field down with that stage
+                    LogfmtFields.of(e.line()).forEach((name, value) -> {
+                        Field f = parsedField(name, streamLabels, e, "logfmt");
+                        if (f != null) {
+                            f.values.add(value);
+                        }
+                    });
                 }
             }
         }
+    }
+
+    /** The field a parser found under {@code name} in {@code e}, or null when a stream label or metadata has the name. */
+    private Field parsedField(String name, Map<String, String> streamLabels, ResultEntry e, String parser) {
+        if (streamLabels.containsKey(name) || e.structuredMetadata().containsKey(name)) {
+            return null;
+        }
+        Field f = fields.computeIfAbsent(name, x -> new Field());
+        f.parsers.add(parser);
+        return f;
     }
 
     /** The fields by name. */

@@ -14,11 +14,12 @@ import java.util.function.Predicate;
 
 /**
  * The fields of a log line as Loki's {@code json} and {@code logfmt} parsers see them, for level
- * detection and for Grafana Logs Drilldown's detected fields: a JSON object is flattened (nested keys
- * joined with {@code _}, arrays skipped, each field with its JSON path); any other line is read as
- * logfmt ({@code key=value}, {@code key="quoted \" value"}, a bare {@code key} has an empty value).
- * Field names keep only {@code [A-Za-z0-9_]} (others become {@code _}), as Loki sanitizes them; the
- * first occurrence of a name wins. Stateless and thread-safe.
+ * detection and (JSON lines) Grafana Logs Drilldown's detected fields: a JSON object is flattened (nested keys
+ * joined with {@code _}, arrays skipped, each field with its JSON path); level detection reads any other line as
+ * logfmt ({@code key=value}, {@code key="quoted \" value"}, a bare {@code key} has an empty value). Field names
+ * keep only {@code [A-Za-z0-9_]} (others become {@code _}), as Loki sanitizes them; the first occurrence of a name
+ * wins. Detected fields of other lines are what {@code | logfmt} extracts ({@code io.logbloom.logql.LogfmtFields}).
+ * Stateless and thread-safe.
  */
 public final class LineFields {
     private static final JsonFactory JSON = new JsonFactory();
@@ -141,20 +142,10 @@ public final class LineFields {
         }
     }
 
-    /** The logfmt pairs of a line, in order. */
-    public static Map<String, Field> logfmt(String line) {
-        Map<String, Field> out = new LinkedHashMap<>();
-        scanLogfmt(line.getBytes(StandardCharsets.UTF_8), name -> !out.containsKey(name), (name, value) -> {
-            out.put(name, new Field(name, value, List.of()));
-            return false;
-        });
-        return out;
-    }
-
     /**
      * The value of the first logfmt pair of the UTF-8 {@code line} whose sanitized name {@code wanted} accepts, or
-     * null: what {@link #logfmt} would hold for the first such name, read without the pairs after it and without the
-     * values of the pairs before it (level detection wants one field, usually among a line's first).
+     * null, read without the pairs after it and without the values of the pairs before it (level detection wants one
+     * field, usually among a line's first).
      */
     public static String firstLogfmtValue(byte[] line, Predicate<String> wanted) {
         String[] found = new String[1];
