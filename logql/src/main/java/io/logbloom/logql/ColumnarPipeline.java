@@ -16,10 +16,10 @@ import java.util.function.Predicate;
 
 /**
  * The part of a range aggregation's log pipeline after its leading line filters, evaluated on a row's line bytes
- * for a columnar reader: label filters, line filters, one parser ({@code logfmt}, {@code json} without
- * parameters, {@code regexp} or {@code pattern}) or both {@code json} and {@code logfmt} without parameters (as Logs
- * Drilldown's field queries parse streams mixing the two), {@code drop} of the error labels, and an {@code unwrap}
- * with its post filters. {@code regexp} and
+ * for a columnar reader: label filters, line filters, one parser ({@code logfmt}, {@code json} without parameters
+ * or with paths of object keys, {@code regexp} or {@code pattern}) or both {@code json} and {@code logfmt} (the latter
+ * without parameters, as Logs Drilldown's field queries parse streams mixing the two), {@code drop} of the error
+ * labels, and an {@code unwrap} with its post filters. {@code regexp} and
  * {@code pattern} run on the line decoded once per row; the other stages run on the bytes. The parser extracts only the labels the rest of the query reads; the other keys are skipped
  * without allocating, and a label filter compares numbers parsed from the bytes. No log entry and no label map is
  * built for a row.
@@ -37,8 +37,8 @@ import java.util.function.Predicate;
  * error exactly. Structured metadata is not seen here: the caller declines a block holding a metadata key this
  * pipeline reads ({@link #reads}).
  *
- * <p>Errors a parser sets: a {@code json} stage on a line that opens no object sets the error and no label (the row
- * path does the same without reading further), and the stages after it run on the bytes: a {@code drop} of the error
+ * <p>Errors a parser sets: a {@code json} stage on a line that opens no object (with parameters: whose first byte is
+ * none of '{', '[', '"') sets the error and no label (the row path does the same without reading further), and the stages after it run on the bytes: a {@code drop} of the error
  * labels removes it, a label filter reading an error label defers to the row path, and a row still carrying it at
  * the end is run row at a time (which fails the query or keeps the error, as the result allows).
  *
@@ -89,8 +89,8 @@ public final class ColumnarPipeline {
     private final Stage parser;
     /** The logfmt parser, else null. */
     private final Stage.Logfmt logfmt;
-    /** Whether a {@code json} parser is among the stages. */
-    private final boolean hasJson;
+    /** The {@code json} parser among the stages, or null. */
+    private final Stage.Json json;
     /** The labels read after the leading line filters, in slot order. */
     private final String[] names;
     private final int unwrapSlot;
@@ -164,7 +164,7 @@ public final class ColumnarPipeline {
         this.steps = steps.toArray();
         this.parser = parser;
         this.logfmt = (Stage.Logfmt) steps.stream().filter(Stage.Logfmt.class::isInstance).findFirst().orElse(null);
-        this.hasJson = steps.stream().anyMatch(Stage.Json.class::isInstance);
+        this.json = (Stage.Json) steps.stream().filter(Stage.Json.class::isInstance).findFirst().orElse(null);
         this.names = names;
         this.unwrapSlot = unwrapSlot;
         this.post = post;
@@ -197,7 +197,7 @@ public final class ColumnarPipeline {
                     && (parser == null || parser instanceof Stage.Json && secondParser(steps, l))) {
                 parser = parser == null ? l : parser;
                 steps.add(l);
-            } else if (s instanceof Stage.Json j && j.params().isEmpty()
+            } else if (s instanceof Stage.Json j && jsonOnBytes(j)
                     && (parser == null || parser instanceof Stage.Logfmt && secondParser(steps, j))) {
                 parser = parser == null ? j : parser;
                 steps.add(j);
@@ -244,8 +244,8 @@ public final class ColumnarPipeline {
 
     /**
      * Whether {@code second} may follow the parser already in {@code steps} (the other of {@code json} and {@code
-     * logfmt}): both without parameters, so both store a pair under its sanitised key, and a label keeps the first
-     * value either gives (the row path's labels keep the first parsed value), read into the same slots.
+     * logfmt}): the {@code logfmt} one without parameters, so it stores a pair under its sanitised key, and a label
+     * keeps the first value either gives (the row path's labels keep the first parsed value), read into the same slots.
      */
     private static boolean secondParser(List<Object> steps, Stage second) {
         int parsers = 0;
@@ -258,6 +258,26 @@ public final class ColumnarPipeline {
             }
         }
         return parsers == 1 && (!(second instanceof Stage.Logfmt l) || l.params().isEmpty());
+    }
+
+    /**
+     * Whether a {@code json} stage runs on bytes: without parameters (flattened, {@link JsonFlattenBytes}), or with
+     * paths of object keys only ({@link JsonPathBytes}), none naming an error label.
+     */
+    private static boolean jsonOnBytes(Stage.Json json) {
+        if (json.params().size() > JsonPathBytes.MAX_PATHS || namesError(json.params())) {
+            return false;
+        }
+        for (Stage.LabelExtraction p : json.params()) {
+            try {
+                if (!JsonPath.parse(p.expression()).steps().stream().allMatch(String.class::isInstance)) {
+                    return false;
+                }
+            } catch (IllegalArgumentException e) {
+                return false; // the row path reports it
+            }
+        }
+        return true;
     }
 
     /**
@@ -507,7 +527,11 @@ public final class ColumnarPipeline {
         /** Per slot: the keys whose pairs land on it (sanitised names, or a parameter's expression), else null. */
         private final byte[][][] keys;
         private final boolean sanitizeKeys;
-        private final JsonFlattenBytes json;
+        /** The walk of a {@code json} parser without parameters, else null. */
+        private final JsonFlattenBytes flatten;
+        /** The walk of a {@code json} parser with parameters, else null, and the slot each parameter fills (or -1). */
+        private final JsonPathBytes jsonPaths;
+        private final int[] paramSlots;
         /** Set by the JSON walk when a read label's value holds escapes: the row path then decodes it. */
         private boolean escapedJson;
         private final boolean dropEmpty;
@@ -591,7 +615,9 @@ public final class ColumnarPipeline {
             lazy = new boolean[n];
             sanitizeKeys = parser != null && (logfmt == null || logfmt.params().isEmpty());
             dropEmpty = logfmt != null && sanitizeKeys && !logfmt.keepEmpty();
-            json = hasJson ? new JsonFlattenBytes() : null;
+            flatten = json != null && json.params().isEmpty() ? new JsonFlattenBytes() : null;
+            jsonPaths = json != null && !json.params().isEmpty() ? jsonPaths(json.params()) : null;
+            paramSlots = jsonPaths == null ? null : paramSlots(json.params());
             List<Integer> gs = new ArrayList<>();
             for (int g = 0; g < groupSlots.length; g++) {
                 if (!streamLabels.containsKey(groupNames[g])) {
@@ -620,6 +646,61 @@ public final class ColumnarPipeline {
             unwrapping = unwrapKey != null && rowGroupSlots.length == 0 && constant[unwrapSlot] == null
                     && keys[unwrapSlot] != null && keys[unwrapSlot].length == 1
                     && Arrays.equals(keys[unwrapSlot][0], unwrapKey);
+        }
+
+        private static JsonPathBytes jsonPaths(List<Stage.LabelExtraction> params) {
+            List<List<String>> paths = new ArrayList<>();
+            for (Stage.LabelExtraction p : params) {
+                paths.add(JsonPath.parse(p.expression()).steps().stream().map(String.class::cast).toList());
+            }
+            return new JsonPathBytes(paths);
+        }
+
+        /**
+         * Per parameter, the slot its value lands on (its label, {@code _extracted} when a stream label has the name),
+         * or -1 when no slot reads it or an earlier parameter lands there first (the row path keeps the first value).
+         */
+        private int[] paramSlots(List<Stage.LabelExtraction> params) {
+            int[] out = new int[params.size()];
+            Set<Integer> claimed = new java.util.HashSet<>();
+            for (int i = 0; i < out.length; i++) {
+                String label = params.get(i).label();
+                String name = streamLabels.containsKey(label) ? label + LineLabels.DUPLICATE_SUFFIX : label;
+                out[i] = -1;
+                for (int s = 0; s < names.length; s++) {
+                    if (names[s].equals(name)) {
+                        out[i] = claimed.add(s) ? s : -1;
+                        break;
+                    }
+                }
+            }
+            return out;
+        }
+
+        /**
+         * After a walk of {@link #jsonPaths} covered the line: each parameter's value into its slot unless an earlier
+         * parser filled it; false when a value is not its bytes as written (escaped, or rendered by the row path's
+         * tree), which the row path then reads.
+         */
+        private boolean paramValues(int offset) {
+            for (int i = 0; i < paramSlots.length; i++) {
+                int s = paramSlots[i];
+                if (s < 0 || start[s] >= 0) {
+                    continue;
+                }
+                int kind = jsonPaths.kind(i);
+                if (kind == JsonPathBytes.MISSING || kind == JsonPathBytes.NULL) {
+                    start[s] = offset; // present and empty, as the row path sets a missing path's label to ""
+                    end[s] = offset;
+                } else if (kind == JsonPathBytes.PLAIN || kind == JsonPathBytes.LITERAL) {
+                    start[s] = jsonPaths.valueStart(i);
+                    end[s] = jsonPaths.valueEnd(i);
+                } else {
+                    return false;
+                }
+                escaped[s] = false;
+            }
+            return true;
         }
 
         /** The id of the dictionary token of {@code rows} that is exactly {@code want}, or -1. */
@@ -809,10 +890,18 @@ public final class ColumnarPipeline {
                     p.extract(decoded, this::captured);
                 } else if (step == ERROR_DROP) {
                     errorSet = false;
+                } else if (step instanceof Stage.Json && jsonPaths != null) {
+                    int status = jsonPaths.walk(bytes, offset, length);
+                    if (status == JsonPathBytes.NOT_JSON) {
+                        errorSet = true; // no label extracted: the stages after it run as on the row path
+                        errorEver = true;
+                    } else if (status == JsonPathBytes.UNSURE || status == JsonPathBytes.DONE && !paramValues(offset)) {
+                        return UNSURE;
+                    }
                 } else if (step instanceof Stage.Json) {
                     errorKey = false;
                     escapedJson = false;
-                    int status = json.walk(bytes, offset, length, this);
+                    int status = flatten.walk(bytes, offset, length, this);
                     if (status == JsonFlattenBytes.NOT_OBJECT) {
                         errorSet = true; // no label extracted: the stages after it run as on the row path
                         errorEver = true;

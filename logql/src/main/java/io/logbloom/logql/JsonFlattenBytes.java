@@ -15,7 +15,7 @@ import java.util.Arrays;
  * within strict JSON both yield the same fields with the same values: Jackson's text of a number is the number
  * as written, and what follows the top-level object is never read. Not thread-safe: it reuses a key buffer.
  */
-final class JsonFlattenBytes {
+final class JsonFlattenBytes extends StrictJsonBytes {
     /** The walk covered the top-level object. */
     static final int DONE = 0;
     /** The line is not strict JSON this walk accepts: the row-at-a-time parser must decide. */
@@ -26,24 +26,6 @@ final class JsonFlattenBytes {
      */
     static final int NOT_OBJECT = 2;
 
-    /** A string value without escapes: the bytes between the quotes are its UTF-8. */
-    static final int PLAIN = 0;
-    /** A string value with escapes (the range is still escaped). */
-    static final int ESCAPED = 1;
-    /** A number, true or false: the range is the text. */
-    static final int LITERAL = 2;
-    /** null: the label's value is "". */
-    static final int NULL = 3;
-
-    /** Nesting the walk follows; deeper lines go to Jackson, whose own limit is far higher. */
-    private static final int MAX_DEPTH = 64;
-    /** Longest number the walk accepts; Jackson's limit is 1000 digits. */
-    private static final int MAX_NUMBER_LENGTH = 200;
-    // what follows an element of an object or array (afterElement)
-    private static final int MORE = 0;
-    private static final int CLOSED = 1;
-    private static final int INVALID = 2;
-
     /** Receives scalar fields. */
     interface Sink {
         /** A field whose flattened key is the first {@code keyLength} bytes of {@code key}; value kind and range. */
@@ -52,9 +34,6 @@ final class JsonFlattenBytes {
 
     private byte[] key = new byte[64];
     private int keyLength;
-    private byte[] line;
-    private int end;
-    private int pos;
     private Sink sink;
 
     /**
@@ -62,9 +41,7 @@ final class JsonFlattenBytes {
      * or {@link #NOT_OBJECT} (the sink then saw no field).
      */
     int walk(byte[] bytes, int offset, int length, Sink to) {
-        line = bytes;
-        end = offset + length;
-        pos = offset;
+        start(bytes, offset, length);
         sink = to;
         keyLength = 0;
         skipSpace();
@@ -73,24 +50,6 @@ final class JsonFlattenBytes {
         }
         pos++;
         return object(0) ? DONE : UNSURE;
-    }
-
-    private void skipSpace() {
-        while (pos < end && (line[pos] == ' ' || line[pos] == '\t' || line[pos] == '\n' || line[pos] == '\r')) {
-            pos++;
-        }
-    }
-
-    /**
-     * Reads what follows an element of an object or array: {@link #CLOSED} after {@code close}, {@link #MORE}
-     * after a ',', {@link #INVALID} otherwise.
-     */
-    private int afterElement(byte close) {
-        skipSpace();
-        if (pos >= end || (line[pos] != close && line[pos] != ',')) {
-            return INVALID;
-        }
-        return line[pos++] == close ? CLOSED : MORE;
     }
 
     /** The members of an object whose '{' was read, flattened under the current key prefix. */
@@ -162,203 +121,6 @@ final class JsonFlattenBytes {
         }
     }
 
-    /** The elements of an array whose '[' was read: validated and skipped. */
-    private boolean array(int depth) {
-        if (depth > MAX_DEPTH) {
-            return false;
-        }
-        skipSpace();
-        if (pos < end && line[pos] == ']') {
-            pos++;
-            return true;
-        }
-        while (true) {
-            skipSpace();
-            if (!skipValue(depth)) {
-                return false;
-            }
-            int next = afterElement((byte) ']');
-            if (next != MORE) {
-                return next == CLOSED;
-            }
-        }
-    }
-
-    private boolean skipValue(int depth) {
-        if (pos >= end) {
-            return false;
-        }
-        byte c = line[pos];
-        if (c == '[') {
-            pos++;
-            return array(depth + 1);
-        }
-        if (c == '{') {
-            if (depth > MAX_DEPTH) {
-                return false;
-            }
-            pos++;
-            skipSpace();
-            if (pos < end && line[pos] == '}') {
-                pos++;
-                return true;
-            }
-            while (true) {
-                skipSpace();
-                if (pos >= end || line[pos] != '"') {
-                    return false;
-                }
-                pos++;
-                if (!string()) {
-                    return false;
-                }
-                skipSpace();
-                if (pos >= end || line[pos] != ':') {
-                    return false;
-                }
-                pos++;
-                skipSpace();
-                if (!skipValue(depth + 1)) {
-                    return false;
-                }
-                int next = afterElement((byte) '}');
-                if (next != MORE) {
-                    return next == CLOSED;
-                }
-            }
-        }
-        if (c == '"') {
-            pos++;
-            return string();
-        }
-        return literal() >= 0;
-    }
-
-    /** Skips a string's content and closing quote; false when it is not valid. */
-    private boolean string() {
-        stringEscaped();
-        return pos >= 0;
-    }
-
-    /** Skips a string's content and closing quote, answering whether it held escapes; sets pos to -1 when invalid. */
-    private boolean stringEscaped() {
-        boolean escaped = false;
-        while (pos < end) {
-            byte c = line[pos];
-            if (c == '"') {
-                pos++;
-                return escaped;
-            }
-            if (c >= 0 && c < 0x20) {
-                break; // Jackson rejects unescaped control characters
-            }
-            if (c == '\\') {
-                escaped = true;
-                if (pos + 1 >= end) {
-                    break;
-                }
-                byte e = line[pos + 1];
-                if (e == 'u') {
-                    if (pos + 6 > end || !hex(pos + 2) || !hex(pos + 3) || !hex(pos + 4) || !hex(pos + 5)) {
-                        break;
-                    }
-                    pos += 6;
-                    continue;
-                }
-                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
-                    break;
-                }
-                pos += 2;
-                continue;
-            }
-            pos++;
-        }
-        pos = -1;
-        end = -1; // stops every loop of the walk
-        return escaped;
-    }
-
-    private boolean hex(int i) {
-        byte c = line[i];
-        return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
-    }
-
-    /** Reads a number, true, false or null in strict JSON syntax; its kind, or -1. */
-    private int literal() {
-        if (matches("true") || matches("false")) {
-            return LITERAL;
-        }
-        if (matches("null")) {
-            return NULL;
-        }
-        int start = pos;
-        if (pos < end && line[pos] == '-') {
-            pos++;
-        }
-        if (pos >= end || !digit(line[pos])) {
-            return -1;
-        }
-        if (line[pos] == '0') {
-            pos++;
-        } else {
-            while (pos < end && digit(line[pos])) {
-                pos++;
-            }
-        }
-        if (pos < end && line[pos] == '.') {
-            pos++;
-            if (pos >= end || !digit(line[pos])) {
-                return -1;
-            }
-            while (pos < end && digit(line[pos])) {
-                pos++;
-            }
-        }
-        if (pos < end && (line[pos] == 'e' || line[pos] == 'E')) {
-            pos++;
-            if (pos < end && (line[pos] == '+' || line[pos] == '-')) {
-                pos++;
-            }
-            if (pos >= end || !digit(line[pos])) {
-                return -1;
-            }
-            while (pos < end && digit(line[pos])) {
-                pos++;
-            }
-        }
-        if (pos - start > MAX_NUMBER_LENGTH) {
-            return -1;
-        }
-        // Jackson needs a separator after a number: a letter right after it is an error
-        if (pos < end && (line[pos] == '_' || line[pos] >= 'a' && line[pos] <= 'z'
-                || line[pos] >= 'A' && line[pos] <= 'Z' || digit(line[pos]) || line[pos] < 0)) {
-            return -1;
-        }
-        return LITERAL;
-    }
-
-    private boolean matches(String word) {
-        int n = word.length();
-        if (pos + n > end) {
-            return false;
-        }
-        for (int i = 0; i < n; i++) {
-            if (line[pos + i] != word.charAt(i)) {
-                return false;
-            }
-        }
-        int after = pos + n;
-        if (after < end && (Character.isLetterOrDigit(line[after]) || line[after] == '_' || line[after] < 0)) {
-            return false; // "truex": Jackson reads it as an unrecognized token
-        }
-        pos = after;
-        return true;
-    }
-
-    private static boolean digit(byte c) {
-        return c >= '0' && c <= '9';
-    }
-
     /** Appends the sanitised form of the name in [start, end) (unescaped when it holds escapes). */
     private boolean appendName(int start, int nameEnd) {
         boolean simple = true;
@@ -397,43 +159,4 @@ final class JsonFlattenBytes {
         key[keyLength++] = b;
     }
 
-    /** A JSON string's content [start, end) unescaped, or null when an escape is not valid. */
-    static String unescape(byte[] line, int start, int end) {
-        StringBuilder sb = new StringBuilder(end - start);
-        int i = start;
-        int plain = start;
-        while (i < end) {
-            if (line[i] != '\\') {
-                i++;
-                continue;
-            }
-            sb.append(new String(line, plain, i - plain, StandardCharsets.UTF_8));
-            if (i + 1 >= end) {
-                return null;
-            }
-            byte e = line[i + 1];
-            switch (e) {
-                case '"', '\\', '/' -> sb.append((char) e);
-                case 'b' -> sb.append('\b');
-                case 'f' -> sb.append('\f');
-                case 'n' -> sb.append('\n');
-                case 'r' -> sb.append('\r');
-                case 't' -> sb.append('\t');
-                case 'u' -> {
-                    if (i + 6 > end) {
-                        return null;
-                    }
-                    sb.append((char) Integer.parseInt(new String(line, i + 2, 4, StandardCharsets.US_ASCII), 16));
-                    i += 4;
-                }
-                default -> {
-                    return null;
-                }
-            }
-            i += 2;
-            plain = i;
-        }
-        sb.append(new String(line, plain, end - plain, StandardCharsets.UTF_8));
-        return sb.toString();
-    }
 }

@@ -211,7 +211,15 @@ final class ColumnarPipelineTest {
         "count_over_time({app=\"api\"} | logfmt --strict | json | drop __error__, __error_details__ [1m])",
         "count_over_time({app=\"api\"} | drop __error__ | json | logfmt | app_extracted!=\"\" [1m])",
         "sum_over_time({app=\"api\"} | json | logfmt | drop __error__, __error_details__ | unwrap bytes [1m])",
-        "max_over_time({app=\"api\"} | logfmt | json | drop __error__ | unwrap size | __error__=\"\" [1m])"})
+        "max_over_time({app=\"api\"} | logfmt | json | drop __error__ | unwrap size | __error__=\"\" [1m])",
+        "count_over_time({app=\"api\"} | json level=\"level\", b=\"bytes\" | b!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | json level=\"[\\\"level\\\"]\" | logfmt | drop __error__, __error_details__"
+                + " | level!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | json lat=\"a.bytes\", app=\"app\", level=\"a.level\" | drop __error__"
+                + " | app_extracted!=\"\" or lat > 2 [1m])",
+        "count_over_time({app=\"api\"} | json level=\"level\", level=\"app\", x=\"b-c\" | level=\"abc\" or x=\"\" [1m])",
+        "count_over_time({app=\"api\"} | json lat=\"bytes\" | drop __error__, __error_details__ | lat >= 5 [1m])",
+        "sum_over_time({app=\"api\"} | json b=\"bytes\", level=\"level\" | logfmt | drop __error__ | unwrap b [1m])"})
     void mixedLines_twoParsersAndErrorDrops_sameSamplesAndGroupsAsRowSampler(String query) {
         RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
         Set<String> grouped = Set.of("app", "level", "lat");
@@ -249,7 +257,6 @@ final class ColumnarPipelineTest {
     @ParameterizedTest
     @ValueSource(strings = {
         "count_over_time({app=\"api\"} | logfmt | line_format \"x\" [1m])",
-        "count_over_time({app=\"api\"} | json a=\"b\" | a > 1 [1m])",
         "count_over_time({app=\"api\"} | logfmt | logfmt [1m])",
         "count_over_time({app=\"api\"} | json | json [1m])",
         "count_over_time({app=\"api\"} | json | logfmt | json [1m])",
@@ -258,6 +265,9 @@ final class ColumnarPipelineTest {
         "count_over_time({app=\"api\"} | regexp \"(?P<a>x)\" | json [1m])",
         "count_over_time({app=\"api\"} | json | drop __error__=\"JSONParserErr\" [1m])",
         "count_over_time({app=\"api\"} | json | drop level, __error__ [1m])",
+        "count_over_time({app=\"api\"} | json a=\"b[0]\" [1m])",
+        "count_over_time({app=\"api\"} | json __error__=\"b\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt a=\"b\" | json c=\"d\" [1m])",
         "count_over_time({app=\"api\"} | json | drop __error_details__ [1m])",
         "count_over_time({app=\"api\"} | json | keep level [1m])",
         "absent_over_time({app=\"api\"} | logfmt [1m])",

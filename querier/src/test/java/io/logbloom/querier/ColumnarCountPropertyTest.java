@@ -285,6 +285,9 @@ final class ColumnarCountPropertyTest {
                 "sum by (level) (count_over_time({env=\"prod\"} |= \"status\" | json | logfmt | drop __error__,"
                         + " __error_details__ | level!=\"\" [30s]))",
                 "sum by (msg) (count_over_time({app=~\".+\"} | json | drop __error__, __error_details__ | msg!=\"\" [1m]))",
+                // with a JSON field's path, as Drilldown sends once detected_fields gave one
+                "sum by (status) (count_over_time({env=\"prod\"} | json status=\"[\\\"status\\\"]\" | logfmt | drop __error__,"
+                        + " __error_details__ | status!=\"\" [1m]))",
                 "sum by (method) (count_over_time({env=\"prod\"} | logfmt | drop __error__, __error_details__"
                         + " | method!=\"\" [2m]))",
                 "avg_over_time({env=\"prod\"} | json | logfmt | drop __error__, __error_details__ | unwrap bytes"
@@ -375,7 +378,9 @@ final class ColumnarCountPropertyTest {
     /** {@link #PARSERS} and two parsers or a drop of the error labels after them, as generated queries send them. */
     private static final String[] MORE_PARSERS = java.util.stream.Stream.concat(java.util.Arrays.stream(PARSERS),
             java.util.stream.Stream.of("| json | logfmt | drop __error__, __error_details__",
-                    "| json | drop __error__, __error_details__", "| logfmt | json | drop __error__", "| json | logfmt"))
+                    "| json | drop __error__, __error_details__", "| logfmt | json | drop __error__", "| json | logfmt",
+                    "| json bytes=\"bytes\", level=\"level\", req=\"req.b-c\" | logfmt | drop __error__",
+                    "| json status=\"status\", latency=\"latency\""))
             .toArray(String[]::new);
     private static final String[] PARSER_FILTERS = {"| bytes > 100", "| bytes >= 2000 or level=\"error\"",
         "| level=~\"err.*\"", "| status != 200", "| size > 1KB", "| dur > 1m", "| app_extracted=\"other\"",

@@ -1,0 +1,228 @@
+package io.logbloom.logql;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The {@code | json label="path", …} parser (paths of object keys only) walked over a line's UTF-8 bytes: for each
+ * path, where the value the row-at-a-time parser would read lies, without building a tree.
+ *
+ * <p>Design: the row-at-a-time parser reads the line as a Jackson tree when it starts with '{' and takes each path
+ * through it; a key repeated in an object replaces the earlier member there, so a path's value comes from the last
+ * member along it: a member matching a path's step forgets what earlier members gave the path. The walk accepts only
+ * {@link StrictJsonBytes strict JSON} and answers {@link #UNSURE} at anything else (a malformed line's tree is what
+ * Jackson read before failing), and a value the tree renders other than as written ({@link #RENDERED}: an object or
+ * array, a number with a fraction or exponent, {@code -0}) or with escapes is reported as such, for the caller to
+ * decline. Not thread-safe.
+ */
+final class JsonPathBytes extends StrictJsonBytes {
+    /** The walk covered the object: {@link #kind} and {@link #valueStart}/{@link #valueEnd} say what each path found. */
+    static final int DONE = 0;
+    /** The line is not strict JSON this walk accepts, or starts with '[' or '"': the row-at-a-time parser decides. */
+    static final int UNSURE = 1;
+    /** The line's first byte is none of '{', '[', '"' (spaces too): the parser sets its error and no label. */
+    static final int NOT_JSON = 2;
+    /** The line is empty: the parser sets nothing. */
+    static final int EMPTY = 3;
+
+    /** A path that leads to nothing, or through an array or a scalar: the label's value is "". */
+    static final int MISSING = -1;
+    /** A value Jackson's tree renders otherwise than as written (object, array, fraction, exponent, "-0"). */
+    static final int RENDERED = -2;
+
+    /** Paths a walk follows (a bit each; the sign bit marks a name that does not unescape). */
+    static final int MAX_PATHS = 63;
+
+    /** Per path, its keys as UTF-8. */
+    private final byte[][][] paths;
+    private final int[] kind;
+    private final int[] valueStart;
+    private final int[] valueEnd;
+
+    /** Walks for {@code paths}, each a list of object keys from the top. */
+    JsonPathBytes(List<List<String>> paths) {
+        this.paths = new byte[paths.size()][][];
+        for (int p = 0; p < this.paths.length; p++) {
+            List<String> keys = paths.get(p);
+            this.paths[p] = new byte[keys.size()][];
+            for (int k = 0; k < keys.size(); k++) {
+                this.paths[p][k] = keys.get(k).getBytes(StandardCharsets.UTF_8);
+            }
+        }
+        kind = new int[paths.size()];
+        valueStart = new int[paths.size()];
+        valueEnd = new int[paths.size()];
+    }
+
+    /** Walks the line [{@code offset}, {@code offset + length}) of {@code bytes}; {@link #DONE} or another outcome. */
+    int walk(byte[] bytes, int offset, int length) {
+        start(bytes, offset, length);
+        Arrays.fill(kind, MISSING);
+        if (length == 0) {
+            return EMPTY;
+        }
+        byte first = bytes[offset];
+        if (first != '{') {
+            return first == '[' || first == '"' ? UNSURE : NOT_JSON;
+        }
+        pos++;
+        return paths.length <= MAX_PATHS && object(0, (1L << paths.length) - 1) ? DONE : UNSURE;
+    }
+
+    /** Path {@code p}'s value: {@link #PLAIN}, {@link #ESCAPED}, {@link #LITERAL}, {@link #NULL}, {@link #MISSING} or {@link #RENDERED}. */
+    int kind(int p) {
+        return kind[p];
+    }
+
+    int valueStart(int p) {
+        return valueStart[p];
+    }
+
+    int valueEnd(int p) {
+        return valueEnd[p];
+    }
+
+    /**
+     * The members of an object whose '{' was read, {@code depth} keys down the paths in {@code active} (bit p: path p's
+     * first {@code depth} keys lead here).
+     */
+    private boolean object(int depth, long active) {
+        if (depth > MAX_DEPTH) {
+            return false;
+        }
+        skipSpace();
+        if (pos < end && line[pos] == '}') {
+            pos++;
+            return true;
+        }
+        while (true) {
+            skipSpace();
+            if (pos >= end || line[pos] != '"') {
+                return false;
+            }
+            int nameStart = ++pos;
+            boolean escapedName = stringEscaped();
+            if (pos < 0) {
+                return false;
+            }
+            long matched = active == 0 ? 0 : matching(depth, active, nameStart, pos - 1, escapedName);
+            if (matched == UNREADABLE_NAME) {
+                return false;
+            }
+            for (long m = matched; m != 0; m &= m - 1) {
+                kind[Long.numberOfTrailingZeros(m)] = MISSING; // this member replaces any earlier one of its key
+            }
+            skipSpace();
+            if (pos >= end || line[pos] != ':') {
+                return false;
+            }
+            pos++;
+            skipSpace();
+            if (!value(depth, matched)) {
+                return false;
+            }
+            int next = afterElement((byte) '}');
+            if (next != MORE) {
+                return next == CLOSED;
+            }
+        }
+    }
+
+    /** The value of a member whose key is step {@code depth} of the paths in {@code matched}. */
+    private boolean value(int depth, long matched) {
+        if (pos >= end) {
+            return false;
+        }
+        long ending = 0; // paths this member's value is the value of
+        for (long m = matched; m != 0; m &= m - 1) {
+            int p = Long.numberOfTrailingZeros(m);
+            if (paths[p].length == depth + 1) {
+                ending |= 1L << p;
+            }
+        }
+        byte c = line[pos];
+        if (c == '{') {
+            pos++;
+            mark(ending, RENDERED, 0, 0);
+            return object(depth + 1, matched & ~ending);
+        }
+        if (c == '[') {
+            mark(ending, RENDERED, 0, 0);
+            return skipValue(depth); // a deeper path through an array stays missing: keys only
+        }
+        int start = pos;
+        int valueKind;
+        if (c == '"') {
+            pos++;
+            boolean escaped = stringEscaped();
+            if (pos < 0) {
+                return false;
+            }
+            mark(ending, escaped ? ESCAPED : PLAIN, start + 1, pos - 1);
+            return true;
+        }
+        valueKind = literal();
+        if (valueKind < 0) {
+            return false;
+        }
+        if (valueKind == LITERAL && !asWritten(start, pos)) {
+            valueKind = RENDERED;
+        }
+        mark(ending, valueKind, start, pos);
+        return true;
+    }
+
+    /** Whether a literal reads back as written from a tree: true, false, or an integer other than "-0". */
+    private boolean asWritten(int from, int to) {
+        if (line[from] == 't' || line[from] == 'f') {
+            return true;
+        }
+        for (int i = from; i < to; i++) {
+            if (line[i] == '.' || line[i] == 'e' || line[i] == 'E') {
+                return false; // a double's text is Java's, not the line's
+            }
+        }
+        return !(to - from == 2 && line[from] == '-' && line[from + 1] == '0');
+    }
+
+    private void mark(long paths, int valueKind, int start, int stop) {
+        for (long m = paths; m != 0; m &= m - 1) {
+            int p = Long.numberOfTrailingZeros(m);
+            kind[p] = valueKind;
+            valueStart[p] = start;
+            valueEnd[p] = stop;
+        }
+    }
+
+    /** {@link #matching} of a name that does not unescape. */
+    private static final long UNREADABLE_NAME = Long.MIN_VALUE;
+
+    /** The paths of {@code active} whose key at {@code depth} is the member name [{@code from}, {@code to}). */
+    private long matching(int depth, long active, int from, int to, boolean escaped) {
+        byte[] name = null;
+        int nameLength = to - from;
+        int nameFrom = from;
+        byte[] source = line;
+        if (escaped) {
+            String unescaped = unescape(line, from, to);
+            if (unescaped == null) {
+                return UNREADABLE_NAME;
+            }
+            name = unescaped.getBytes(StandardCharsets.UTF_8);
+            source = name;
+            nameFrom = 0;
+            nameLength = name.length;
+        }
+        long out = 0;
+        for (long m = active; m != 0; m &= m - 1) {
+            int p = Long.numberOfTrailingZeros(m);
+            byte[][] keys = paths[p];
+            if (keys.length > depth
+                    && Arrays.equals(source, nameFrom, nameFrom + nameLength, keys[depth], 0, keys[depth].length)) {
+                out |= 1L << p;
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,85 @@
+package io.logbloom.logql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The path walk over bytes against the row-at-a-time {@code | json label="path"} stage, path by path. */
+final class JsonPathBytesTest {
+    private static final String[] KEYS = {"a", "b", "é", "a\\u0062", "c"};
+    private static final String[] SCALARS = {"5", "-0", "1.5", "2e3", "\"x\"", "\"\"", "\"q\\\"\"", "null", "true",
+        "[1,{\"a\":2}]", "[]", "-12", "123456789012345678901234"};
+    private static final String[] PATHS = {"a", "b", "a.b", "a.a", "b.a.b", "é", "c", "a.é", "[\"a\"][\"b\"]", "ab"};
+
+    private static String object(Random r, int depth) {
+        StringBuilder sb = new StringBuilder("{");
+        int n = r.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            // few keys: most objects repeat one, whose last member the tree keeps
+            sb.append(i == 0 ? "" : ",").append('"').append(KEYS[r.nextInt(KEYS.length)]).append("\":");
+            sb.append(depth < 3 && r.nextInt(3) == 0 ? object(r, depth + 1) : SCALARS[r.nextInt(SCALARS.length)]);
+        }
+        return sb.append('}').toString();
+    }
+
+    private static String line(Random r) {
+        return switch (r.nextInt(10)) {
+            case 0 -> "";
+            case 1 -> " " + object(r, 0);
+            case 2 -> "level=info a=1";
+            case 3 -> object(r, 0).replaceFirst(",", ",,"); // malformed
+            case 4 -> object(r, 0) + " tail";
+            default -> object(r, 0);
+        };
+    }
+
+    @Test
+    void randomObjects_eachPathAsTheRowParserReadsIt() {
+        Random r = new Random(17);
+        List<Stage.LabelExtraction> params = new ArrayList<>();
+        List<List<String>> paths = new ArrayList<>();
+        for (int i = 0; i < PATHS.length; i++) {
+            params.add(new Stage.LabelExtraction("l" + i, PATHS[i]));
+            paths.add(JsonPath.parse(PATHS[i]).steps().stream().map(String.class::cast).toList());
+        }
+        Pipeline row = Pipeline.compile(List.of(new Stage.Json(params)));
+        JsonPathBytes walk = new JsonPathBytes(paths);
+        int exact = 0;
+        for (int n = 0; n < 20_000; n++) {
+            String text = line(r);
+            row.process(0, text, Map.of(), Map.of());
+            LineLabels labels = row.labels();
+            byte[] bytes = ("##" + text).getBytes(StandardCharsets.UTF_8);
+            int status = walk.walk(bytes, 2, bytes.length - 2);
+            switch (status) {
+                case JsonPathBytes.EMPTY -> assertThat(labels.all()).as(text).isEmpty();
+                case JsonPathBytes.NOT_JSON -> {
+                    assertThat(labels.hasError()).as(text).isTrue();
+                    assertThat(labels.all().keySet()).as(text).containsExactly(LineLabels.ERROR);
+                }
+                case JsonPathBytes.UNSURE -> assertThat(text).as("declined only off strict objects")
+                        .satisfiesAnyOf(t -> assertThat(t).doesNotStartWith("{"), t -> assertThat(t).contains(",,"));
+                default -> {
+                    for (int i = 0; i < PATHS.length; i++) {
+                        String want = labels.get("l" + i);
+                        int kind = walk.kind(i);
+                        if (kind == JsonPathBytes.ESCAPED || kind == JsonPathBytes.RENDERED) {
+                            continue; // the caller declines these
+                        }
+                        String got = kind == JsonPathBytes.MISSING || kind == JsonPathBytes.NULL ? ""
+                                : new String(bytes, walk.valueStart(i), walk.valueEnd(i) - walk.valueStart(i),
+                                        StandardCharsets.UTF_8);
+                        assertThat(got).as("%s in %s", PATHS[i], text).isEqualTo(want);
+                        exact++;
+                    }
+                }
+            }
+        }
+        assertThat(exact).isGreaterThan(50_000);
+    }
+}
