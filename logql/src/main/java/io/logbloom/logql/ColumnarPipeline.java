@@ -547,6 +547,17 @@ public final class ColumnarPipeline {
          */
         private final int[] valueToken;
         private final boolean[] lazy;
+        /**
+         * Per slot: whether its value is the row's structured metadata ({@link #metadata}), which a parser's pair of
+         * the name replaces (the row path's parsed labels take precedence over metadata); the row's metadata values
+         * and their keys, for a row run row at a time.
+         */
+        private final boolean[] fromMetadata;
+        private final String[] rowMetadata;
+        private final String[] metadataKeys;
+        private boolean metadataSlots;
+        /** Whether a label filter, group or unwrap read a value that structured metadata gave. */
+        private boolean metadataRead;
         /** The cursor whose row the lazy ranges belong to (it stays on the row until the next one is read). */
         private TokenizedLines lazyTokens;
         private int unfilled;
@@ -591,14 +602,14 @@ public final class ColumnarPipeline {
         private long skipRejected;
         private boolean skipWorthIt = true;
         /** Whether {@link #skip} applies to this stream (its key is not a stream label). */
-        private final boolean skipping;
+        private boolean skipping;
         /** In {@link #maskedTokens}' dictionary: the ids of {@link #skip}'s key and of "=", or -1. */
         private int skipKeyId;
         private int skipEqualsId;
         /** Rows answered without a walk: rejected by {@link #skip} or unwrapped by {@link TokenizedLines#keyNumber}. */
         private long skippedRows;
         /** Whether {@link #unwrapKey} applies to this stream (not a stream label), and its id in the block. */
-        private final boolean unwrapping;
+        private boolean unwrapping;
         private int unwrapKeyId;
 
         private Evaluator(Map<String, String> streamLabels) {
@@ -613,6 +624,9 @@ public final class ColumnarPipeline {
             strings = new String[n];
             valueToken = new int[n];
             lazy = new boolean[n];
+            fromMetadata = new boolean[n];
+            rowMetadata = new String[n];
+            metadataKeys = new String[n];
             sanitizeKeys = parser != null && (logfmt == null || logfmt.params().isEmpty());
             dropEmpty = logfmt != null && sanitizeKeys && !logfmt.keepEmpty();
             flatten = json != null && json.params().isEmpty() ? new JsonFlattenBytes() : null;
@@ -646,6 +660,98 @@ public final class ColumnarPipeline {
             unwrapping = unwrapKey != null && rowGroupSlots.length == 0 && constant[unwrapSlot] == null
                     && keys[unwrapSlot] != null && keys[unwrapSlot].length == 1
                     && Arrays.equals(keys[unwrapSlot][0], unwrapKey);
+        }
+
+        /**
+         * The slot the structured-metadata key {@code key} lands on for this stream ({@code key_extracted} when a
+         * stream label has the name, as the row path renames it), or -1 when the pipeline reads no such label (or it
+         * is an error label, which metadata cannot stand for here); a caller then hands each row's value of the key
+         * to {@link #metadata} before evaluating the row.
+         */
+        public int metadataSlot(String key) {
+            if (key.equals(LineLabels.ERROR) || key.equals(LineLabels.ERROR_DETAILS)) {
+                return -1;
+            }
+            String name = streamLabels.containsKey(key) ? key + LineLabels.DUPLICATE_SUFFIX : key;
+            for (int s = 0; s < names.length; s++) {
+                if (names[s].equals(name) && constant[s] == null) {
+                    metadataKeys[s] = key;
+                    metadataSlots = true;
+                    // the token shortcuts assume the line alone sets the label
+                    skipping = skipping && skip.slot() != s;
+                    unwrapping = unwrapping && unwrapSlot != s;
+                    return s;
+                }
+            }
+            return -1;
+        }
+
+        /**
+         * The next row's value of the metadata key of {@code slot} ({@link #metadataSlot}), null when it has none; set
+         * before each row for every slot {@link #metadataSlot} gave.
+         */
+        public void metadata(int slot, String value) {
+            rowMetadata[slot] = value;
+        }
+
+        /** Whether a value read for a label filter, group or unwrap came from structured metadata. */
+        public boolean referencedMetadata() {
+            return metadataRead;
+        }
+
+        /** Puts the row's metadata values into their slots, where parsers may replace them; after the reset of a row. */
+        private void startRow() {
+            Arrays.fill(start, -1);
+            Arrays.fill(strings, null);
+            Arrays.fill(lazy, false);
+            errorSet = false;
+            errorEver = false;
+            if (!metadataSlots) {
+                return;
+            }
+            for (int s = 0; s < rowMetadata.length; s++) {
+                String v = rowMetadata[s];
+                fromMetadata[s] = v != null;
+                if (v != null) {
+                    start[s] = 0;
+                    end[s] = 0;
+                    escaped[s] = true; // not a range of the line: every read goes through strings[s]
+                    strings[s] = v;
+                }
+            }
+        }
+
+        /** Whether a parser already set the slot's label this row (metadata is replaced, not kept). */
+        private boolean parsed(int slot) {
+            return start[slot] >= 0 && !fromMetadata[slot];
+        }
+
+        /** A parser sets the slot: what metadata put there goes. */
+        private void replaceMetadata(int slot) {
+            if (fromMetadata[slot]) {
+                fromMetadata[slot] = false;
+                strings[slot] = null;
+            }
+        }
+
+        private void noteRead(int slot) {
+            if (fromMetadata[slot]) {
+                metadataRead = true;
+            }
+        }
+
+        /** The row's metadata the pipeline reads, for the row-at-a-time sampler. */
+        private Map<String, String> rowMetadataMap() {
+            if (!metadataSlots) {
+                return Map.of();
+            }
+            Map<String, String> out = new HashMap<>();
+            for (int s = 0; s < rowMetadata.length; s++) {
+                if (rowMetadata[s] != null) {
+                    out.put(metadataKeys[s], rowMetadata[s]);
+                }
+            }
+            return out;
         }
 
         private static JsonPathBytes jsonPaths(List<Stage.LabelExtraction> params) {
@@ -685,9 +791,10 @@ public final class ColumnarPipeline {
         private boolean paramValues(int offset) {
             for (int i = 0; i < paramSlots.length; i++) {
                 int s = paramSlots[i];
-                if (s < 0 || start[s] >= 0) {
+                if (s < 0 || parsed(s)) {
                     continue;
                 }
+                replaceMetadata(s);
                 int kind = jsonPaths.kind(i);
                 if (kind == JsonPathBytes.MISSING || kind == JsonPathBytes.NULL) {
                     start[s] = offset; // present and empty, as the row path sets a missing path's label to ""
@@ -751,12 +858,8 @@ public final class ColumnarPipeline {
         /** Evaluates the row at {@code ts} whose line is [{@code offset}, {@code offset + length}) of {@code bytes}. */
         public int evaluate(long ts, byte[] bytes, int offset, int length) {
             line = bytes;
-            Arrays.fill(start, -1);
-            Arrays.fill(strings, null);
-            Arrays.fill(lazy, false);
             lazyTokens = null;
-            errorSet = false;
-            errorEver = false;
+            startRow();
             int verdict = onBytes(bytes, offset, length);
             rowDecoded = verdict == UNSURE;
             if (verdict != UNSURE) {
@@ -809,13 +912,9 @@ public final class ColumnarPipeline {
                     skipWorthIt = false;
                 }
             }
-            Arrays.fill(start, -1);
-            Arrays.fill(strings, null);
-            Arrays.fill(lazy, false);
             lazyTokens = rows;
             tokens = rows;
-            errorSet = false;
-            errorEver = false;
+            startRow();
             int verdict;
             try {
                 verdict = onTokens(rows);
@@ -869,7 +968,7 @@ public final class ColumnarPipeline {
         private void startWalk() {
             unfilled = 0;
             for (int s = 0; s < keys.length; s++) {
-                unfilled += keys[s] != null && start[s] < 0 ? 1 : 0;
+                unfilled += keys[s] != null && !parsed(s) ? 1 : 0;
             }
             errorKey = false;
         }
@@ -949,7 +1048,7 @@ public final class ColumnarPipeline {
             if (sampler == null) {
                 sampler = new RowSampler(range, op, true);
             }
-            if (!sampler.sample(ts, row, streamLabels, Map.of())) {
+            if (!sampler.sample(ts, row, streamLabels, rowMetadataMap())) {
                 return REJECT;
             }
             if (sampler.labels().hasError() && (!sampler.preservesErrors() || grouped == null)) {
@@ -1078,12 +1177,13 @@ public final class ColumnarPipeline {
             }
             for (int s = 0; s < keys.length; s++) {
                 byte[][] k = keys[s];
-                if (k == null || start[s] >= 0) {
+                if (k == null || parsed(s)) {
                     continue;
                 }
                 for (byte[] key : k) {
                     if (sanitizeKeys ? sanitizedEquals(b, keyStart, keyEnd, key)
                             : Arrays.equals(b, keyStart, keyEnd, key, 0, key.length)) {
+                        replaceMetadata(s);
                         start[s] = valueStart;
                         end[s] = valueEnd;
                         escaped[s] = esc;
@@ -1118,7 +1218,8 @@ public final class ColumnarPipeline {
                 return true;
             }
             for (int s = 0; mask != 0 && s < keys.length; s++, mask >>>= 1) {
-                if ((mask & 1) != 0 && start[s] < 0) {
+                if ((mask & 1) != 0 && !parsed(s)) {
+                    replaceMetadata(s);
                     start[s] = valueStart;
                     end[s] = valueEnd;
                     lazy[s] = true;
@@ -1160,11 +1261,12 @@ public final class ColumnarPipeline {
             byte[] key = name.getBytes(StandardCharsets.UTF_8);
             for (int s = 0; s < keys.length; s++) {
                 byte[][] k = keys[s];
-                if (k == null || start[s] >= 0) {
+                if (k == null || parsed(s)) {
                     continue;
                 }
                 for (byte[] candidate : k) {
                     if (Arrays.equals(key, candidate)) {
+                        replaceMetadata(s);
                         start[s] = 0;
                         end[s] = 0;
                         escaped[s] = true; // not a range of the line: every read goes through strings[s]
@@ -1183,11 +1285,12 @@ public final class ColumnarPipeline {
             }
             for (int s = 0; s < keys.length; s++) {
                 byte[][] k = keys[s];
-                if (k == null || start[s] >= 0) {
+                if (k == null || parsed(s)) {
                     continue;
                 }
                 for (byte[] candidate : k) {
                     if (Arrays.equals(key, 0, keyLength, candidate, 0, candidate.length)) {
+                        replaceMetadata(s);
                         if (kind == JsonFlattenBytes.ESCAPED) {
                             escapedJson = true;
                         }
@@ -1201,6 +1304,7 @@ public final class ColumnarPipeline {
         }
 
         boolean present(int slot) {
+            noteRead(slot);
             return constant[slot] != null || start[slot] >= 0;
         }
 
@@ -1227,6 +1331,7 @@ public final class ColumnarPipeline {
 
         /** The slot's value, or null when the row does not have the label. */
         String string(int slot) {
+            noteRead(slot);
             if (constant[slot] != null) {
                 return constant[slot];
             }
@@ -1243,6 +1348,7 @@ public final class ColumnarPipeline {
 
         /** Whether the slot's value (a missing label reads as "") equals {@code want}. */
         boolean valueEquals(int slot, byte[] want) {
+            noteRead(slot);
             if (constant[slot] != null) {
                 return Arrays.equals(constantBytes[slot], want);
             }

@@ -254,6 +254,67 @@ final class ColumnarPipelineTest {
         assertThat(passed).isPositive();
     }
 
+    /**
+     * Label filters on structured metadata (Drilldown's level filter, {@code | detected_level="info"}, before the
+     * parsers), and parsed labels replacing a metadata value of their name after them: rows carrying random metadata
+     * (a key the stream also has lands on {@code _extracted}) agree with the row sampler given the same metadata.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "count_over_time({app=\"api\"} | detected_level=\"info\" | json | logfmt | drop __error__, __error_details__"
+                + " | level!=\"\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | level=\"md\" or bytes > 5 [1m])",
+        "count_over_time({app=\"api\"} | level=\"md\" | json | level!=\"md\" [1m])",
+        "count_over_time({app=\"api\"} | lat >= 1 | json lat=\"a.bytes\" | lat=\"\" or app_extracted=\"x\" [1m])",
+        "count_over_time({app=\"api\"} | logfmt | bytes > 100 [1m])",
+        "sum_over_time({app=\"api\"} | logfmt | unwrap bytes [1m])",
+        "count_over_time({app=\"api\"} | regexp \"bytes=(?P<bytes>\\\\S+)\" | bytes=\"md\" [1m])"})
+    void metadataLabels_filteredAndReplacedByParsers_sameSamplesAsRowSampler(String query) {
+        RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
+        Set<String> grouped = Set.of("app", "level");
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), grouped, 0);
+        assertThat(pipeline).isNotNull();
+        String[] keys = {"detected_level", "level", "lat", "bytes", "app"};
+        String[] values = {"info", "md", "", "7", "1200", "x"};
+        Random r = new Random(query.hashCode());
+        int passed = 0;
+        for (Map<String, String> stream : List.of(PLAIN, SHADOWING)) {
+            boolean referenced = false;
+            ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(stream);
+            int[] slots = new int[keys.length];
+            for (int k = 0; k < keys.length; k++) {
+                slots[k] = evaluator.metadataSlot(keys[k]);
+            }
+            Set<String> parsedGroups = new java.util.HashSet<>(grouped);
+            parsedGroups.removeAll(stream.keySet());
+            if (agg.range().unwrap() != null) {
+                parsedGroups.remove(agg.range().unwrap().label());
+            }
+            RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
+            for (int i = 0; i < 6000; i++) {
+                String line = randomMixedLine(r);
+                Map<String, String> metadata = new java.util.HashMap<>();
+                for (int k = 0; k < keys.length; k++) {
+                    String v = r.nextInt(3) == 0 ? null : values[r.nextInt(values.length)];
+                    if (v != null) {
+                        metadata.put(keys[k], v);
+                    }
+                    if (slots[k] >= 0) {
+                        evaluator.metadata(slots[k], v);
+                    }
+                }
+                byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+                int verdict = evaluator.evaluate(i, bytes, 0, bytes.length);
+                if (ReferenceAgreement.agrees(verdict, evaluator, sampler, i, line, stream, metadata, parsedGroups)) {
+                    passed++;
+                }
+                referenced |= sampler.labels().referencedMetadata();
+            }
+            assertThat(evaluator.referencedMetadata()).as("metadata read").isEqualTo(referenced);
+        }
+        assertThat(passed).isPositive();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "count_over_time({app=\"api\"} | logfmt | line_format \"x\" [1m])",

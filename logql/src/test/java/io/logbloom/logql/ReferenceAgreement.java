@@ -15,7 +15,13 @@ final class ReferenceAgreement {
      */
     static boolean agrees(int verdict, ColumnarPipeline.Evaluator evaluator, RowSampler sampler, long ts, String line,
             Map<String, String> stream) {
-        boolean sample = sampler.sample(ts, line, stream, Map.of());
+        return agrees(verdict, evaluator, sampler, ts, line, stream, Map.of());
+    }
+
+    /** As above, for a row carrying structured metadata {@code metadata}. */
+    static boolean agrees(int verdict, ColumnarPipeline.Evaluator evaluator, RowSampler sampler, long ts, String line,
+            Map<String, String> stream, Map<String, String> metadata) {
+        boolean sample = sampler.sample(ts, line, stream, metadata);
         boolean error = sample && sampler.labels().hasError() && !sampler.preservesErrors();
         if (verdict == ColumnarPipeline.DECLINE) {
             assertThat(error).as("declined %s", line).isTrue();
@@ -36,7 +42,13 @@ final class ReferenceAgreement {
      */
     static boolean agrees(int verdict, ColumnarPipeline.Evaluator evaluator, RowSampler sampler, long ts, String line,
             Map<String, String> stream, java.util.Set<String> parsedGroups) {
-        boolean sample = agrees(verdict, evaluator, sampler, ts, line, stream);
+        return agrees(verdict, evaluator, sampler, ts, line, stream, Map.of(), parsedGroups);
+    }
+
+    /** As above, for a row carrying structured metadata {@code metadata}. */
+    static boolean agrees(int verdict, ColumnarPipeline.Evaluator evaluator, RowSampler sampler, long ts, String line,
+            Map<String, String> stream, Map<String, String> metadata, java.util.Set<String> parsedGroups) {
+        boolean sample = agrees(verdict, evaluator, sampler, ts, line, stream, metadata);
         if (sample && evaluator.grouping()) {
             Map<String, String> want = new java.util.HashMap<>();
             for (String g : parsedGroups) {

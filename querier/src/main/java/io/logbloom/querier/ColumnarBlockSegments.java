@@ -174,8 +174,9 @@ final class ColumnarBlockSegments {
 
     /**
      * Block {@code block} of an object or part named {@code name}, decoded from its fetched {@code bytes} (its
-     * metadata columns only when {@code metadata}); null when
-     * its checksums show it damaged (logged and counted: the query answers from the intact blocks, as a read does).
+     * metadata columns only when {@code metadata}, each verified now and decoded when first asked for: a count reads
+     * one key, not the block's ids beside it); null when its checksums show it damaged (logged and counted: the query
+     * answers from the intact blocks, as a read does).
      */
     ColumnarBlock decodeBlock(String name, ColumnarDirectory directory, int block, byte[] bytes, boolean metadata)
             throws IOException {
@@ -183,7 +184,7 @@ final class ColumnarBlockSegments {
         try {
             ColumnarObjectReader reader = new ColumnarObjectReader(new BlockWindow(name, info.offset(), bytes), directory,
                     inflater);
-            return metadata ? reader.readBlock(block) : reader.readTimestampsAndLines(block);
+            return metadata ? reader.readBlockLazily(block) : reader.readTimestampsAndLines(block);
         } catch (ChunkFormatException e) {
             damaged(name, block, e.getMessage());
             return null;

@@ -311,9 +311,10 @@ final class ColumnarLineCounter {
     /**
      * Whether rows carrying structured metadata {@code key} can be counted here, adding the key to {@code groupKeys}
      * when its values split the rows into result series: a {@code sum by (detected_level)} over line filters counts
-     * each value's rows apart (a level-volume panel's query). The count declines when the key matters otherwise
-     * (no grouping, a pipeline reading it) or names a stream label too (the row path then renames it
-     * {@code key_extracted}).
+     * each value's rows apart (a level-volume panel's query). A pipeline reading the key (Logs Drilldown's level filter,
+     * {@code | detected_level="error" | json | …}) is handed each row's value ({@link RowPipeline#metadataOf}). The
+     * count declines when the key matters otherwise (no grouping, a {@code by} naming it beside a pipeline, which could
+     * replace it, an error label) or names a stream label too (the row path then renames it {@code key_extracted}).
      */
     private static boolean groupable(Labels series, String key, LineCountQuery query, Set<String> groupKeys) {
         if (series.get(key) != null) {
@@ -322,11 +323,27 @@ final class ColumnarLineCounter {
         if (!query.labelMatters(key)) {
             return true;
         }
-        if (query.groupedLabels() == null || query.pipeline() != null) {
+        if (query.groupedLabels() == null) {
             return false;
+        }
+        if (query.pipeline() != null) {
+            return !query.groupedLabels().contains(key) && !key.equals("__error__") && !key.equals("__error_details__");
         }
         groupKeys.add(key);
         return true;
+    }
+
+    /** Whether a block holds a metadata column the query's pipeline reads. */
+    private static boolean pipelineReadsMetadata(ColumnarBlockInfo info, LineCountQuery query) {
+        if (query.pipeline() == null) {
+            return false;
+        }
+        for (ColumnarColumnInfo column : info.columns()) {
+            if (column.kind() == ColumnarColumnInfo.Kind.METADATA && query.pipeline().reads(column.key())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether two units of one series overlap in time (a repeated row could then span them). */
@@ -467,8 +484,8 @@ final class ColumnarLineCounter {
         Block b = (Block) unit;
         RowPipeline rows = rows(series, query);
         boolean stored = b.part() == null;
-        if (groupedByMetadata(b.info(), groupKeys)) {
-            return startWithMetadata(ctx, b, query, proof, groupKeys);
+        if (groupedByMetadata(b.info(), groupKeys) || pipelineReadsMetadata(b.info(), query)) {
+            return startWithMetadata(ctx, b, rows, query, proof, groupKeys);
         }
         ColumnarBlock cached = stored ? columnar.cachedLinesBlock(ctx, b.name(), b.info()) : null;
         if (cached != null) {
@@ -491,12 +508,12 @@ final class ColumnarLineCounter {
     }
 
     /**
-     * Counts one block whose rows are split by the values of its metadata columns {@code groupKeys}: the whole block
-     * read (a stored one through the cache, as a log query reads it) and its metadata decoded; the decoded block is
-     * not kept (the cache's lines-only blocks have no metadata).
+     * Counts one block whose rows are split by the values of its metadata columns {@code groupKeys}, or whose metadata
+     * the pipeline ({@code rows}) reads: the whole block read (a stored one through the cache, as a log query reads
+     * it) and its metadata decoded; the decoded block is not kept (the cache's lines-only blocks have no metadata).
      */
-    private CompletableFuture<Sums> startWithMetadata(QueryContext ctx, Block b, LineCountQuery query,
-            NumberProof proof, List<String> groupKeys) {
+    private CompletableFuture<Sums> startWithMetadata(QueryContext ctx, Block b, RowPipeline rows,
+            LineCountQuery query, NumberProof proof, List<String> groupKeys) {
         boolean stored = b.part() == null;
         CompletableFuture<byte[]> bytes = stored ? columnar.fetch(ctx, b.name(), b.info(), false)
                 : readPart(b, b.info().length());
@@ -505,7 +522,7 @@ final class ColumnarLineCounter {
             if (block == null) {
                 return new Sums();
             }
-            return count(ctx, b, block, null, query, stored, false, false, proof, groupKeys);
+            return count(ctx, b, block, rows, query, stored, false, false, proof, groupKeys);
         }, evalPool);
     }
 
@@ -525,8 +542,16 @@ final class ColumnarLineCounter {
      */
     private Sums count(QueryContext ctx, Block b, ColumnarBlock block, RowPipeline rows, LineCountQuery query,
             boolean stored, boolean keep, boolean cached, NumberProof proof, List<String> groupKeys) {
-        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored, keep, cached,
-                groupKeys.isEmpty() ? null : MetadataGroups.ofBlock(query, groupKeys, block));
+        MetadataGroups groups;
+        try {
+            groups = groupKeys.isEmpty() ? null : MetadataGroups.ofBlock(query, groupKeys, block);
+        } catch (UncheckedIOException e) { // a metadata column is decoded on first use
+            columnar.damaged(b.name(), b.block(), e.getCause().getMessage());
+            Sums none = new Sums();
+            none.damaged = true;
+            return none;
+        }
+        Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored, keep, cached, groups);
         if (stored && sums != Sums.DECLINED && !sums.damaged) {
             if (sums.timestampsKnown) {
                 distinct.record(b.name(), b.block(), sums.distinctTimestamps);
@@ -587,6 +612,9 @@ final class ColumnarLineCounter {
         long inRange = 0;
         boolean strict = true;
         try {
+            if (rows != null) {
+                rows.metadataOf(block); // a metadata column is decoded here, on first use
+            }
             // a pipeline of logfmt and label filters runs on the line column's tokens, without rebuilding the lines
             List<byte[]> chain = query.filter().literals();
             if (chain != null && chain.size() > MAX_TABLE_LITERALS) {
@@ -673,6 +701,7 @@ final class ColumnarLineCounter {
                 }
                 if (tokens != null) {
                     tokens.skipTo(row);
+                    rows.metadataRow(row);
                     if (!rows.add(acc, ts, tokens)) {
                         return Sums.DECLINED;
                     }
@@ -686,8 +715,11 @@ final class ColumnarLineCounter {
                     }
                     if (rows == null) {
                         (groups == null ? acc : groups.ofRow(row, acc)).add(ts, query.lineBytes() ? length : 1);
-                    } else if (!rows.add(acc, ts, lines.bytes(), offset, length)) {
-                        return Sums.DECLINED;
+                    } else {
+                        rows.metadataRow(row);
+                        if (!rows.add(acc, ts, lines.bytes(), offset, length)) {
+                            return Sums.DECLINED;
+                        }
                     }
                 } else {
                     (groups == null ? acc : groups.ofRow(row, acc)).add(ts, 1);
@@ -705,6 +737,7 @@ final class ColumnarLineCounter {
         }
         if (rows != null) {
             rows.close(sums);
+            rows.noteMetadataRead(ctx);
         }
         sums.distinctTimestamps = strict;
         sums.timestampsKnown = true;
@@ -835,8 +868,11 @@ final class ColumnarLineCounter {
             }
             if (rows == null) {
                 (groups == null ? acc : groups.ofEntry(e, acc)).add(ts, query.lineBytes() ? line.length : 1);
-            } else if (!rows.add(acc, ts, line, 0, line.length)) {
-                return Sums.DECLINED;
+            } else {
+                rows.metadataOf(e);
+                if (!rows.add(acc, ts, line, 0, line.length)) {
+                    return Sums.DECLINED;
+                }
             }
         }
         acc.flush();
@@ -845,6 +881,7 @@ final class ColumnarLineCounter {
         }
         if (rows != null) {
             rows.close(sums);
+            rows.noteMetadataRead(ctx);
         }
         ctx.stats.headChunkLines.add(entries.size());
         ctx.stats.headChunkBytes.add(StoreReader.lineBytes(entries));
@@ -863,6 +900,11 @@ final class ColumnarLineCounter {
         private final QuerierMetrics metrics;
         /** Per group id of the evaluator: its region sums. */
         private final List<RegionSum> groups = new ArrayList<>();
+        /** Per metadata key the evaluator was asked about: its slot (-1: not read). */
+        private final Map<String, Integer> slots = new HashMap<>();
+        /** The slots the current block's columns (or an entry's labels) feed, and those columns. */
+        private int[] fed = new int[0];
+        private ColumnarValues[] columns = new ColumnarValues[0];
 
         RowPipeline(ColumnarPipeline.Evaluator evaluator, LineCountQuery query, QuerierMetrics metrics) {
             this.evaluator = evaluator;
@@ -891,6 +933,66 @@ final class ColumnarLineCounter {
                 groups.add(new RegionSum(query, new Sums()));
             }
             return groups.get(g);
+        }
+
+        /** Takes the metadata the pipeline reads from {@code block}'s columns for the rows {@link #metadataRow} names. */
+        void metadataOf(ColumnarBlock block) {
+            clearFed();
+            List<Integer> into = new ArrayList<>();
+            List<ColumnarValues> from = new ArrayList<>();
+            for (String key : block.keys()) {
+                int slot = slot(key);
+                if (slot >= 0) {
+                    into.add(slot);
+                    from.add(block.metadata(key));
+                }
+            }
+            fed = into.stream().mapToInt(Integer::intValue).toArray();
+            columns = from.toArray(new ColumnarValues[0]);
+        }
+
+        /** Hands the evaluator row {@code row}'s values of the block's metadata it reads. */
+        void metadataRow(int row) {
+            for (int i = 0; i < fed.length; i++) {
+                evaluator.metadata(fed[i], columns[i].value(row));
+            }
+        }
+
+        /** Hands the evaluator entry {@code e}'s values of the metadata it reads, before the entry is added. */
+        void metadataOf(LogEntry e) {
+            clearFed();
+            if (e.metadata().isEmpty()) {
+                return;
+            }
+            int[] now = new int[e.metadata().size()];
+            int n = 0;
+            for (Label l : e.metadata()) {
+                int slot = slot(l.name());
+                if (slot >= 0) {
+                    evaluator.metadata(slot, l.value());
+                    now[n++] = slot;
+                }
+            }
+            fed = Arrays.copyOf(now, n);
+            columns = new ColumnarValues[0];
+        }
+
+        private void clearFed() {
+            for (int slot : fed) {
+                evaluator.metadata(slot, null);
+            }
+            fed = new int[0];
+        }
+
+        private int slot(String key) {
+            return slots.computeIfAbsent(key, evaluator::metadataSlot);
+        }
+
+        /** Marks the query as having read structured metadata when the evaluator did (Loki's statistic). */
+        void noteMetadataRead(QueryContext ctx) {
+            if (evaluator.referencedMetadata()) {
+                ctx.stats.referencedStructuredMetadata.set(true);
+            }
         }
 
         /** {@link #add(RegionSum, long, byte[], int, int)} for the row {@code rows} reads next. */

@@ -291,7 +291,12 @@ final class ColumnarCountPropertyTest {
                 "sum by (method) (count_over_time({env=\"prod\"} | logfmt | drop __error__, __error_details__"
                         + " | method!=\"\" [2m]))",
                 "avg_over_time({env=\"prod\"} | json | logfmt | drop __error__, __error_details__ | unwrap bytes"
-                        + " | __error__=\"\" [1m]) by ()");
+                        + " | __error__=\"\" [1m]) by ()",
+                // with a level picked: Drilldown filters on the detected_level structured metadata before the parsers
+                "sum by (status) (count_over_time({env=\"prod\"} | detected_level=\"error\" | json | logfmt | drop"
+                        + " __error__, __error_details__ | status!=\"\" [1m]))",
+                "sum by (level) (count_over_time({env=\"prod\"} | detected_level=~\"warn|info\" | logfmt | drop"
+                        + " __error__, __error_details__ | level!=\"\" [2m]))");
         for (int set = 0; set < 6; set++) {
             QuerierFakes.Storage s = new QuerierFakes.Storage(0);
             Map<Labels, List<LogEntry>> object = new LinkedHashMap<>();
@@ -302,7 +307,9 @@ final class ColumnarCountPropertyTest {
                 long ts = BASE;
                 for (int i = 0; i < 120; i++) {
                     ts += 1 + r.nextInt(3) * SEC;
-                    rows.add(new LogEntry(ts, line(r), List.of()));
+                    List<Label> md = r.nextInt(4) == 0 ? List.of()
+                            : List.of(new Label("detected_level", LEVELS[r.nextInt(LEVELS.length)]));
+                    rows.add(new LogEntry(ts, line(r), md));
                 }
                 object.put(labels, List.copyOf(rows.subList(0, 70)));
                 part.put(labels, List.copyOf(rows.subList(70, 100)));
