@@ -34,8 +34,9 @@ import java.util.function.Predicate;
  * alone is decoded and run through the {@link RowSampler} itself. A row the row-at-a-time path
  * would fail the query on (an error not filtered out), or whose labels would change the result's series, makes
  * the evaluator answer {@link #DECLINE}; the caller then declines and the engine reads entries, which reports the
- * error exactly. Structured metadata is not seen here: the caller declines a block holding a metadata key this
- * pipeline reads ({@link #reads}).
+ * error exactly. Structured metadata the pipeline reads ({@link #reads}) comes from the caller, row by row
+ * ({@link Evaluator#metadataSlot}, {@link Evaluator#metadata}): it fills the label's slot before the stages run, and a
+ * parser's pair of that name replaces it, as parsed labels take precedence over metadata on the row path.
  *
  * <p>Errors a parser sets: a {@code json} stage on a line that opens no object (with parameters: whose first byte is
  * none of '{', '[', '"') sets the error and no label (the row path does the same without reading further), and the stages after it run on the bytes: a {@code drop} of the error

@@ -67,8 +67,10 @@ import java.util.concurrent.ExecutorService;
  * repeat could span two of a series' blocks, parts or in-memory runs, i.e. whenever their time ranges touch. A
  * {@code by} naming a structured-metadata key over line filters only ({@code sum by (detected_level)}, a
  * level-volume panel's query) splits the rows by the key's values ({@link MetadataGroups}): such a block is read whole
- * and its metadata decoded. The counter declines when structured metadata would become a label of the result
- * otherwise (no grouping at all, a pipeline reading the key, a key that also names a stream label), when a series
+ * and its metadata decoded; so is a block holding a key the query's pipeline reads (a level filter before parsers),
+ * whose rows' values the pipeline is handed. The counter declines when structured metadata would become a label of
+ * the result otherwise (no grouping at all, a {@code by} naming the key beside a pipeline, a key that also names a
+ * stream label), when a series
  * has row chunks of the first engine, and when a block's rows are not in time order.
  *
  * <p>Thread-safe: per-call state only; the pools, caches and collaborators are thread-safe.
