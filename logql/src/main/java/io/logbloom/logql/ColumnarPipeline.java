@@ -386,6 +386,14 @@ public final class ColumnarPipeline {
         return false;
     }
 
+    /**
+     * Whether the evaluator splits rows into groups by their values of {@code name} ({@link Evaluator#group()}): a
+     * {@code by} name a parser may set, whose value structured metadata gives when no parser does.
+     */
+    public boolean groupsRowsBy(String name) {
+        return Arrays.binarySearch(groupNames, name) >= 0;
+    }
+
     /** Whether the result's series of a stream with {@code streamLabels} are its stream labels, whatever the rows say. */
     public boolean groupsSafely(Map<String, String> streamLabels) {
         if (grouped == null) {

@@ -314,9 +314,11 @@ final class ColumnarLineCounter {
      * Whether rows carrying structured metadata {@code key} can be counted here, adding the key to {@code groupKeys}
      * when its values split the rows into result series: a {@code sum by (detected_level)} over line filters counts
      * each value's rows apart (a level-volume panel's query). A pipeline reading the key (Logs Drilldown's level filter,
-     * {@code | detected_level="error" | json | …}) is handed each row's value ({@link RowPipeline#metadataOf}). The
-     * count declines when the key matters otherwise (no grouping, a {@code by} naming it beside a pipeline, which could
-     * replace it, an error label) or names a stream label too (the row path then renames it {@code key_extracted}).
+     * {@code | detected_level="error" | json | …}) is handed each row's value ({@link RowPipeline#metadataOf}), also for
+     * a {@code by} naming the key when the pipeline groups rows by it (it has a parser, which may replace the value:
+     * Drilldown's level volume once a field filter is set). The count declines when the key matters otherwise (no
+     * grouping, a {@code by} naming it beside a pipeline without a parser, an error label) or names a stream label too
+     * (the row path then renames it {@code key_extracted}).
      */
     private static boolean groupable(Labels series, String key, LineCountQuery query, Set<String> groupKeys) {
         if (series.get(key) != null) {
@@ -329,7 +331,9 @@ final class ColumnarLineCounter {
             return false;
         }
         if (query.pipeline() != null) {
-            return !query.groupedLabels().contains(key) && !key.equals("__error__") && !key.equals("__error_details__");
+            // read by the pipeline, or a by name whose groups it forms from the rows (a parser may set the name)
+            return !key.equals("__error__") && !key.equals("__error_details__")
+                    && (!query.groupedLabels().contains(key) || query.pipeline().groupsRowsBy(key));
         }
         groupKeys.add(key);
         return true;

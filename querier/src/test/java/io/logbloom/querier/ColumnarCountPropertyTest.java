@@ -296,7 +296,10 @@ final class ColumnarCountPropertyTest {
                 "sum by (status) (count_over_time({env=\"prod\"} | detected_level=\"error\" | json | logfmt | drop"
                         + " __error__, __error_details__ | status!=\"\" [1m]))",
                 "sum by (level) (count_over_time({env=\"prod\"} | detected_level=~\"warn|info\" | logfmt | drop"
-                        + " __error__, __error_details__ | level!=\"\" [2m]))");
+                        + " __error__, __error_details__ | level!=\"\" [2m]))",
+                // the level volume once a field filter is set: grouped by the metadata key beside parsers
+                "sum by (detected_level) (count_over_time({env=\"prod\"} | json | logfmt | drop __error__,"
+                        + " __error_details__ | status=\"500\" [1m]))");
         for (int set = 0; set < 6; set++) {
             QuerierFakes.Storage s = new QuerierFakes.Storage(0);
             Map<Labels, List<LogEntry>> object = new LinkedHashMap<>();
