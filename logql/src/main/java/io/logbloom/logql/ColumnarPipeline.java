@@ -794,8 +794,7 @@ public final class ColumnarPipeline {
 
         /**
          * After a walk of {@link #jsonPaths} covered the line: each parameter's value into its slot unless an earlier
-         * parser filled it; false when a value is not its bytes as written (escaped, or rendered by the row path's
-         * tree), which the row path then reads.
+         * parser filled it; false when a value holds escapes, which the row path then reads.
          */
         private boolean paramValues(int offset) {
             for (int i = 0; i < paramSlots.length; i++) {

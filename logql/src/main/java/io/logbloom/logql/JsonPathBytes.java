@@ -6,15 +6,13 @@ import java.util.List;
 
 /**
  * The {@code | json label="path", …} parser (paths of object keys only) walked over a line's UTF-8 bytes: for each
- * path, where the value the row-at-a-time parser would read lies, without building a tree.
+ * path, where the value {@link JsonPathExtractor} gives lies, without decoding the line.
  *
- * <p>Design: the row-at-a-time parser reads the line as a Jackson tree when it starts with '{' and takes each path
- * through it; a key repeated in an object replaces the earlier member there, so a path's value comes from the last
- * member along it: a member matching a path's step forgets what earlier members gave the path. The walk accepts only
- * {@link StrictJsonBytes strict JSON} and answers {@link #UNSURE} at anything else (a malformed line's tree is what
- * Jackson read before failing), and a value the tree renders other than as written ({@link #RENDERED}: an object or
- * array, a number with a fraction or exponent, {@code -0}) or with escapes is reported as such, for the caller to
- * decline. Not thread-safe.
+ * <p>Design: a path takes the first member along it (a later member of a repeated key does not replace it), a number,
+ * {@code true}, {@code false}, an object or an array its text as written ({@link #LITERAL}), a string the bytes between
+ * its quotes ({@link #PLAIN}; {@link #ESCAPED} when it holds escapes, which the caller leaves to the row path). The
+ * walk accepts only {@link StrictJsonBytes strict JSON} and answers {@link #UNSURE} at anything else (the row path
+ * keeps what it read before a fault). Not thread-safe.
  */
 final class JsonPathBytes extends StrictJsonBytes {
     /** The walk covered the object: {@link #kind} and {@link #valueStart}/{@link #valueEnd} say what each path found. */
@@ -28,8 +26,6 @@ final class JsonPathBytes extends StrictJsonBytes {
 
     /** A path that leads to nothing, or through an array or a scalar: the label's value is "". */
     static final int MISSING = -1;
-    /** A value Jackson's tree renders otherwise than as written (object, array, fraction, exponent, "-0"). */
-    static final int RENDERED = -2;
 
     /** Paths a walk follows (a bit each; the sign bit marks a name that does not unescape). */
     static final int MAX_PATHS = 63;
@@ -37,6 +33,7 @@ final class JsonPathBytes extends StrictJsonBytes {
     /** Per path, its keys as UTF-8. */
     private final byte[][][] paths;
     private final int[] kind;
+    private final boolean[] found;
     private final int[] valueStart;
     private final int[] valueEnd;
 
@@ -51,6 +48,7 @@ final class JsonPathBytes extends StrictJsonBytes {
             }
         }
         kind = new int[paths.size()];
+        found = new boolean[paths.size()];
         valueStart = new int[paths.size()];
         valueEnd = new int[paths.size()];
     }
@@ -59,6 +57,7 @@ final class JsonPathBytes extends StrictJsonBytes {
     int walk(byte[] bytes, int offset, int length) {
         start(bytes, offset, length);
         Arrays.fill(kind, MISSING);
+        Arrays.fill(found, false);
         if (length == 0) {
             return EMPTY;
         }
@@ -70,7 +69,7 @@ final class JsonPathBytes extends StrictJsonBytes {
         return paths.length <= MAX_PATHS && object(0, (1L << paths.length) - 1) ? DONE : UNSURE;
     }
 
-    /** Path {@code p}'s value: {@link #PLAIN}, {@link #ESCAPED}, {@link #LITERAL}, {@link #NULL}, {@link #MISSING} or {@link #RENDERED}. */
+    /** Path {@code p}'s value: {@link #PLAIN}, {@link #ESCAPED}, {@link #LITERAL}, {@link #NULL} or {@link #MISSING}. */
     int kind(int p) {
         return kind[p];
     }
@@ -110,9 +109,6 @@ final class JsonPathBytes extends StrictJsonBytes {
             if (matched == UNREADABLE_NAME) {
                 return false;
             }
-            for (long m = matched; m != 0; m &= m - 1) {
-                kind[Long.numberOfTrailingZeros(m)] = MISSING; // this member replaces any earlier one of its key
-            }
             skipSpace();
             if (pos >= end || line[pos] != ':') {
                 return false;
@@ -142,16 +138,22 @@ final class JsonPathBytes extends StrictJsonBytes {
             }
         }
         byte c = line[pos];
+        int start = pos;
         if (c == '{') {
             pos++;
-            mark(ending, RENDERED, 0, 0);
-            return object(depth + 1, matched & ~ending);
+            if (!object(depth + 1, matched & ~ending)) {
+                return false;
+            }
+            mark(ending, LITERAL, start, pos);
+            return true;
         }
         if (c == '[') {
-            mark(ending, RENDERED, 0, 0);
-            return skipValue(depth); // a deeper path through an array stays missing: keys only
+            if (!skipValue(depth)) { // a deeper path through an array finds nothing: keys only
+                return false;
+            }
+            mark(ending, LITERAL, start, pos);
+            return true;
         }
-        int start = pos;
         int valueKind;
         if (c == '"') {
             pos++;
@@ -166,29 +168,18 @@ final class JsonPathBytes extends StrictJsonBytes {
         if (valueKind < 0) {
             return false;
         }
-        if (valueKind == LITERAL && !asWritten(start, pos)) {
-            valueKind = RENDERED;
-        }
         mark(ending, valueKind, start, pos);
         return true;
     }
 
-    /** Whether a literal reads back as written from a tree: true, false, or an integer other than "-0". */
-    private boolean asWritten(int from, int to) {
-        if (line[from] == 't' || line[from] == 'f') {
-            return true;
-        }
-        for (int i = from; i < to; i++) {
-            if (line[i] == '.' || line[i] == 'e' || line[i] == 'E') {
-                return false; // a double's text is Java's, not the line's
-            }
-        }
-        return !(to - from == 2 && line[from] == '-' && line[from + 1] == '0');
-    }
-
+    /** Records the value of the paths of {@code paths} that have none yet (the first member along a path counts). */
     private void mark(long paths, int valueKind, int start, int stop) {
         for (long m = paths; m != 0; m &= m - 1) {
             int p = Long.numberOfTrailingZeros(m);
+            if (found[p]) {
+                continue;
+            }
+            found[p] = true;
             kind[p] = valueKind;
             valueStart[p] = start;
             valueEnd[p] = stop;

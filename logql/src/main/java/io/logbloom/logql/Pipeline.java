@@ -3,8 +3,6 @@ package io.logbloom.logql;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbloom.logql.LineLabels.Origin;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -328,83 +326,25 @@ final class Pipeline {
                 return line;
             };
         }
-        ObjectMapper mapper = new ObjectMapper(factory);
-        List<JsonPath> paths = new ArrayList<>();
+        List<String> expressions = new ArrayList<>();
         for (Stage.LabelExtraction p : params) {
-            paths.add(JsonPath.parse(p.expression()));
+            expressions.add(p.expression());
         }
+        JsonPathExtractor extractor = new JsonPathExtractor(expressions);
         return (ts, line, labels) -> {
             if (line.isEmpty()) {
-                return line;
+                return line; // Loki's parser sets nothing on an empty line
             }
-            char first = line.charAt(0);
-            if (first != '{' && first != '[' && first != '"') {
+            String[] values = extractor.extract(line);
+            if (values == null) {
                 labels.setError(JSON_ERROR, null); // Loki's expression parser checks only how the line starts
                 return line;
             }
-            JsonNode root;
-            try {
-                root = mapper.readTree(line);
-            } catch (IOException e) {
-                // Loki extracts what it finds in a malformed line without an error: keep the values read before it
-                root = partialTree(factory, line);
-            }
-            if (root == null || !root.isObject()) {
-                root = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
-            }
             for (int i = 0; i < params.size(); i++) {
-                JsonNode n = root;
-                for (Object step : paths.get(i).steps()) {
-                    n = step instanceof Integer idx ? n.path(idx) : n.path((String) step);
-                }
-                String v = n.isMissingNode() || n.isNull() ? "" : n.isValueNode() ? n.asText() : n.toString();
-                labels.add(Origin.PARSED, params.get(i).label(), v);
+                labels.add(Origin.PARSED, params.get(i).label(), values[i]);
             }
             return line;
         };
-    }
-
-    /** The values of a malformed JSON document that were complete before the parser failed. */
-    private static JsonNode partialTree(JsonFactory factory, String line) {
-        com.fasterxml.jackson.databind.node.JsonNodeFactory nodes = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
-        java.util.ArrayDeque<com.fasterxml.jackson.databind.node.ContainerNode<?>> open = new java.util.ArrayDeque<>();
-        JsonNode root = null;
-        String field = null;
-        try (JsonParser p = factory.createParser(line)) {
-            JsonToken t;
-            while ((t = p.nextToken()) != null) {
-                if (t == JsonToken.FIELD_NAME) {
-                    field = p.currentName();
-                    continue;
-                }
-                if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
-                    open.pop();
-                    continue;
-                }
-                JsonNode value = switch (t) {
-                    case START_OBJECT -> nodes.objectNode();
-                    case START_ARRAY -> nodes.arrayNode();
-                    case VALUE_STRING -> nodes.textNode(p.getText());
-                    case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> nodes.numberNode(p.getDecimalValue());
-                    case VALUE_TRUE, VALUE_FALSE -> nodes.booleanNode(t == JsonToken.VALUE_TRUE);
-                    default -> nodes.nullNode();
-                };
-                com.fasterxml.jackson.databind.node.ContainerNode<?> parent = open.peek();
-                if (parent instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
-                    o.set(field, value);
-                } else if (parent instanceof com.fasterxml.jackson.databind.node.ArrayNode a) {
-                    a.add(value);
-                } else if (root == null) {
-                    root = value;
-                }
-                if (value instanceof com.fasterxml.jackson.databind.node.ContainerNode<?> c) {
-                    open.push(c);
-                }
-            }
-        } catch (IOException e) {
-            // stop at the first malformed token: what was read stays
-        }
-        return root;
     }
 
         private static void flatten(JsonParser p, String prefix, LineLabels labels) throws IOException {

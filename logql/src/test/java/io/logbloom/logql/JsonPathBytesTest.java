@@ -9,7 +9,10 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The path walk over bytes against the row-at-a-time {@code | json label="path"} stage, path by path. */
+/**
+ * The row-at-a-time {@code | json label="path"} stage read as Loki's scanner reads a line, and the path walk over bytes
+ * against it, path by path.
+ */
 final class JsonPathBytesTest {
     private static final String[] KEYS = {"a", "b", "é", "a\\u0062", "c"};
     private static final String[] SCALARS = {"5", "-0", "1.5", "2e3", "\"x\"", "\"\"", "\"q\\\"\"", "null", "true",
@@ -36,6 +39,19 @@ final class JsonPathBytesTest {
             case 4 -> object(r, 0) + " tail";
             default -> object(r, 0);
         };
+    }
+
+    @Test
+    void rowParser_readsAsLokisScanner_firstMemberAndTextAsWritten() {
+        JsonPathExtractor x = new JsonPathExtractor(List.of("a", "n", "o", "o.x", "missing", "l[1]", "s"));
+        assertThat(x.extract("{\"a\":1,\"a\":2,\"n\":1.50,\"o\": {\"x\": -0},\"l\":[1, \"q\"],\"s\":\"t\\\"u\"}"))
+                .containsExactly("1", "1.50", "{\"x\": -0}", "-0", "", "q", "t\"u");
+        assertThat(x.extract("{\"a\":{\"b\":1},\"a\":3, \"n\": 1e3} tail")).containsExactly("{\"b\":1}", "1e3", "", "", "", "",
+                "");
+        assertThat(x.extract("{\"a\":7,\"n\":nope}")).as("a fault keeps what was read").containsExactly("7", "", "", "", "",
+                "", "");
+        assertThat(x.extract("[{\"a\":1}]")).containsOnly("");
+        assertThat(x.extract(" {\"a\":1}")).as("the first character decides").isNull();
     }
 
     @Test
@@ -68,7 +84,7 @@ final class JsonPathBytesTest {
                     for (int i = 0; i < PATHS.length; i++) {
                         String want = labels.get("l" + i);
                         int kind = walk.kind(i);
-                        if (kind == JsonPathBytes.ESCAPED || kind == JsonPathBytes.RENDERED) {
+                        if (kind == JsonPathBytes.ESCAPED) {
                             continue; // the caller declines these
                         }
                         String got = kind == JsonPathBytes.MISSING || kind == JsonPathBytes.NULL ? ""
