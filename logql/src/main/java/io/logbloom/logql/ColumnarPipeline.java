@@ -386,6 +386,11 @@ public final class ColumnarPipeline {
         return false;
     }
 
+    /** Whether a parser is among the stages (without one, no stage can set or replace a label). */
+    public boolean parses() {
+        return parser != null;
+    }
+
     /**
      * Whether the evaluator splits rows into groups by their values of {@code name} ({@link Evaluator#group()}): a
      * {@code by} name a parser may set, whose value structured metadata gives when no parser does.

@@ -316,9 +316,11 @@ final class ColumnarLineCounter {
      * each value's rows apart (a level-volume panel's query). A pipeline reading the key (Logs Drilldown's level filter,
      * {@code | detected_level="error" | json | …}) is handed each row's value ({@link RowPipeline#metadataOf}), also for
      * a {@code by} naming the key when the pipeline groups rows by it (it has a parser, which may replace the value:
-     * Drilldown's level volume once a field filter is set). The count declines when the key matters otherwise (no
-     * grouping, a {@code by} naming it beside a pipeline without a parser, an error label) or names a stream label too
-     * (the row path then renames it {@code key_extracted}).
+     * Drilldown's level volume once a field filter is set); a pipeline without a parser cannot replace the value, so a
+     * {@code by} naming the key splits the rows by its column as without one (the level volume once levels are picked,
+     * {@code sum by (detected_level) (… | detected_level=~"error|warn" …)}). The count declines when the key matters
+     * otherwise (no grouping, an error label) or names a stream label too (the row path then renames it {@code
+     * key_extracted}).
      */
     private static boolean groupable(Labels series, String key, LineCountQuery query, Set<String> groupKeys) {
         if (series.get(key) != null) {
@@ -331,9 +333,16 @@ final class ColumnarLineCounter {
             return false;
         }
         if (query.pipeline() != null) {
-            // read by the pipeline, or a by name whose groups it forms from the rows (a parser may set the name)
-            return !key.equals("__error__") && !key.equals("__error_details__")
-                    && (!query.groupedLabels().contains(key) || query.pipeline().groupsRowsBy(key));
+            if (key.equals("__error__") || key.equals("__error_details__")) {
+                return false;
+            }
+            if (!query.groupedLabels().contains(key) || query.pipeline().groupsRowsBy(key)) {
+                return true; // read by the pipeline, or a by name whose groups it forms (a parser may set the name)
+            }
+            if (query.pipeline().parses()) {
+                return false;
+            }
+            // no parser can replace the key's value: its column splits the rows, as without a pipeline
         }
         groupKeys.add(key);
         return true;
@@ -708,7 +717,7 @@ final class ColumnarLineCounter {
                 if (tokens != null) {
                     tokens.skipTo(row);
                     rows.metadataRow(row);
-                    if (!rows.add(acc, ts, tokens)) {
+                    if (!rows.add(groups == null ? acc : groups.ofRow(row, acc), ts, tokens)) {
                         return Sums.DECLINED;
                     }
                 } else if (onTokens) {
@@ -723,7 +732,8 @@ final class ColumnarLineCounter {
                         (groups == null ? acc : groups.ofRow(row, acc)).add(ts, query.lineBytes() ? length : 1);
                     } else {
                         rows.metadataRow(row);
-                        if (!rows.add(acc, ts, lines.bytes(), offset, length)) {
+                        if (!rows.add(groups == null ? acc : groups.ofRow(row, acc), ts, lines.bytes(), offset,
+                                length)) {
                             return Sums.DECLINED;
                         }
                     }
@@ -876,7 +886,7 @@ final class ColumnarLineCounter {
                 (groups == null ? acc : groups.ofEntry(e, acc)).add(ts, query.lineBytes() ? line.length : 1);
             } else {
                 rows.metadataOf(e);
-                if (!rows.add(acc, ts, line, 0, line.length)) {
+                if (!rows.add(groups == null ? acc : groups.ofEntry(e, acc), ts, line, 0, line.length)) {
                     return Sums.DECLINED;
                 }
             }

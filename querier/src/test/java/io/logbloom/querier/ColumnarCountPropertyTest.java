@@ -299,7 +299,11 @@ final class ColumnarCountPropertyTest {
                         + " __error__, __error_details__ | level!=\"\" [2m]))",
                 // the level volume once a field filter is set: grouped by the metadata key beside parsers
                 "sum by (detected_level) (count_over_time({env=\"prod\"} | json | logfmt | drop __error__,"
-                        + " __error_details__ | status=\"500\" [1m]))");
+                        + " __error_details__ | status=\"500\" [1m]))",
+                // the level volume once levels are picked: a filter on the key it is grouped by, no parser
+                "sum by (detected_level) (count_over_time({env=\"prod\"} | detected_level=~\"warn|error\" [1m]))",
+                "sum by (detected_level, app) (rate({env=\"prod\"} |= \"status\" | detected_level!=\"info\" | drop"
+                        + " __error__, __error_details__ [30s]))");
         for (int set = 0; set < 6; set++) {
             QuerierFakes.Storage s = new QuerierFakes.Storage(0);
             Map<Labels, List<LogEntry>> object = new LinkedHashMap<>();
