@@ -12,44 +12,45 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
- * The part of a range aggregation's log pipeline after its leading line filters, evaluated on a row's line bytes
- * for a columnar reader: label filters, line filters, one parser ({@code logfmt}, {@code json} without parameters
- * or with paths of object keys, {@code regexp} or {@code pattern}) or both {@code json} and {@code logfmt} (the latter
- * without parameters, as Logs Drilldown's field queries parse streams mixing the two), {@code drop} of the error
- * labels, and an {@code unwrap} with its post filters. {@code regexp} and
- * {@code pattern} run on the line decoded once per row; the other stages run on the bytes. The parser extracts only the labels the rest of the query reads; the other keys are skipped
- * without allocating, and a label filter compares numbers parsed from the bytes. No log entry and no label map is
- * built for a row.
+ * The part of a range aggregation's log pipeline after its leading line filters, evaluated on a row's line bytes for a
+ * columnar reader: label filters, line filters, one parser ({@code logfmt}, {@code json} without parameters or with
+ * paths of object keys, {@code regexp} or {@code pattern}) or both {@code json} and {@code logfmt} (the latter without
+ * parameters, as Logs Drilldown's field queries parse streams mixing the two), {@code drop} of the error labels, and an
+ * {@code unwrap} with its post filters. {@code regexp} and {@code pattern} run on the line decoded once per row; the
+ * other stages run on the bytes. The parser extracts only the labels the rest of the query reads; the other keys are
+ * skipped without allocating, and a label filter compares numbers parsed from the bytes. No log entry and no label map
+ * is built for a row.
  *
- * <p>Exactness: a row's sample must be the one the row-at-a-time {@link RowSampler} yields. The byte path
- * resolves each label it reads once per stream: a stream label shadows a parsed key of its name (the parsed one
- * becomes {@code name_extracted}, as Loki's labels builder renames it), so such a label is a constant; any other
- * label is the first value, in line order, of the keys that would land on its name (sanitised as Loki does,
- * empty values dropped unless {@code --keep-empty}, or the named parameters). Whenever the byte path meets what
- * would set {@code __error__} (a syntax error, a key named {@code __error__}, a value that does not convert), or a
- * JSON value it reads holds escapes, or the JSON is not strictly well-formed ({@link JsonFlattenBytes}), that row
- * alone is decoded and run through the {@link RowSampler} itself. A row the row-at-a-time path
- * would fail the query on (an error not filtered out), or whose labels would change the result's series, makes
- * the evaluator answer {@link #DECLINE}; the caller then declines and the engine reads entries, which reports the
- * error exactly. Structured metadata the pipeline reads ({@link #reads}) comes from the caller, row by row
- * ({@link Evaluator#metadataSlot}, {@link Evaluator#metadata}): it fills the label's slot before the stages run, and a
- * parser's pair of that name replaces it, as parsed labels take precedence over metadata on the row path.
+ * <p>Exactness: a row's sample must be the one the row-at-a-time {@link RowSampler} yields. The byte path resolves each
+ * label it reads once per stream: a stream label shadows a parsed key of its name (the parsed one becomes {@code
+ * name_extracted}, as Loki's labels builder renames it), so such a label is a constant; any other label is the first
+ * value, in line order, of the keys that would land on its name (sanitised as Loki does, empty values dropped unless
+ * {@code --keep-empty}, or the named parameters). Whenever the byte path meets what would set {@code __error__} (a
+ * syntax error, a key named {@code __error__}, a value that does not convert), or a JSON value it reads holds escapes,
+ * or the JSON is not strictly well-formed ({@link JsonFlattenBytes}), that row alone is decoded and run through the
+ * {@link RowSampler} itself. A row the row-at-a-time path would fail the query on (an error not filtered out), or whose
+ * labels would change the result's series, makes the evaluator answer {@link #DECLINE}; the caller then declines and
+ * the engine reads entries, which reports the error exactly. Structured metadata the pipeline reads ({@link #reads})
+ * comes from the caller, row by row ({@link Evaluator#metadataSlot}, {@link Evaluator#metadata}): it fills the label's
+ * slot before the stages run, and a parser's pair of that name replaces it, as parsed labels take precedence over
+ * metadata on the row path.
  *
  * <p>Errors a parser sets: a {@code json} stage on a line that opens no object (with parameters: whose first byte is
- * none of '{', '[', '"') sets the error and no label (the row path does the same without reading further), and the stages after it run on the bytes: a {@code drop} of the error
- * labels removes it, a label filter reading an error label defers to the row path, and a row still carrying it at
- * the end is run row at a time (which fails the query or keeps the error, as the result allows).
+ * none of '{', '[', '"') sets the error and no label (the row path does the same without reading further), and the
+ * stages after it run on the bytes: a {@code drop} of the error labels removes it, a label filter reading an error
+ * label defers to the row path, and a row still carrying it at the end is run row at a time (which fails the query or
+ * keeps the error, as the result allows).
  *
- * <p>What is supported: stages line filter, label filter, the parsers above and {@code drop} of {@code __error__}
- * (and {@code __error_details__}) without matchers; anything else compiles to null (the row path). The result's series: a pipeline with a parser or unwrap needs a {@code by} grouping; a
- * {@code by} name the parser may set (not an error label, not the unwrapped one) splits a stream's rows into groups
- * by their parsed values ({@link Evaluator#group()}), read from the same slots as the label filters, so a row's
- * group is the labels the row path would give it. A pipeline of label filters and {@code logfmt} also runs on a
- * tokenized line column ({@link Evaluator#evaluate(long, TokenizedLines)}): the walk runs on the row's skeleton
- * ({@link TokenizedLines}) and only the values of the keys it reads are rebuilt.
+ * <p>What is supported: stages line filter, label filter, the parsers above and {@code drop} of {@code __error__} (and
+ * {@code __error_details__}) without matchers; anything else compiles to null (the row path). The result's series: a
+ * pipeline with a parser or unwrap needs a {@code by} grouping; a {@code by} name the parser may set (not an error
+ * label, not the unwrapped one) splits a stream's rows into groups by their parsed values ({@link Evaluator#group()}),
+ * read from the same slots as the label filters, so a row's group is the labels the row path would give it. A pipeline
+ * of label filters and {@code logfmt} also runs on a tokenized line column ({@link Evaluator#evaluate(long,
+ * TokenizedLines)}): the walk runs on the row's skeleton ({@link TokenizedLines}) and only the values of the keys it
+ * reads are rebuilt.
  *
  * <p>Immutable and thread-safe; an {@link Evaluator} is per stream and not thread-safe.
  */
@@ -62,7 +63,7 @@ public final class ColumnarPipeline {
     public static final int DECLINE = 2;
 
     private static final byte[] ERROR_KEY = LineLabels.ERROR.getBytes(StandardCharsets.US_ASCII);
-    /** The step of a {@code | drop} of the error labels ({@link #dropsErrorLabels}): the row's error is gone after it. */
+    /** The step of a {@code | drop} of the error labels ({@link #dropsErrorLabels}): the row's error goes. */
     private static final Object ERROR_DROP = new Object();
     private static final byte[] EQUALS = {'='};
     /** In a key's slot mask: the key lands on {@code __error__}. */
@@ -72,10 +73,10 @@ public final class ColumnarPipeline {
     /** Slots a key's mask can name: bits 62 and 63 are {@link #KNOWN_BIT} and {@link #ERROR_BIT}. */
     private static final int MAX_TOKEN_SLOTS = 62;
 
-    /** Per-row answers of a label filter on bytes. */
-    private static final int FALSE = 0;
-    private static final int TRUE = 1;
-    private static final int UNSURE = 2;
+    /** Per-row answers of a label filter on bytes ({@link LabelTest}). */
+    static final int FALSE = 0;
+    static final int TRUE = 1;
+    static final int UNSURE = 2;
 
     private final LogRange range;
     private final RangeOp op;
@@ -108,50 +109,14 @@ public final class ColumnarPipeline {
      */
     private final byte[] unwrapKey;
 
-    /**
-     * A pipeline that starts {@code | logfmt | key <op> number} (maybe as the left side of an {@code and}: it refuses
-     * what its left side refuses; logfmt not strict, without parameters; the key ASCII letters only: one line token,
-     * and no other raw key sanitises to it): a row whose every occurrence of the key's token is followed by
-     * {@code =}, a number the filter refuses and a space, and that holds no token with "error", is rejected whatever
-     * else it holds ({@link TokenizedLines#skipRowUnlessKeyNumber}); the filter would refuse the key's first value,
-     * or find no key and refuse the row as well.
-     */
-    private record KeyNumberSkip(int slot, byte[] key, java.util.function.LongPredicate keeps) {
-        static KeyNumberSkip of(List<Stage> stages, Map<String, Integer> slots) {
-            if (stages.size() < 2 || !(stages.get(0) instanceof Stage.Logfmt l) || l.strict() || !l.params().isEmpty()
-                    || !(stages.get(1) instanceof Stage.LabelFilterStage f)) {
-                return null;
-            }
-            LabelFilter first = f.filter();
-            while (first instanceof LabelFilter.And a) {
-                first = a.left(); // an 'and' (or ',') refuses a row its left side refuses
-            }
-            if (!(first instanceof LabelFilter.NumberFilter n)) {
-                return null;
-            }
-            String name = n.name();
-            if (!letters(name)) {
-                return null;
-            }
-            LabelFilter.CompareOp op = n.op();
-            double value = n.value();
-            return new KeyNumberSkip(slots.get(name), name.getBytes(StandardCharsets.US_ASCII),
-                    v -> op.test((double) v, value));
-        }
-    }
-
     /** {@link #unwrapKey} of a pipeline (see there), or null. */
     private static byte[] unwrapKey(LogRange range, List<Object> steps, String[] names, int unwrapSlot,
             List<LabelTest> post) {
         boolean alone = steps.size() == 1 && steps.get(0) instanceof Stage.Logfmt l && !l.strict()
                 && l.params().isEmpty() && unwrapSlot >= 0 && post.isEmpty()
                 && range.unwrap().conversion() == SampleExpr.UnwrapConversion.NONE;
-        return alone && letters(names[unwrapSlot]) ? names[unwrapSlot].getBytes(StandardCharsets.US_ASCII) : null;
-    }
-
-    /** Whether {@code name} is ASCII letters only: one line token, and no other raw logfmt key sanitises to it. */
-    private static boolean letters(String name) {
-        return !name.isEmpty() && name.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z');
+        return alone && KeyNumberSkip.letters(names[unwrapSlot])
+                ? names[unwrapSlot].getBytes(StandardCharsets.US_ASCII) : null;
     }
 
     private ColumnarPipeline(LogRange range, RangeOp op, Set<String> grouped, List<Object> steps,
@@ -193,7 +158,7 @@ public final class ColumnarPipeline {
             if (s instanceof Stage.LineFilter f) {
                 steps.add(LineFilterBytes.compile(List.of(f)));
             } else if (s instanceof Stage.LabelFilterStage f) {
-                steps.add(labelTest(f.filter(), slots));
+                steps.add(LabelTest.of(f.filter(), slots));
             } else if (s instanceof Stage.Logfmt l && !namesError(l.params())
                     && (parser == null || parser instanceof Stage.Json && secondParser(steps, l))) {
                 parser = parser == null ? l : parser;
@@ -205,7 +170,7 @@ public final class ColumnarPipeline {
             } else if (s instanceof Stage.Drop d && dropsErrorLabels(d)) {
                 steps.add(ERROR_DROP);
             } else if ((s instanceof Stage.Regexp || s instanceof Stage.PatternParser) && parser == null) {
-                StringParser p = StringParser.of(s);
+                CaptureParser p = CaptureParser.of(s);
                 if (p == null) {
                     return null;
                 }
@@ -223,7 +188,7 @@ public final class ColumnarPipeline {
         if (unwrap != null) {
             unwrapSlot = slot(unwrap.label(), slots);
             for (LabelFilter f : unwrap.postFilters()) {
-                post.add(labelTest(f, slots));
+                post.add(LabelTest.of(f, slots));
             }
         }
         List<String> groupNames = new ArrayList<>();
@@ -304,42 +269,6 @@ public final class ColumnarPipeline {
     private static boolean groupable(String name, Unwrap unwrap) {
         return !name.equals(LineLabels.ERROR) && !name.equals(LineLabels.ERROR_DETAILS)
                 && (unwrap == null || !name.equals(unwrap.label()));
-    }
-
-    /**
-     * A {@code regexp} or {@code pattern} stage: it runs on the row's line decoded once (no entry, no label map)
-     * and keeps only the captures the pipeline reads.
-     */
-    private record StringParser(RegexpParser regexp, LinePattern pattern) {
-        /** The stage compiled, or null when it is invalid (the row path reports it) or captures {@code __error__}. */
-        static StringParser of(Stage s) {
-            try {
-                if (s instanceof Stage.Regexp r) {
-                    if (r.regex().contains(LineLabels.ERROR)) {
-                        return null;
-                    }
-                    return new StringParser(RegexpParser.compile(r.regex()), null);
-                }
-                String pattern = ((Stage.PatternParser) s).pattern();
-                if (pattern.contains(LineLabels.ERROR)) {
-                    return null;
-                }
-                return new StringParser(null, LinePattern.parse(pattern, true));
-            } catch (IllegalArgumentException e) {
-                return null;
-            }
-        }
-
-        void extract(String line, java.util.function.BiConsumer<String, String> sink) {
-            if (regexp != null) {
-                regexp.extract(line, sink);
-            } else {
-                Map<String, String> m = pattern.match(line);
-                if (m != null) {
-                    m.forEach(sink);
-                }
-            }
-        }
     }
 
     private static boolean namesError(List<Stage.LabelExtraction> params) {
@@ -437,94 +366,9 @@ public final class ColumnarPipeline {
         return new Evaluator(streamLabels);
     }
 
-    private static int slot(String name, Map<String, Integer> slots) {
+    /** The slot of {@code name} in {@code slots}, given the next one when it has none. */
+    static int slot(String name, Map<String, Integer> slots) {
         return slots.computeIfAbsent(name, k -> slots.size());
-    }
-
-    // ---- label tests on slots ----
-
-    /** A label filter on a row's slots: {@link #TRUE}, {@link #FALSE} or {@link #UNSURE} (the row path decides). */
-    private interface LabelTest {
-        int test(Evaluator row);
-    }
-
-    private static LabelTest labelTest(LabelFilter f, Map<String, Integer> slots) {
-        if (f instanceof LabelFilter.And a) {
-            LabelTest l = labelTest(a.left(), slots);
-            LabelTest r = labelTest(a.right(), slots);
-            return row -> {
-                int x = l.test(row);
-                return x == TRUE ? r.test(row) : x;
-            };
-        }
-        if (f instanceof LabelFilter.Or o) {
-            LabelTest l = labelTest(o.left(), slots);
-            LabelTest r = labelTest(o.right(), slots);
-            return row -> {
-                int x = l.test(row);
-                return x == FALSE ? r.test(row) : x;
-            };
-        }
-        String name = LabelFilters.name(f);
-        LabelTest test = leafTest(f, slot(name, slots));
-        if (name.equals(LineLabels.ERROR) || name.equals(LineLabels.ERROR_DETAILS)) {
-            // the slots hold what the parsers extract, not an error a parser set: the row path reads that
-            return row -> row.errorEver ? UNSURE : test.test(row);
-        }
-        return test;
-    }
-
-    private static LabelTest leafTest(LabelFilter f, int slot) {
-        if (f instanceof LabelFilter.StringFilter s) {
-            MatchType type = s.matcher().type();
-            if (type == MatchType.EQUAL || type == MatchType.NOT_EQUAL) {
-                byte[] want = s.matcher().value().getBytes(StandardCharsets.UTF_8);
-                boolean equal = type == MatchType.EQUAL;
-                return row -> row.valueEquals(slot, want) == equal ? TRUE : FALSE;
-            }
-            Predicate<String> p = s.matcher().compile();
-            return row -> p.test(row.string(slot)) ? TRUE : FALSE;
-        }
-        if (f instanceof LabelFilter.IpFilter ip) {
-            IpMatcher m = IpMatcher.parse(ip.pattern());
-            return row -> {
-                String v = row.string(slot);
-                boolean pass = v == null ? ip.negated() : m.matches(v) != ip.negated();
-                return pass ? TRUE : FALSE;
-            };
-        }
-        if (f instanceof LabelFilter.NumberFilter n) {
-            return row -> {
-                if (!row.present(slot)) {
-                    return FALSE;
-                }
-                double x = row.number(slot);
-                return Double.isNaN(x) && row.numberFailed ? UNSURE : n.op().test(x, n.value()) ? TRUE : FALSE;
-            };
-        }
-        if (f instanceof LabelFilter.DurationFilter d) {
-            return converted(slot, d.op(), d.nanos(), v -> (double) GoUnits.parseDuration(v));
-        }
-        LabelFilter.BytesFilter b = (LabelFilter.BytesFilter) f;
-        return converted(slot, b.op(), b.bytes(), GoUnits::parseBytes);
-    }
-
-    private interface Converter {
-        double convert(String v);
-    }
-
-    private static LabelTest converted(int slot, LabelFilter.CompareOp op, double value, Converter conv) {
-        return row -> {
-            String v = row.string(slot);
-            if (v == null) {
-                return FALSE;
-            }
-            try {
-                return op.test(conv.convert(v), value) ? TRUE : FALSE;
-            } catch (IllegalArgumentException e) {
-                return UNSURE; // the row path marks the line with the conversion error
-            }
-        };
     }
 
     // ---- per stream ----
@@ -713,7 +557,17 @@ public final class ColumnarPipeline {
             return metadataRead;
         }
 
-        /** Puts the row's metadata values into their slots, where parsers may replace them; after the reset of a row. */
+        /** Whether a parser set the row's error at some stage (a label filter reading an error label then defers). */
+        boolean errorEver() {
+            return errorEver;
+        }
+
+        /** Whether the last {@link #number} did not parse. */
+        boolean numberFailed() {
+            return numberFailed;
+        }
+
+        /** Resets the row's slots and puts its metadata values in them, where parsers may replace them. */
         private void startRow() {
             Arrays.fill(start, -1);
             Arrays.fill(strings, null);
@@ -997,7 +851,7 @@ public final class ColumnarPipeline {
                     if (x != TRUE) {
                         return x == FALSE ? REJECT : UNSURE;
                     }
-                } else if (step instanceof StringParser p) {
+                } else if (step instanceof CaptureParser p) {
                     String decoded = new String(bytes, offset, length, StandardCharsets.UTF_8);
                     p.extract(decoded, this::captured);
                 } else if (step == ERROR_DROP) {
@@ -1181,7 +1035,7 @@ public final class ColumnarPipeline {
                 return tokenPair(keyStart, keyEnd, valueStart, valueEnd, esc);
             }
             if (sanitizeKeys && keyEnd - keyStart >= ERROR_KEY.length - 1
-                    && sanitizedEquals(b, keyStart, keyEnd, ERROR_KEY)) {
+                    && LabelBytes.sanitizedEquals(b, keyStart, keyEnd, ERROR_KEY)) {
                 errorKey = true;
                 return false;
             }
@@ -1194,7 +1048,7 @@ public final class ColumnarPipeline {
                     continue;
                 }
                 for (byte[] key : k) {
-                    if (sanitizeKeys ? sanitizedEquals(b, keyStart, keyEnd, key)
+                    if (sanitizeKeys ? LabelBytes.sanitizedEquals(b, keyStart, keyEnd, key)
                             : Arrays.equals(b, keyStart, keyEnd, key, 0, key.length)) {
                         replaceMetadata(s);
                         start[s] = valueStart;
@@ -1250,7 +1104,8 @@ public final class ColumnarPipeline {
          */
         private long keyMask(byte[] b, int from, int to) {
             long mask = 0;
-            if (sanitizeKeys && to - from >= ERROR_KEY.length - 1 && sanitizedEquals(b, from, to, ERROR_KEY)) {
+            if (sanitizeKeys && to - from >= ERROR_KEY.length - 1
+                    && LabelBytes.sanitizedEquals(b, from, to, ERROR_KEY)) {
                 mask |= ERROR_BIT;
             }
             for (int s = 0; s < keys.length; s++) {
@@ -1259,7 +1114,7 @@ public final class ColumnarPipeline {
                     continue;
                 }
                 for (byte[] key : k) {
-                    if (sanitizeKeys ? sanitizedEquals(b, from, to, key)
+                    if (sanitizeKeys ? LabelBytes.sanitizedEquals(b, from, to, key)
                             : Arrays.equals(b, from, to, key, 0, key.length)) {
                         mask |= 1L << s;
                         break;
@@ -1384,7 +1239,7 @@ public final class ColumnarPipeline {
                     return number;
                 }
                 materialize(slot);
-                long digits = digits(line, start[slot], end[slot]);
+                long digits = LabelBytes.digits(line, start[slot], end[slot]);
                 if (digits != Long.MIN_VALUE) {
                     return digits;
                 }
@@ -1407,7 +1262,7 @@ public final class ColumnarPipeline {
                     return number;
                 }
                 materialize(slot);
-                long digits = digits(line, start[slot], end[slot]);
+                long digits = LabelBytes.digits(line, start[slot], end[slot]);
                 if (digits != Long.MIN_VALUE) {
                     return digits;
                 }
@@ -1419,70 +1274,5 @@ public final class ColumnarPipeline {
                 return 0;
             }
         }
-    }
-
-    /**
-     * The integer an optional '-' and 1 to 15 ASCII digits spell (exact as a double, so equal to what
-     * {@link Double#parseDouble} gives), else {@link Long#MIN_VALUE} (also for "-0").
-     */
-    static long digits(byte[] b, int from, int to) {
-        int i = from;
-        boolean negative = i < to && b[i] == '-';
-        if (negative) {
-            i++;
-        }
-        if (to - i < 1 || to - i > 15) {
-            return Long.MIN_VALUE;
-        }
-        long v = 0;
-        for (; i < to; i++) {
-            int d = b[i] - '0';
-            if (d < 0 || d > 9) {
-                return Long.MIN_VALUE;
-            }
-            v = v * 10 + d;
-        }
-        return negative ? (v == 0 ? Long.MIN_VALUE : -v) : v; // "-0" parses to -0.0, which no long spells
-    }
-
-    /**
-     * Whether the key [{@code from}, {@code to}) sanitised as {@link Pipeline#sanitize} equals {@code want}: on
-     * ASCII bytes directly (each byte other than a letter, digit or '_' becomes '_', a leading digit gains a '_'
-     * prefix); a key with other characters is decoded and sanitised per character.
-     */
-    static boolean sanitizedEquals(byte[] b, int from, int to, byte[] want) {
-        int j = 0;
-        if (from < to && b[from] >= '0' && b[from] <= '9') {
-            if (want.length == 0 || want[0] != '_') {
-                return false;
-            }
-            j = 1;
-        }
-        if (to - from != want.length - j) {
-            // a multi-byte character sanitises to fewer '_' than it has bytes: only then can the lengths differ
-            return nonAscii(b, from, to) && Pipeline.sanitize(new String(b, from, to - from, StandardCharsets.UTF_8))
-                    .equals(new String(want, StandardCharsets.UTF_8));
-        }
-        for (int i = from; i < to; i++, j++) {
-            byte c = b[i];
-            if (c < 0) {
-                return Pipeline.sanitize(new String(b, from, to - from, StandardCharsets.UTF_8))
-                        .equals(new String(want, StandardCharsets.UTF_8));
-            }
-            boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= '0' && c <= '9';
-            if (want[j] != (ok ? c : '_')) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean nonAscii(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (b[i] < 0) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -15,7 +15,7 @@ import java.util.List;
  * keeps what it read before a fault). Not thread-safe.
  */
 final class JsonPathBytes extends StrictJsonBytes {
-    /** The walk covered the object: {@link #kind} and {@link #valueStart}/{@link #valueEnd} say what each path found. */
+    /** The walk covered the object: {@link #kind}, {@link #valueStart}, {@link #valueEnd} say what a path found. */
     static final int DONE = 0;
     /** The line is not strict JSON this walk accepts, or starts with '[' or '"': the row-at-a-time parser decides. */
     static final int UNSURE = 1;
@@ -69,7 +69,9 @@ final class JsonPathBytes extends StrictJsonBytes {
         return paths.length <= MAX_PATHS && object(0, (1L << paths.length) - 1) ? DONE : UNSURE;
     }
 
-    /** Path {@code p}'s value: {@link #PLAIN}, {@link #ESCAPED}, {@link #LITERAL}, {@link #NULL} or {@link #MISSING}. */
+    /**
+     * Path {@code p}'s value: {@link #PLAIN}, {@link #ESCAPED}, {@link #LITERAL}, {@link #NULL} or {@link #MISSING}.
+     */
     int kind(int p) {
         return kind[p];
     }

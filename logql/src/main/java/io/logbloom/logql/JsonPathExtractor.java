@@ -9,18 +9,18 @@ import java.util.List;
 
 /**
  * The values {@code | json label="path", …} extracts from a line, as Loki's expression parser finds them (its scanner,
- * {@code jsonparser.EachKey}): each path takes the first member along it (a repeated key's later members do not
- * count), a string its unescaped text, a number, {@code true} or {@code false} its text as written, an object or an
- * array its text as written, {@code null} or a path that leads nowhere "" (so does every path of a line that is a
- * string or an array). An empty line gets nothing (the caller's test); a line whose first character is none of
- * '{', '[', '"' gets the parser's error; one that turns out malformed keeps the values read before the fault, as the
- * scanner's matches stand, without an error. Thread-safe: a parser per call.
+ * {@code jsonparser.EachKey}): each path takes the first member along it (a repeated key's later members do not count),
+ * a string its unescaped text, a number, {@code true} or {@code false} its text as written, an object or an array its
+ * text as written, {@code null} or a path that leads nowhere "" (so does every path of a line that is a string or an
+ * array). An empty line gets nothing (the caller's test); a line whose first character is none of '{', '[', '"' gets
+ * the parser's error; one that turns out malformed keeps the values read before the fault, as the scanner's matches
+ * stand, without an error. Thread-safe: a parser per call.
  */
 final class JsonPathExtractor {
     private final JsonFactory factory = new JsonFactory();
     private final List<List<Object>> paths = new ArrayList<>();
 
-    /** An extractor of {@code expressions} (each a {@link JsonPath} expression; throws IllegalArgumentException when malformed). */
+    /** An extractor of {@link JsonPath} {@code expressions}; throws IllegalArgumentException when one is malformed. */
     JsonPathExtractor(List<String> expressions) {
         for (String e : expressions) {
             paths.add(JsonPath.parse(e).steps());

@@ -118,7 +118,7 @@ final class ColumnarPipelineTest {
             String key = randomText(r).replace(" ", "").replace("=", "");
             String other = r.nextBoolean() ? Pipeline.sanitize(key) : Pipeline.sanitize(randomText(r));
             byte[] b = key.getBytes(StandardCharsets.UTF_8);
-            assertThat(ColumnarPipeline.sanitizedEquals(b, 0, b.length, other.getBytes(StandardCharsets.UTF_8)))
+            assertThat(LabelBytes.sanitizedEquals(b, 0, b.length, other.getBytes(StandardCharsets.UTF_8)))
                     .as("%s vs %s", key, other).isEqualTo(Pipeline.sanitize(key).equals(other));
         }
     }
