@@ -212,66 +212,94 @@ final class ColumnarCountPropertyTest {
         assertThat(fromDirectory).as("blocks answered from their row count").isPositive();
     }
 
+    /**
+     * Three prod streams of 120 rows each ({@link #line}s, strictly increasing timestamps: units touching in time would
+     * make a count decline), 70 in an object, 30 in a part, 20 in memory; each row's metadata from {@code metadata}
+     * (given the random and the row's index).
+     */
+    private QuerierFakes.Storage threeStreams(Random r, String partDir,
+            java.util.function.BiFunction<Random, Integer, List<Label>> metadata) throws Exception {
+        QuerierFakes.Storage s = new QuerierFakes.Storage(0);
+        Map<Labels, List<LogEntry>> object = new LinkedHashMap<>();
+        Map<Labels, List<LogEntry>> part = new LinkedHashMap<>();
+        for (String app : new String[] {"api", "db", "web"}) {
+            Labels labels = Labels.of("app", app, "env", "prod");
+            List<LogEntry> rows = new ArrayList<>();
+            long ts = BASE;
+            for (int i = 0; i < 120; i++) {
+                ts += 1 + r.nextInt(3) * SEC;
+                List<Label> md = metadata.apply(r, i);
+                rows.add(new LogEntry(ts, line(r), md));
+            }
+            object.put(labels, List.copyOf(rows.subList(0, 70)));
+            part.put(labels, List.copyOf(rows.subList(70, 100)));
+            s.memory.put(labels, List.copyOf(rows.subList(100, 120)));
+        }
+        s.flushColumnar(TENANT, object, 4 + r.nextInt(12));
+        s.sealPart(Files.createDirectories(dir.resolve(partDir)), part, 4 + r.nextInt(12));
+        return s;
+    }
+
+    /**
+     * Runs {@code queries} as range queries over 400 s (20 s steps) on {@code s} through the columnar engine and the
+     * row-at-a-time one, asserting equal, non-empty results; returns the querier's counts answered, declined and rows
+     * parsed on bytes.
+     */
+    private static long[] equalToRowEngine(QuerierFakes.Storage s, List<String> queries, String set) throws Exception {
+        try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
+                QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
+            QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+            QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
+            for (String q : queries) {
+                QueryRequest request = new QueryRequest(TENANT, q, BASE, BASE + 400 * SEC, 20 * SEC, 100, false,
+                        false, true);
+                Object expected = ((QueryOutcome.Metrics) reference.run(request)).result();
+                Object got = ((QueryOutcome.Metrics) columnar.run(request)).result();
+                assertThat(got).as("%s: %s", set, q).isEqualTo(expected);
+                assertThat(expected).as("%s: %s", set, q).isNotEqualTo(List.of());
+            }
+            return new long[] {querier.metrics().columnarCountsAnswered(), querier.metrics().columnarCountsDeclined(),
+                querier.metrics().columnarPipelineRowsOnBytes()};
+        }
+    }
+
     @Test
     void countsGroupedByAMetadataKey_areCountedFromColumns_andEqualRowAtATime() throws Exception {
         Random r = new Random(7);
         String[] levels = {"info", "warn", "error", ""};
+        List<String> queries = List.of(
+                "sum by (detected_level) (count_over_time({env=\"prod\"} [1m]))",
+                "sum by (detected_level) (count_over_time({env=\"prod\"} |= \"status\" [30s]))",
+                "sum by (app, detected_level) (rate({app=~\".+\"} != \"retry\" [1m]))",
+                "sum by (detected_level) (bytes_over_time({app=\"api\"} |~ \"status=5..\" [2m]))",
+                // as generated level-volume queries end: after line filters alone the drop drops nothing
+                "sum by (detected_level) (count_over_time({env=\"prod\"} |= \"status\" | drop __error__, "
+                        + "__error_details__ [1m]))",
+                "sum by (app) (rate({app=~\".+\"} | drop __error__ [1m]))");
         long answered = 0;
         long declined = 0;
         for (int set = 0; set < 6; set++) {
-            QuerierFakes.Storage s = new QuerierFakes.Storage(0);
-            Map<Labels, List<LogEntry>> object = new LinkedHashMap<>();
-            Map<Labels, List<LogEntry>> part = new LinkedHashMap<>();
-            for (String app : new String[] {"api", "db", "web"}) {
-                Labels labels = Labels.of("app", app, "env", "prod");
-                List<LogEntry> rows = new ArrayList<>();
-                long ts = BASE;
-                for (int i = 0; i < 120; i++) {
-                    ts += 1 + r.nextInt(3) * SEC; // increasing: units touching in time would make the count decline
-                    List<Label> md = new ArrayList<>();
-                    if (r.nextInt(5) != 0) { // some rows have no level at all: counted in the stream's own series
-                        md.add(new Label("detected_level", levels[r.nextInt(levels.length)]));
-                    }
-                    md.add(new Label("trace_id", "t" + i)); // a key the grouping drops
-                    rows.add(new LogEntry(ts, line(r), md));
+            QuerierFakes.Storage s = threeStreams(r, "grouped-" + set, (random, i) -> {
+                List<Label> md = new ArrayList<>();
+                if (random.nextInt(5) != 0) { // some rows have no level at all: counted in the stream's own series
+                    md.add(new Label("detected_level", levels[random.nextInt(levels.length)]));
                 }
-                object.put(labels, List.copyOf(rows.subList(0, 70)));
-                part.put(labels, List.copyOf(rows.subList(70, 100)));
-                s.memory.put(labels, List.copyOf(rows.subList(100, 120)));
-            }
-            s.flushColumnar(TENANT, object, 4 + r.nextInt(12));
-            s.sealPart(Files.createDirectories(dir.resolve("grouped-" + set)), part, 4 + r.nextInt(12));
-            try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
-                    QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
-                QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
-                QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
-                for (String q : List.of(
-                        "sum by (detected_level) (count_over_time({env=\"prod\"} [1m]))",
-                        "sum by (detected_level) (count_over_time({env=\"prod\"} |= \"status\" [30s]))",
-                        "sum by (app, detected_level) (rate({app=~\".+\"} != \"retry\" [1m]))",
-                        "sum by (detected_level) (bytes_over_time({app=\"api\"} |~ \"status=5..\" [2m]))",
-                        // as generated level-volume queries end: after line filters alone the drop drops nothing
-                        "sum by (detected_level) (count_over_time({env=\"prod\"} |= \"status\" | drop __error__, "
-                                + "__error_details__ [1m]))",
-                        "sum by (app) (rate({app=~\".+\"} | drop __error__ [1m]))")) {
-                    QueryRequest request = new QueryRequest(TENANT, q, BASE, BASE + 400 * SEC, 20 * SEC, 100, false,
-                            false, true);
-                    Object expected = ((QueryOutcome.Metrics) reference.run(request)).result();
-                    Object got = ((QueryOutcome.Metrics) columnar.run(request)).result();
-                    assertThat(got).as("set %d: %s", set, q).isEqualTo(expected);
-                }
-                answered += querier.metrics().columnarCountsAnswered();
-                declined += querier.metrics().columnarCountsDeclined();
-            }
+                md.add(new Label("trace_id", "t" + i)); // a key the grouping drops
+                return md;
+            });
+            long[] counts = equalToRowEngine(s, queries, "set " + set);
+            answered += counts[0];
+            declined += counts[1];
         }
         assertThat(declined).as("grouped by a metadata key: nothing declined").isZero();
-        assertThat(answered).isEqualTo(6 * 6);
+        assertThat(answered).isEqualTo(6L * queries.size());
     }
 
     /**
      * Logs Drilldown's field breakdowns ({@code sum by (field) (count_over_time({…} | json | logfmt | drop __error__,
-     * __error_details__ | field!="" [..]))}, and its json-only and logfmt-only forms) over streams mixing JSON and
-     * logfmt lines: counted from the columns, none declined, equal to the row-at-a-time engine.
+     * __error_details__ | field!="" [..]))}, and its json-only and logfmt-only forms, with a JSON path, with a level
+     * picked) over streams mixing JSON and logfmt lines: counted from the columns, none declined, equal to the
+     * row-at-a-time engine.
      */
     @Test
     void drilldownFieldBreakdowns_mixedJsonAndLogfmt_areCountedFromColumns_andEqualRowAtATime() throws Exception {
@@ -305,41 +333,12 @@ final class ColumnarCountPropertyTest {
                 "sum by (detected_level, app) (rate({env=\"prod\"} |= \"status\" | detected_level!=\"info\" | drop"
                         + " __error__, __error_details__ [30s]))");
         for (int set = 0; set < 6; set++) {
-            QuerierFakes.Storage s = new QuerierFakes.Storage(0);
-            Map<Labels, List<LogEntry>> object = new LinkedHashMap<>();
-            Map<Labels, List<LogEntry>> part = new LinkedHashMap<>();
-            for (String app : new String[] {"api", "db", "web"}) {
-                Labels labels = Labels.of("app", app, "env", "prod");
-                List<LogEntry> rows = new ArrayList<>();
-                long ts = BASE;
-                for (int i = 0; i < 120; i++) {
-                    ts += 1 + r.nextInt(3) * SEC;
-                    List<Label> md = r.nextInt(4) == 0 ? List.of()
-                            : List.of(new Label("detected_level", LEVELS[r.nextInt(LEVELS.length)]));
-                    rows.add(new LogEntry(ts, line(r), md));
-                }
-                object.put(labels, List.copyOf(rows.subList(0, 70)));
-                part.put(labels, List.copyOf(rows.subList(70, 100)));
-                s.memory.put(labels, List.copyOf(rows.subList(100, 120)));
-            }
-            s.flushColumnar(TENANT, object, 4 + r.nextInt(12));
-            s.sealPart(Files.createDirectories(dir.resolve("fields-" + set)), part, 4 + r.nextInt(12));
-            try (Querier querier = new Querier(QuerierConfig.defaults(), s.store, s, s, QuerierFakes.SCHEME,
-                    QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
-                QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
-                QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
-                for (String q : queries) {
-                    QueryRequest request = new QueryRequest(TENANT, q, BASE, BASE + 400 * SEC, 20 * SEC, 100, false,
-                            false, true);
-                    Object expected = ((QueryOutcome.Metrics) reference.run(request)).result();
-                    Object got = ((QueryOutcome.Metrics) columnar.run(request)).result();
-                    assertThat(got).as("set %d: %s", set, q).isEqualTo(expected);
-                    assertThat(expected).as("set %d: %s", set, q).isNotEqualTo(List.of());
-                }
-                answered += querier.metrics().columnarCountsAnswered();
-                declined += querier.metrics().columnarCountsDeclined();
-                onBytes += querier.metrics().columnarPipelineRowsOnBytes();
-            }
+            QuerierFakes.Storage s = threeStreams(r, "fields-" + set, (random, i) -> random.nextInt(4) == 0 ? List.of()
+                    : List.of(new Label("detected_level", LEVELS[random.nextInt(LEVELS.length)])));
+            long[] counts = equalToRowEngine(s, queries, "set " + set);
+            answered += counts[0];
+            declined += counts[1];
+            onBytes += counts[2];
         }
         assertThat(declined).as("nothing declined").isZero();
         assertThat(answered).isEqualTo(6L * queries.size());
