@@ -13,8 +13,8 @@ import java.util.TreeSet;
 /**
  * The fields Loki's {@code detected_fields} reports over a sample of lines: structured metadata (no
  * parser), and what the {@code json} parser finds in JSON lines or the {@code logfmt} parser in the others
- * (parser named, JSON path kept), each with its distinct values. Stream labels are not fields. Not
- * thread-safe (one instance per request).
+ * (parser named, JSON path kept), each with its distinct values. Stream labels are not fields; a parsed key that names
+ * one is the field {@code key_extracted}. Not thread-safe (one instance per request).
  */
 final class DetectedFields {
     /** One detected field: its distinct values, the parsers that produced it, and its JSON path (may be empty). */
@@ -39,31 +39,28 @@ final class DetectedFields {
                 });
                 if (LineFields.isJson(e.line())) {
                     for (LineFields.Field p : LineFields.json(e.line()).values()) {
-                        Field f = parsedField(p.name(), streamLabels, e, "json");
-                        if (f != null) {
-                            f.values.add(p.value());
-                            f.jsonPath = p.jsonPath();
-                        }
+                        Field f = parsedField(p.name(), streamLabels, "json");
+                        f.values.add(p.value());
+                        f.jsonPath = p.jsonPath();
                     }
                 } else {
                     // as | logfmt names them: Drilldown filters and breaks a field down with that stage
                     LogfmtFields.of(e.line()).forEach((name, value) -> {
-                        Field f = parsedField(name, streamLabels, e, "logfmt");
-                        if (f != null) {
-                            f.values.add(value);
-                        }
+                        parsedField(name, streamLabels, "logfmt").values.add(value);
                     });
                 }
             }
         }
     }
 
-    /** The field a parser found under {@code name} in {@code e}, or null when a stream label or metadata has the name. */
-    private Field parsedField(String name, Map<String, String> streamLabels, ResultEntry e, String parser) {
-        if (streamLabels.containsKey(name) || e.structuredMetadata().containsKey(name)) {
-            return null;
-        }
-        Field f = fields.computeIfAbsent(name, x -> new Field());
+    /**
+     * The field a parser found under {@code name}, named as the parser stage names it: {@code name_extracted} when a
+     * stream label has the name (as Loki's parsers rename it); a structured-metadata field of the name is the same
+     * field, the parser added to it (a parsed value takes the metadata's place in a query, as in Loki).
+     */
+    private Field parsedField(String name, Map<String, String> streamLabels, String parser) {
+        String label = streamLabels.containsKey(name) ? name + "_extracted" : name;
+        Field f = fields.computeIfAbsent(label, x -> new Field());
         f.parsers.add(parser);
         return f;
     }

@@ -27,6 +27,31 @@ final class DetectedFieldsApiTest {
     }
 
     @Test
+    void parsedKeyNamingAStreamLabel_isItsExtractedField_andOneNamingMetadata_isThatFieldParsedToo() throws Exception {
+        try (QueryFixtureTest.Fixture f = QueryFixtureTest.Fixture.start(dir, "limits: { discover_log_levels: false }")) {
+            long t0 = (System.currentTimeMillis() / 1000 - 600) * SEC;
+            String json = "{\"streams\":[{\"stream\":{\"service_name\":\"shop\",\"level\":\"info\"},\"values\":["
+                    + "[\"" + t0 + "\",\"level=warn user=u1 took=5\",{\"user\":\"u9\"}]]}]}";
+            assertThat(f.pushJson(json).statusCode()).isEqualTo(204);
+            String range = "&start=" + (t0 - SEC) + "&end=" + (t0 + 60 * SEC);
+            JsonNode body = f.ok("/loki/api/v1/detected_fields?query=" + enc("{service_name=\"shop\"}") + range);
+            java.util.Map<String, String> parsers = new java.util.TreeMap<>();
+            for (JsonNode field : body.get("fields")) {
+                parsers.put(field.get("label").asText(), field.get("parsers").toString());
+            }
+            assertThat(parsers).isEqualTo(java.util.Map.of("level_extracted", "[\"logfmt\"]", "user", "[\"logfmt\"]",
+                    "took", "[\"logfmt\"]"));
+            // the names a breakdown of each finds
+            for (String name : parsers.keySet()) {
+                String q = "sum by (" + name + ") (count_over_time({service_name=\"shop\"} | logfmt | " + name
+                        + "!=\"\" [5m]))";
+                JsonNode counts = f.ok("/loki/api/v1/query?query=" + enc(q) + "&time=" + (t0 + 60 * SEC));
+                assertThat(counts.get("data").get("result")).as(q).hasSize(1);
+            }
+        }
+    }
+
+    @Test
     void logfmtFields_areTheLabelsTheLogfmtStageSets_andEachBreaksDown() throws Exception {
         try (QueryFixtureTest.Fixture f = QueryFixtureTest.Fixture.start(dir, "limits: { discover_log_levels: false }")) {
             long t0 = (System.currentTimeMillis() / 1000 - 600) * SEC;
