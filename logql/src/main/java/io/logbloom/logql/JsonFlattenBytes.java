@@ -54,36 +54,17 @@ final class JsonFlattenBytes extends StrictJsonBytes {
 
     /** The members of an object whose '{' was read, flattened under the current key prefix. */
     private boolean object(int depth) {
-        if (depth > MAX_DEPTH) {
-            return false;
+        int open = openObject(depth);
+        if (open != MORE) {
+            return open == CLOSED;
         }
         int prefix = keyLength;
-        skipSpace();
-        if (pos < end && line[pos] == '}') {
-            pos++;
-            return true;
-        }
         while (true) {
-            skipSpace();
-            if (pos >= end || line[pos] != '"') {
+            if (!memberName()) {
                 return false;
             }
-            int nameStart = ++pos;
-            if (!string()) {
-                return false;
-            }
-            int nameEnd = pos - 1;
             keyLength = prefix;
             if (!appendName(nameStart, nameEnd)) {
-                return false;
-            }
-            skipSpace();
-            if (pos >= end || line[pos] != ':') {
-                return false;
-            }
-            pos++;
-            skipSpace();
-            if (pos >= end) {
                 return false;
             }
             byte c = line[pos];

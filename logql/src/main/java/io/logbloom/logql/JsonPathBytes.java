@@ -89,34 +89,18 @@ final class JsonPathBytes extends StrictJsonBytes {
      * first {@code depth} keys lead here).
      */
     private boolean object(int depth, long active) {
-        if (depth > MAX_DEPTH) {
-            return false;
-        }
-        skipSpace();
-        if (pos < end && line[pos] == '}') {
-            pos++;
-            return true;
+        int open = openObject(depth);
+        if (open != MORE) {
+            return open == CLOSED;
         }
         while (true) {
-            skipSpace();
-            if (pos >= end || line[pos] != '"') {
+            if (!memberName()) {
                 return false;
             }
-            int nameStart = ++pos;
-            boolean escapedName = stringEscaped();
-            if (pos < 0) {
-                return false;
-            }
-            long matched = active == 0 ? 0 : matching(depth, active, nameStart, pos - 1, escapedName);
+            long matched = active == 0 ? 0 : matching(depth, active, nameStart, nameEnd, nameEscaped);
             if (matched == UNREADABLE_NAME) {
                 return false;
             }
-            skipSpace();
-            if (pos >= end || line[pos] != ':') {
-                return false;
-            }
-            pos++;
-            skipSpace();
             if (!value(depth, matched)) {
                 return false;
             }

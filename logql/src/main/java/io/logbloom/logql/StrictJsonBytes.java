@@ -32,6 +32,10 @@ abstract class StrictJsonBytes {
     byte[] line;
     int end;
     int pos;
+    /** Where the name {@link #memberName} read last lies in {@link #line}, and whether it holds escapes. */
+    int nameStart;
+    int nameEnd;
+    boolean nameEscaped;
 
     /** Puts the cursor at {@code offset} of {@code bytes}, the walk ending before {@code offset + length}. */
     void start(byte[] bytes, int offset, int length) {
@@ -80,6 +84,47 @@ abstract class StrictJsonBytes {
         }
     }
 
+    /**
+     * After an object's '{', {@code depth} levels down: {@link #CLOSED} when it closes at once (its '}' read), {@link
+     * #MORE} when members follow, {@link #INVALID} when it lies deeper than {@link #MAX_DEPTH}.
+     */
+    final int openObject(int depth) {
+        if (depth > MAX_DEPTH) {
+            return INVALID;
+        }
+        skipSpace();
+        if (pos < end && line[pos] == '}') {
+            pos++;
+            return CLOSED;
+        }
+        return MORE;
+    }
+
+    /**
+     * Reads a member's quoted name and its ':' (spaces around them), leaving the cursor at the value; the name is then
+     * [{@link #nameStart}, {@link #nameEnd}) ({@link #nameEscaped} when it holds escapes). False when not valid.
+     */
+    final boolean memberName() {
+        skipSpace();
+        if (pos >= end || line[pos] != '"') {
+            return false;
+        }
+        nameStart = ++pos;
+        nameEscaped = stringEscaped();
+        if (pos < 0) {
+            return false;
+        }
+        nameEnd = pos - 1;
+        skipSpace();
+        if (pos >= end || line[pos] != ':') {
+            return false;
+        }
+        pos++;
+        skipSpace();
+        return pos < end;
+    }
+
+    /** Skips a value at the cursor, {@code depth} levels down, validating it; false when it is not valid. */
     final boolean skipValue(int depth) {
         if (pos >= end) {
             return false;
@@ -90,31 +135,13 @@ abstract class StrictJsonBytes {
             return array(depth + 1);
         }
         if (c == '{') {
-            if (depth > MAX_DEPTH) {
-                return false;
-            }
             pos++;
-            skipSpace();
-            if (pos < end && line[pos] == '}') {
-                pos++;
-                return true;
+            int open = openObject(depth);
+            if (open != MORE) {
+                return open == CLOSED;
             }
             while (true) {
-                skipSpace();
-                if (pos >= end || line[pos] != '"') {
-                    return false;
-                }
-                pos++;
-                if (!string()) {
-                    return false;
-                }
-                skipSpace();
-                if (pos >= end || line[pos] != ':') {
-                    return false;
-                }
-                pos++;
-                skipSpace();
-                if (!skipValue(depth + 1)) {
+                if (!memberName() || !skipValue(depth + 1)) {
                     return false;
                 }
                 int next = afterElement((byte) '}');
