@@ -254,7 +254,7 @@ public final class ColumnarPipeline {
         boolean error = false;
         for (Stage.LabelSelect l : drop.labels()) {
             if (l.matcher() != null
-                    || !l.name().equals(LineLabels.ERROR) && !l.name().equals(LineLabels.ERROR_DETAILS)) {
+                    || !LineLabels.isError(l.name())) {
                 return false;
             }
             error |= l.name().equals(LineLabels.ERROR);
@@ -267,13 +267,13 @@ public final class ColumnarPipeline {
      * not the unwrapped label (which the row path keeps or drops by its own rule).
      */
     private static boolean groupable(String name, Unwrap unwrap) {
-        return !name.equals(LineLabels.ERROR) && !name.equals(LineLabels.ERROR_DETAILS)
+        return !LineLabels.isError(name)
                 && (unwrap == null || !name.equals(unwrap.label()));
     }
 
     private static boolean namesError(List<Stage.LabelExtraction> params) {
         for (Stage.LabelExtraction p : params) {
-            if (p.label().equals(LineLabels.ERROR) || p.label().equals(LineLabels.ERROR_DETAILS)) {
+            if (LineLabels.isError(p.label())) {
                 return true;
             }
         }
@@ -315,6 +315,11 @@ public final class ColumnarPipeline {
         return false;
     }
 
+    /** Whether {@code name} is a label a pipeline error sets ({@code __error__}, {@code __error_details__}). */
+    public static boolean isErrorLabel(String name) {
+        return LineLabels.isError(name);
+    }
+
     /** Whether a parser is among the stages (without one, no stage can set or replace a label). */
     public boolean parses() {
         return parser != null;
@@ -343,7 +348,7 @@ public final class ColumnarPipeline {
     }
 
     private boolean mayProduce(String name, Map<String, String> streamLabels) {
-        if (name.equals(LineLabels.ERROR) || name.equals(LineLabels.ERROR_DETAILS)) {
+        if (LineLabels.isError(name)) {
             return true;
         }
         if (parser == null) {
@@ -527,7 +532,7 @@ public final class ColumnarPipeline {
          * to {@link #metadata} before evaluating the row.
          */
         public int metadataSlot(String key) {
-            if (key.equals(LineLabels.ERROR) || key.equals(LineLabels.ERROR_DETAILS)) {
+            if (LineLabels.isError(key)) {
                 return -1;
             }
             String name = streamLabels.containsKey(key) ? key + LineLabels.DUPLICATE_SUFFIX : key;

@@ -36,7 +36,7 @@ interface LabelTest {
         }
         String name = LabelFilters.name(f);
         LabelTest test = leafTest(f, ColumnarPipeline.slot(name, slots));
-        if (name.equals(LineLabels.ERROR) || name.equals(LineLabels.ERROR_DETAILS)) {
+        if (LineLabels.isError(name)) {
             // the slots hold what the parsers extract, not an error a parser set: the row path reads that
             return row -> row.errorEver() ? UNSURE : test.test(row);
         }

@@ -21,6 +21,11 @@ final class LineLabels {
 
     static final String ERROR = "__error__";
     static final String ERROR_DETAILS = "__error_details__";
+
+    /** Whether {@code name} is one of the labels a pipeline error sets ({@link #ERROR}, {@link #ERROR_DETAILS}). */
+    static boolean isError(String name) {
+        return name.equals(ERROR) || name.equals(ERROR_DETAILS);
+    }
     static final String DUPLICATE_SUFFIX = "_extracted";
 
     private final Map<String, String> values = new HashMap<>();

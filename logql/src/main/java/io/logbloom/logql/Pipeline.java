@@ -166,7 +166,7 @@ final class Pipeline {
             List<LabelSelectTest> tests = selectTests(k.labels());
             return (ts, line, labels) -> {
                 for (String name : labels.names()) {
-                    boolean keep = name.equals(LineLabels.ERROR) || name.equals(LineLabels.ERROR_DETAILS);
+                    boolean keep = LineLabels.isError(name);
                     for (LabelSelectTest t : tests) {
                         if (t.name().equals(name) && t.test().test(labels.get(name))) {
                             keep = true;

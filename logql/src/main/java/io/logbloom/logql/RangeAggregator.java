@@ -204,9 +204,6 @@ final class RangeAggregator {
         return out;
     }
 
-    /** Labels a pipeline error sets: only parsers and label filters do, never a line filter. */
-    private static final Set<String> ERROR_LABELS = Set.of("__error__", "__error_details__");
-
     /**
      * Whether the stages from {@code from} on are all {@code | drop} of error labels ({@code | drop __error__,
      * __error_details__}, as generated queries append) after line filters only: no stage before them can set an error,
@@ -214,7 +211,7 @@ final class RangeAggregator {
      * label (without one, every label of a row shapes its series).
      */
     private static boolean onlyNoOpErrorDrops(List<Stage> stages, int from, Set<String> grouped) {
-        if (grouped == null || grouped.stream().anyMatch(ERROR_LABELS::contains)) {
+        if (grouped == null || grouped.stream().anyMatch(LineLabels::isError)) {
             return false;
         }
         for (int i = from; i < stages.size(); i++) {
@@ -222,7 +219,7 @@ final class RangeAggregator {
                 return false;
             }
             for (Stage.LabelSelect l : d.labels()) {
-                if (!ERROR_LABELS.contains(l.name())) {
+                if (!LineLabels.isError(l.name())) {
                     return false;
                 }
             }

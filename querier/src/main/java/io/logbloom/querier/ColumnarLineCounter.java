@@ -135,6 +135,14 @@ final class ColumnarLineCounter {
     /** Region sums of one unit; {@code declined} when its rows cannot be counted exactly here. */
     private static final class Sums {
         static final Sums DECLINED = new Sums();
+
+        /** No sums, for a block found damaged (left out of the answer). */
+        static Sums damaged() {
+            Sums none = new Sums();
+            none.damaged = true;
+            return none;
+        }
+
         long[] timestamps = new long[4];
         double[] values = new double[4];
         int size;
@@ -333,7 +341,7 @@ final class ColumnarLineCounter {
             return false;
         }
         if (query.pipeline() != null) {
-            if (key.equals("__error__") || key.equals("__error_details__")) {
+            if (ColumnarPipeline.isErrorLabel(key)) {
                 return false;
             }
             if (!query.groupedLabels().contains(key) || query.pipeline().groupsRowsBy(key)) {
@@ -562,9 +570,7 @@ final class ColumnarLineCounter {
             groups = groupKeys.isEmpty() ? null : MetadataGroups.ofBlock(query, groupKeys, block);
         } catch (UncheckedIOException e) { // a metadata column is decoded on first use
             columnar.damaged(b.name(), b.block(), e.getCause().getMessage());
-            Sums none = new Sums();
-            none.damaged = true;
-            return none;
+            return Sums.damaged();
         }
         Sums sums = countBlock(ctx, b.name(), b.block(), block, rows, query, stored, keep, cached, groups);
         if (stored && sums != Sums.DECLINED && !sums.damaged) {
@@ -654,7 +660,7 @@ final class ColumnarLineCounter {
                 // no row passes the line filter (a needle's every other block): nothing more to read
                 inRange = rowsInRange(block, query);
                 if (rows != null) {
-                    rows.close(sums);
+                    rows.close(sums, ctx);
                 }
                 addReadStats(ctx, block, inRange, stored);
                 return sums;
@@ -743,17 +749,14 @@ final class ColumnarLineCounter {
             }
         } catch (UncheckedIOException e) {
             columnar.damaged(name, index, e.getCause().getMessage());
-            Sums none = new Sums();
-            none.damaged = true;
-            return none;
+            return Sums.damaged();
         }
         acc.flush();
         if (groups != null) {
             groups.close(sums);
         }
         if (rows != null) {
-            rows.close(sums);
-            rows.noteMetadataRead(ctx);
+            rows.close(sums, ctx);
         }
         sums.distinctTimestamps = strict;
         sums.timestampsKnown = true;
@@ -896,8 +899,7 @@ final class ColumnarLineCounter {
             groups.close(sums);
         }
         if (rows != null) {
-            rows.close(sums);
-            rows.noteMetadataRead(ctx);
+            rows.close(sums, ctx);
         }
         ctx.stats.headChunkLines.add(entries.size());
         ctx.stats.headChunkBytes.add(StoreReader.lineBytes(entries));
@@ -918,7 +920,7 @@ final class ColumnarLineCounter {
         private final List<RegionSum> groups = new ArrayList<>();
         /** Per metadata key the evaluator was asked about: its slot (-1: not read). */
         private final Map<String, Integer> slots = new HashMap<>();
-        /** The slots the current block's columns (or an entry's labels) feed, and those columns. */
+        /** The slots the current block's columns (or an entry's labels) feed, and a block's columns, in step. */
         private int[] fed = new int[0];
         private ColumnarValues[] columns = new ColumnarValues[0];
 
@@ -969,7 +971,7 @@ final class ColumnarLineCounter {
 
         /** Hands the evaluator row {@code row}'s values of the block's metadata it reads. */
         void metadataRow(int row) {
-            for (int i = 0; i < fed.length; i++) {
+            for (int i = 0; i < columns.length; i++) {
                 evaluator.metadata(fed[i], columns[i].value(row));
             }
         }
@@ -990,25 +992,19 @@ final class ColumnarLineCounter {
                 }
             }
             fed = Arrays.copyOf(now, n);
-            columns = new ColumnarValues[0];
         }
 
+        /** Clears the slots the last block or entry fed (a key the next one lacks is absent there). */
         private void clearFed() {
             for (int slot : fed) {
                 evaluator.metadata(slot, null);
             }
             fed = new int[0];
+            columns = new ColumnarValues[0];
         }
 
         private int slot(String key) {
             return slots.computeIfAbsent(key, evaluator::metadataSlot);
-        }
-
-        /** Marks the query as having read structured metadata when the evaluator did (Loki's statistic). */
-        void noteMetadataRead(QueryContext ctx) {
-            if (evaluator.referencedMetadata()) {
-                ctx.stats.referencedStructuredMetadata.set(true);
-            }
         }
 
         /** {@link #add(RegionSum, long, byte[], int, int)} for the row {@code rows} reads next. */
@@ -1016,8 +1012,11 @@ final class ColumnarLineCounter {
             return added(acc, ts, evaluator.evaluate(ts, rows));
         }
 
-        /** Flushes the groups' sums into {@code sums} and counts the rows into the metrics. */
-        void close(Sums sums) {
+        /**
+         * Flushes the groups' sums into {@code sums}, counts the rows into the metrics, and marks the query as having
+         * read structured metadata when the evaluator did.
+         */
+        void close(Sums sums, QueryContext ctx) {
             if (!groups.isEmpty()) {
                 sums.groupLabels = new ArrayList<>(groups.size());
                 sums.groupSums = new ArrayList<>(groups.size());
@@ -1029,10 +1028,12 @@ final class ColumnarLineCounter {
                 }
             }
             metrics.columnarPipelineRows(evaluator.bytesRows(), evaluator.tokenRows(), evaluator.decodedRows());
+            if (evaluator.referencedMetadata()) {
+                ctx.stats.referencedStructuredMetadata.set(true); // Loki's statistic
+            }
         }
     }
 
-    /** Sums consecutive rows of one window region into one sample. Not thread-safe. */
     /**
      * Sums of one unit's rows split by the values of the structured-metadata keys the result is grouped by: a row
      * with none of them goes to the unit's own sums, every other combination of values to a group of its own
@@ -1147,6 +1148,7 @@ final class ColumnarLineCounter {
         }
     }
 
+    /** Sums consecutive rows of one window region into one sample. Not thread-safe. */
     private static final class RegionSum {
         private final LineCountQuery query;
         private final Sums out;
