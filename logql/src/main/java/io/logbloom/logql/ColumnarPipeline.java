@@ -48,9 +48,10 @@ import java.util.Set;
  * pipeline with a parser or unwrap needs a {@code by} grouping; a {@code by} name the parser may set (not an error
  * label, not the unwrapped one) splits a stream's rows into groups by their parsed values ({@link Evaluator#group()}),
  * read from the same slots as the label filters, so a row's group is the labels the row path would give it. A pipeline
- * of label filters and {@code logfmt} also runs on a tokenized line column ({@link Evaluator#evaluate(long,
- * TokenizedLines)}): the walk runs on the row's skeleton ({@link TokenizedLines}) and only the values of the keys it
- * reads are rebuilt.
+ * of label filters, {@code drop} of the error labels, {@code logfmt} and {@code json} also runs on a tokenized line
+ * column ({@link Evaluator#evaluate(long, TokenizedLines)}): the logfmt walk runs on the row's skeleton ({@link
+ * TokenizedLines}) and only the values of the keys it reads are rebuilt; {@code json} meets only rows whose first byte
+ * opens no JSON there (it sets its error and no label), every other row is rebuilt and run on its bytes.
  *
  * <p>Immutable and thread-safe; an {@link Evaluator} is per stream and not thread-safe.
  */
@@ -282,15 +283,17 @@ public final class ColumnarPipeline {
 
     /**
      * Whether rows can be evaluated on a tokenized line column ({@link Evaluator#evaluate(long, TokenizedLines)}):
-     * the pipeline is label filters and at most a {@code logfmt} parser, no line filter or other parser needing the
-     * line's bytes.
+     * the pipeline is label filters, {@code drop} of the error labels and its parsers {@code logfmt} and {@code json},
+     * no line filter or other parser needing the line's bytes. With {@code json}, a row whose first byte opens no JSON
+     * runs on its tokens (the parser sets its error and no label), any other row is rebuilt and run on its bytes.
      */
     public boolean onTokens() {
         if (names.length > MAX_TOKEN_SLOTS) {
             return false;
         }
         for (Object step : steps) {
-            if (!(step instanceof LabelTest || step instanceof Stage.Logfmt || step == ERROR_DROP)) {
+            if (!(step instanceof LabelTest || step instanceof Stage.Logfmt || step instanceof Stage.Json
+                    || step == ERROR_DROP)) {
                 return false;
             }
         }
@@ -784,12 +787,23 @@ public final class ColumnarPipeline {
                     skipWorthIt = false;
                 }
             }
+            boolean emptyRow = false;
+            if (json != null) {
+                int first = rows.firstByte();
+                if (jsonPaths != null ? JsonPathBytes.byFirstByte(first) == JsonPathBytes.UNSURE
+                        : !JsonFlattenBytes.opensNoObject(first)) {
+                    // json may read this line: rebuild it and run it on its bytes
+                    int length = rows.readRowBytes();
+                    return evaluate(ts, rows.scratch(), 0, length);
+                }
+                emptyRow = first == -1;
+            }
             lazyTokens = rows;
             tokens = rows;
             startRow();
             int verdict;
             try {
-                verdict = onTokens(rows);
+                verdict = onTokens(rows, emptyRow);
             } finally {
                 tokens = null;
             }
@@ -802,8 +816,11 @@ public final class ColumnarPipeline {
             return onRow(ts, rows.line());
         }
 
-        /** The steps on the row {@code rows} reads next, which is read (and walked, for logfmt) whatever they answer. */
-        private int onTokens(TokenizedLines rows) {
+        /**
+         * The steps on the row {@code rows} reads next, which is read (and walked, for logfmt) whatever they answer; a
+         * {@code json} step meets a row that opens no JSON ({@code emptyRow}: an empty one).
+         */
+        private int onTokens(TokenizedLines rows, boolean emptyRow) {
             boolean read = false;
             int verdict = PASS;
             line = rows.values();
@@ -816,6 +833,13 @@ public final class ColumnarPipeline {
                     }
                 } else if (step == ERROR_DROP) {
                     errorSet = false; // logfmt sets no error here (a key landing on __error__ defers)
+                } else if (step instanceof Stage.Json) {
+                    // the row opens no JSON: the parser sets its error and no label, as on the bytes (with parameters,
+                    // an empty line gets neither)
+                    if (jsonPaths == null || !emptyRow) {
+                        errorSet = true;
+                        errorEver = true;
+                    }
                 } else {
                     startWalk();
                     read = true;

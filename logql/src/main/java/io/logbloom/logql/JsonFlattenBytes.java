@@ -26,6 +26,15 @@ final class JsonFlattenBytes extends StrictJsonBytes {
      */
     static final int NOT_OBJECT = 2;
 
+    /**
+     * Whether a line whose first byte is {@code first} (-1: the line is empty; below that: not known) opens no object
+     * whatever follows, so {@link #walk} would answer {@link #NOT_OBJECT}: a caller holding the line's tokens, not its
+     * bytes, then has no line to rebuild.
+     */
+    static boolean opensNoObject(int first) {
+        return first == -1 || first >= 0 && first != '{' && !isSpace(first);
+    }
+
     /** Receives scalar fields. */
     interface Sink {
         /** A field whose flattened key is the first {@code keyLength} bytes of {@code key}; value kind and range. */

@@ -24,6 +24,18 @@ final class JsonPathBytes extends StrictJsonBytes {
     /** The line is empty: the parser sets nothing. */
     static final int EMPTY = 3;
 
+    /**
+     * What {@link #walk} answers for a line whose first byte is {@code first} (-1: the line is empty; below that: not
+     * known) without reading further: {@link #EMPTY} or {@link #NOT_JSON}, else {@link #UNSURE} (the line must be
+     * read). A caller holding the line's tokens, not its bytes, rebuilds only the lines that need reading.
+     */
+    static int byFirstByte(int first) {
+        if (first == -1) {
+            return EMPTY;
+        }
+        return first < 0 || first == '{' || first == '[' || first == '"' ? UNSURE : NOT_JSON;
+    }
+
     /** A path that leads to nothing, or through an array or a scalar: the label's value is "". */
     static final int MISSING = -1;
 
@@ -58,12 +70,9 @@ final class JsonPathBytes extends StrictJsonBytes {
         start(bytes, offset, length);
         Arrays.fill(kind, MISSING);
         Arrays.fill(found, false);
-        if (length == 0) {
-            return EMPTY;
-        }
-        byte first = bytes[offset];
+        int first = length == 0 ? -1 : bytes[offset] & 0xFF;
         if (first != '{') {
-            return first == '[' || first == '"' ? UNSURE : NOT_JSON;
+            return byFirstByte(first);
         }
         pos++;
         return paths.length <= MAX_PATHS && object(0, (1L << paths.length) - 1) ? DONE : UNSURE;

@@ -45,9 +45,14 @@ abstract class StrictJsonBytes {
     }
 
     final void skipSpace() {
-        while (pos < end && (line[pos] == ' ' || line[pos] == '\t' || line[pos] == '\n' || line[pos] == '\r')) {
+        while (pos < end && isSpace(line[pos])) {
             pos++;
         }
+    }
+
+    /** Whether byte {@code b} is JSON whitespace. */
+    static boolean isSpace(int b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
     /**

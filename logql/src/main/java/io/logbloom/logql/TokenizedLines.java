@@ -139,6 +139,29 @@ public final class TokenizedLines {
         row++;
     }
 
+    /**
+     * The first byte of the row {@link #readRow} reads next, without reading it; -1 when that row is empty, -2 when
+     * its first token is empty (a damaged column: read the row to know). A pipeline with {@code json} asks it to tell
+     * a line that opens no JSON from one it must rebuild.
+     */
+    int firstByte() {
+        checkRow();
+        int rowCodeAt = codeAt;
+        int c = nextCode();
+        codeAt = rowCodeAt;
+        if (c == 1) {
+            return -1;
+        }
+        if (c >= 2) {
+            return lengths[c - 2] == 0 ? -2 : dictionary[starts[c - 2]] & 0xFF;
+        }
+        long value = varint(numbers, numberAt);
+        while (value >= 10) {
+            value /= 10;
+        }
+        return (int) ('0' + value);
+    }
+
     /** Reads the next row: its tokens and their skeleton positions (numbers are decoded only where a range is read). */
     void readRow() {
         walkLogfmt(false, null);
@@ -691,6 +714,61 @@ public final class TokenizedLines {
     /** The bytes {@link #scratch} wrote last. */
     byte[] scratch() {
         return scratch;
+    }
+
+    /**
+     * Reads the next row as its line's bytes into {@link #scratch()} and returns their number, in one pass over its
+     * codes as a column's rebuild does; the row's tokens are not kept, so no range, walk or length of it follows.
+     */
+    int readRowBytes() {
+        checkRow();
+        byte[] out = scratch;
+        byte[] d = dictionary;
+        int n = 0;
+        while (true) {
+            int c = nextCode();
+            if (c == 1) {
+                break;
+            }
+            int from;
+            int length;
+            byte[] source;
+            if (c == 0) {
+                long value = varint(numbers, numberAt);
+                if (value < 0) {
+                    throw malformed("a number exceeds 18 digits");
+                }
+                numberAt = skipVarint(numbers, numberAt);
+                from = digits.length;
+                do {
+                    digits[--from] = (byte) ('0' + value % 10);
+                    value /= 10;
+                } while (value != 0);
+                length = digits.length - from;
+                source = digits;
+            } else {
+                from = starts[c - 2];
+                length = lengths[c - 2];
+                source = d;
+            }
+            if (n + length > out.length) {
+                out = scratch = Arrays.copyOf(out, Math.max(n + length, out.length * 2));
+            }
+            if (length <= 16) { // tokens are short: a loop beats arraycopy's setup
+                for (int k = 0; k < length; k++) {
+                    out[n + k] = source[from + k];
+                }
+            } else {
+                System.arraycopy(source, from, out, n, length);
+            }
+            n += length;
+        }
+        row++;
+        tokenCount = 0; // the row's tokens were not kept
+        skeletonLength = 0;
+        lastToken = 0;
+        valuesLength = 0;
+        return n;
     }
 
     /** The row read last, decoded. */

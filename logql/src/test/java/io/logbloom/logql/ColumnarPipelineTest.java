@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Parsers, label filters and unwrap on line bytes against the row-at-a-time sampler, line by line. */
@@ -193,8 +194,9 @@ final class ColumnarPipelineTest {
      * drop __error__, __error_details__ | field!=""}), over lines of both formats: a row's labels, series and sample
      * equal the row-at-a-time sampler's, and lines that are not JSON objects are answered on their bytes.
      */
-    @ParameterizedTest
-    @ValueSource(strings = {
+    /** Logs Drilldown's field queries and their neighbours: two parsers, error drops, parameters, unwraps. */
+    static List<String> mixedQueries() {
+        return List.of(
         "count_over_time({app=\"api\"} | json | logfmt | drop __error__, __error_details__ | level!=\"\" [1m])",
         "count_over_time({app=\"api\"} | json | logfmt | drop __error__, __error_details__ [1m])",
         "count_over_time({app=\"api\"} | logfmt | json | drop __error_details__, __error__ | bytes > 5 [1m])",
@@ -219,7 +221,11 @@ final class ColumnarPipelineTest {
                 + " | app_extracted!=\"\" or lat > 2 [1m])",
         "count_over_time({app=\"api\"} | json level=\"level\", level=\"app\", x=\"b-c\" | level=\"abc\" or x=\"\" [1m])",
         "count_over_time({app=\"api\"} | json lat=\"bytes\" | drop __error__, __error_details__ | lat >= 5 [1m])",
-        "sum_over_time({app=\"api\"} | json b=\"bytes\", level=\"level\" | logfmt | drop __error__ | unwrap b [1m])"})
+        "sum_over_time({app=\"api\"} | json b=\"bytes\", level=\"level\" | logfmt | drop __error__ | unwrap b [1m])");
+    }
+
+    @ParameterizedTest
+    @MethodSource("mixedQueries")
     void mixedLines_twoParsersAndErrorDrops_sameSamplesAndGroupsAsRowSampler(String query) {
         RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
         Set<String> grouped = Set.of("app", "level", "lat");
@@ -249,6 +255,57 @@ final class ColumnarPipelineTest {
             if (query.contains("drop") && !query.contains("| __error")) {
                 // rows that are not JSON objects, their error dropped and read by no label filter, stay on their bytes
                 assertThat(evaluator.bytesRows()).as("rows answered on bytes").isGreaterThan(notJson / 2);
+            }
+        }
+        assertThat(passed).isPositive();
+    }
+
+    /**
+     * The same pipelines on a tokenized line column: a row whose first byte opens no JSON runs on its tokens (json sets
+     * its error and no label), any other is rebuilt and run on its bytes; each row's sample and group equal the
+     * row-at-a-time sampler's either way, and both kinds of row occur.
+     */
+    @ParameterizedTest
+    @MethodSource("mixedQueries")
+    void mixedLines_onTokens_sameSamplesAndGroupsAsRowSampler(String query) {
+        RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
+        Set<String> grouped = Set.of("app", "level", "lat");
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), grouped, 0);
+        assertThat(pipeline.onTokens()).isTrue();
+        Random r = new Random(query.hashCode() + 1);
+        int passed = 0;
+        for (Map<String, String> stream : List.of(PLAIN, SHADOWING)) {
+            Set<String> parsedGroups = new java.util.HashSet<>(grouped);
+            parsedGroups.removeAll(stream.keySet());
+            if (agg.range().unwrap() != null) {
+                parsedGroups.remove(agg.range().unwrap().label());
+            }
+            ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(stream);
+            RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
+            for (int block = 0; block < 20; block++) {
+                List<String> lines = new ArrayList<>();
+                for (int i = 0; i < 300; i++) {
+                    lines.add(r.nextInt(20) == 0 ? " ".repeat(1 + r.nextInt(2)) + randomJson(r) : randomMixedLine(r));
+                }
+                TokenizedLines tokens = TokenizedLinesTest.encode(lines);
+                for (int row = 0; row < lines.size(); row++) {
+                    if (r.nextInt(10) == 0) {
+                        continue; // a row the scan skips
+                    }
+                    tokens.skipTo(row);
+                    int verdict = evaluator.evaluate(block * 1000L + row, tokens);
+                    if (ReferenceAgreement.agrees(verdict, evaluator, sampler, block * 1000L + row, lines.get(row),
+                            stream, parsedGroups)) {
+                        passed++;
+                    }
+                }
+            }
+            if (query.contains("drop") && !query.contains("| __error")) {
+                // rows opening no JSON, their error dropped and read by no label filter, stay on their tokens
+                assertThat(evaluator.tokenRows()).as("rows answered on tokens").isGreaterThan(500);
+            }
+            if (query.contains("json")) {
+                assertThat(evaluator.bytesRows()).as("rows rebuilt and answered on bytes").isGreaterThan(50);
             }
         }
         assertThat(passed).isPositive();

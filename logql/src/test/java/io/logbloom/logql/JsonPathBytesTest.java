@@ -54,6 +54,38 @@ final class JsonPathBytesTest {
         assertThat(x.extract(" {\"a\":1}")).as("the first character decides").isNull();
     }
 
+    /**
+     * What a caller holding only a line's first byte concludes (the token column's rows) is what both walks answer on
+     * the whole line: with parameters EMPTY or NOT_JSON unless that byte may open JSON; without, NOT_OBJECT.
+     */
+    @Test
+    void firstByteAlone_agreesWithTheWalks() {
+        JsonPathBytes paths = new JsonPathBytes(List.of(List.of("a")));
+        JsonFlattenBytes flatten = new JsonFlattenBytes();
+        Random r = new Random(11);
+        String[] starts = {"", " ", "\t", "\n", "{", "[", "\"", "1", "a", "é", "}", "-", " {"};
+        int decided = 0;
+        for (int i = 0; i < 3000; i++) {
+            String line = starts[r.nextInt(starts.length)] + (r.nextBoolean() ? line(r) : "");
+            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+            int first = bytes.length == 0 ? -1 : bytes[0] & 0xFF;
+            int byFirst = JsonPathBytes.byFirstByte(first);
+            if (byFirst != JsonPathBytes.UNSURE) {
+                assertThat(paths.walk(bytes, 0, bytes.length)).as(line).isEqualTo(byFirst);
+                decided++;
+            }
+            if (JsonFlattenBytes.opensNoObject(first)) {
+                assertThat(flatten.walk(bytes, 0, bytes.length, (k, n, l, from, to, kind) -> {}))
+                        .as(line).isEqualTo(JsonFlattenBytes.NOT_OBJECT);
+            } else {
+                assertThat(first == '{' || StrictJsonBytes.isSpace(first)).as(line).isTrue();
+            }
+        }
+        assertThat(decided).isGreaterThan(500);
+        assertThat(JsonPathBytes.byFirstByte(-2)).isEqualTo(JsonPathBytes.UNSURE);
+        assertThat(JsonFlattenBytes.opensNoObject(-2)).isFalse();
+    }
+
     @Test
     void randomObjects_eachPathAsTheRowParserReadsIt() {
         Random r = new Random(17);

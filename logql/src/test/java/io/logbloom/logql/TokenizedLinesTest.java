@@ -380,9 +380,26 @@ final class TokenizedLinesTest {
     }
 
     @Test
+    void firstByte_peeksTheNextRow_readRowBytesRebuildsIt() {
+        List<String> lines = List.of("", "{\"a\":1}", " {", "123 x", "007", "é=1", "=", "x".repeat(40) + " 123456 " + "y".repeat(70));
+        TokenizedLines tokens = encode(lines);
+        for (String line : lines) {
+            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+            assertThat(tokens.firstByte()).as(line).isEqualTo(bytes.length == 0 ? -1 : bytes[0] & 0xFF);
+            assertThat(tokens.firstByte()).as("asked twice: " + line).isEqualTo(bytes.length == 0 ? -1 : bytes[0] & 0xFF);
+            int length = tokens.readRowBytes();
+            assertThat(new String(tokens.scratch(), 0, length, StandardCharsets.UTF_8)).isEqualTo(line);
+        }
+        // an empty token (only a damaged column holds one) leaves the byte unknown
+        TokenizedLines damaged = new TokenizedLines("a".getBytes(StandardCharsets.US_ASCII), new int[] {0, 1},
+                new int[] {1, 0}, new byte[] {3, 2, 1}, new byte[0], 1);
+        assertThat(damaged.firstByte()).isEqualTo(-2);
+    }
+
+    @Test
     void pipelinesNeedingLineBytes_notOnTokens() {
         for (String query : List.of("count_over_time({app=\"api\"} | logfmt |= \"x\" [1m])",
-                "count_over_time({app=\"api\"} | json | a > 1 [1m])",
+                "count_over_time({app=\"api\"} | json |= \"x\" | a > 1 [1m])",
                 "count_over_time({app=\"api\"} | regexp \"(?P<a>x)\" [1m])")) {
             RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
             assertThat(ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("app"), 0).onTokens()).as(query)

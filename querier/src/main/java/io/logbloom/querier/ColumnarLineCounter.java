@@ -636,7 +636,8 @@ final class ColumnarLineCounter {
             if (rows != null) {
                 rows.metadataOf(block); // a metadata column is decoded here, on first use
             }
-            // a pipeline of logfmt and label filters runs on the line column's tokens, without rebuilding the lines
+            // a pipeline of logfmt, json, error drops and label filters runs on the line column's tokens, rebuilding
+            // only the lines json may read
             List<byte[]> chain = query.filter().literals();
             if (chain != null && chain.size() > MAX_TABLE_LITERALS) {
                 chain = null;

@@ -343,6 +343,7 @@ final class ColumnarCountPropertyTest {
         assertThat(declined).as("nothing declined").isZero();
         assertThat(answered).isEqualTo(6L * queries.size());
         assertThat(onBytes).as("rows parsed on their bytes").isGreaterThan(6 * 300);
+
     }
 
     @Test
@@ -495,6 +496,7 @@ final class ColumnarCountPropertyTest {
     void randomParserPipelines_largeTokenizedBlocks_onTokensEqualRowAtATime() throws Exception {
         Random r = new Random(20261125);
         long onTokens = 0;
+        long jsonOnTokens = 0;
         int queries = 0;
         for (int set = 0; set < 10; set++) {
             Path partDir = Files.createDirectories(dir.resolve("token-parts-" + set));
@@ -509,7 +511,7 @@ final class ColumnarCountPropertyTest {
                 QueryRunner columnar = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
                 QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
                 for (int k = 0; k < 30; k++) {
-                    String q = parserQuery(r);
+                    String q = parserQuery(r, MORE_PARSERS);
                     long start = BASE + r.nextInt(300) * SEC;
                     QueryRequest request = r.nextBoolean()
                             ? new QueryRequest(TENANT, q, start, start, 0, 100, false, true, true)
@@ -522,8 +524,12 @@ final class ColumnarCountPropertyTest {
                         continue;
                     }
                     Object expected = ((QueryOutcome.Metrics) reference.run(request)).result();
+                    long tokensBefore = querier.metrics().columnarPipelineRowsOnTokens();
                     Object got = ((QueryOutcome.Metrics) columnar.run(request)).result();
                     assertThat(got).as("set %d: %s", set, q).isEqualTo(expected);
+                    if (q.contains("| json")) {
+                        jsonOnTokens += querier.metrics().columnarPipelineRowsOnTokens() - tokensBefore;
+                    }
                     queries++;
                 }
                 onTokens += querier.metrics().columnarPipelineRowsOnTokens();
@@ -531,6 +537,8 @@ final class ColumnarCountPropertyTest {
         }
         assertThat(queries).isGreaterThan(150);
         assertThat(onTokens).as("rows whose logfmt and label filters ran on a tokenized column").isGreaterThan(1000);
+        // with json in the pipeline, the rows that open no JSON stay on the tokens (the others are rebuilt)
+        assertThat(jsonOnTokens).as("rows of json pipelines answered on a tokenized column").isGreaterThan(100);
     }
 
     /** A line with a unique {@code ts=N} (N from the random's stream), a small counter and a size. */
