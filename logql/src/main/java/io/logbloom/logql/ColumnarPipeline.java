@@ -103,6 +103,8 @@ public final class ColumnarPipeline {
     private final int[] groupSlots;
     /** A row test that rejects rows on their tokens without a logfmt walk, or null (see {@link KeyNumberSkip}). */
     private final KeyNumberSkip skip;
+    /** A row test that rejects rows whose tokens lack a filtered key, or null (see {@link AbsentKeySkip}). */
+    private final AbsentKeySkip absentSkip;
     /**
      * For {@code | logfmt | unwrap key} alone (logfmt not strict, without parameters; no conversion, no post
      * filter, no label filter; the key ASCII letters): the key, whose number a row's tokens often give without
@@ -122,8 +124,9 @@ public final class ColumnarPipeline {
 
     private ColumnarPipeline(LogRange range, RangeOp op, Set<String> grouped, List<Object> steps,
             Stage parser, String[] names, int unwrapSlot, List<LabelTest> post, String[] groupNames,
-            int[] groupSlots, KeyNumberSkip skip) {
+            int[] groupSlots, KeyNumberSkip skip, AbsentKeySkip absentSkip) {
         this.skip = skip;
+        this.absentSkip = absentSkip;
         this.unwrapKey = unwrapKey(range, steps, names, unwrapSlot, post);
         this.range = range;
         this.op = op;
@@ -206,7 +209,8 @@ public final class ColumnarPipeline {
         }
         return new ColumnarPipeline(range, op, grouped == null ? null : Set.copyOf(grouped), List.copyOf(steps),
                 parser, slots.keySet().toArray(new String[0]), unwrapSlot, List.copyOf(post),
-                groupNames.toArray(new String[0]), groupSlots, KeyNumberSkip.of(stages, slots));
+                groupNames.toArray(new String[0]), groupSlots, KeyNumberSkip.of(stages, slots),
+                AbsentKeySkip.of(stages, slots));
     }
 
     /**
@@ -471,6 +475,14 @@ public final class ColumnarPipeline {
         private boolean skipping;
         /** In {@link #maskedTokens}' dictionary: the ids of {@link #skip}'s key and of "=", or -1. */
         private int skipKeyId;
+        /** Whether {@link #absentSkip} applies to this stream (only the line's pair of its key sets the label). */
+        private boolean absentSkipping;
+        /** In {@link #maskedTokens}' dictionary: the id of {@link #absentSkip}'s key, or -1. */
+        private int absentKeyId;
+        /** Rows {@link #absentSkip} was tried on and rejected; it stops being tried when it rejects too few. */
+        private long absentTries;
+        private long absentRejected;
+        private boolean absentWorthIt = true;
         private int skipEqualsId;
         /** Rows answered without a walk: rejected by {@link #skip} or unwrapped by {@link TokenizedLines#keyNumber}. */
         private long skippedRows;
@@ -522,6 +534,9 @@ public final class ColumnarPipeline {
             }
             skipping = skip != null && constant[skip.slot()] == null && keys[skip.slot()] != null
                     && keys[skip.slot()].length == 1 && Arrays.equals(keys[skip.slot()][0], skip.key());
+            absentSkipping = absentSkip != null && constant[absentSkip.slot()] == null
+                    && keys[absentSkip.slot()] != null && keys[absentSkip.slot()].length == 1
+                    && Arrays.equals(keys[absentSkip.slot()][0], absentSkip.key());
             // the other slots are group slots (no label filter): fine while the parser sets none of them here
             unwrapping = unwrapKey != null && rowGroupSlots.length == 0 && constant[unwrapSlot] == null
                     && keys[unwrapSlot] != null && keys[unwrapSlot].length == 1
@@ -545,6 +560,7 @@ public final class ColumnarPipeline {
                     metadataSlots = true;
                     // the token shortcuts assume the line alone sets the label
                     skipping = skipping && skip.slot() != s;
+                    absentSkipping = absentSkipping && absentSkip.slot() != s;
                     unwrapping = unwrapping && unwrapSlot != s;
                     return s;
                 }
@@ -753,6 +769,7 @@ public final class ColumnarPipeline {
             if (maskedTokens != rows) {
                 maskedTokens = rows;
                 tokenMasks = new long[rows.tokens()];
+                absentKeyId = absentSkipping ? tokenId(rows, absentSkip.key()) : -1;
                 if (skipping || unwrapping) {
                     skipKeyId = skipping ? tokenId(rows, skip.key()) : -1;
                     skipEqualsId = tokenId(rows, EQUALS);
@@ -797,6 +814,21 @@ public final class ColumnarPipeline {
                     return evaluate(ts, rows.scratch(), 0, length);
                 }
                 emptyRow = first == -1;
+            }
+            if (absentSkipping && absentWorthIt) {
+                absentTries++;
+                if (rows.skipRowWithout(absentKeyId)) {
+                    rowDecoded = false;
+                    tokenRows++;
+                    skippedRows++;
+                    absentRejected++;
+                    return REJECT;
+                }
+                // a row holding the key's token is read twice: when the test rejects under a quarter of the rows,
+                // trying costs more than it saves
+                if (absentTries >= 512 && absentRejected * 4 < absentTries) {
+                    absentWorthIt = false;
+                }
             }
             lazyTokens = rows;
             tokens = rows;

@@ -162,6 +162,33 @@ public final class TokenizedLines {
         return (int) ('0' + value);
     }
 
+    /**
+     * Reads the next row and returns true when it holds no token {@code id} (-1: the block's dictionary lacks the
+     * token, so no row holds it); otherwise leaves the row unread and returns false.
+     */
+    boolean skipRowWithout(int id) {
+        checkRow();
+        int rowCodeAt = codeAt;
+        int rowNumberAt = numberAt;
+        int code = id < 0 ? -1 : id + 2;
+        while (true) {
+            int c = nextCode();
+            if (c == 1) {
+                break;
+            }
+            if (c == code) {
+                codeAt = rowCodeAt;
+                numberAt = rowNumberAt;
+                return false;
+            }
+            if (c == 0) {
+                numberAt = skipVarint(numbers, numberAt);
+            }
+        }
+        row++;
+        return true;
+    }
+
     /** Reads the next row: its tokens and their skeleton positions (numbers are decoded only where a range is read). */
     void readRow() {
         walkLogfmt(false, null);

@@ -286,6 +286,56 @@ final class TokenizedLinesTest {
                 lines)).as("an or does not").isZero();
     }
 
+    /**
+     * Drilldown's {@code field!=""} after {@code json | logfmt | drop}: a row opening no JSON whose tokens lack the key
+     * is rejected without a walk, any other row is walked (or rebuilt for json), with the row path's verdicts; not
+     * where the key is a stream label or read from metadata, nor for a filter that accepts an absent label.
+     */
+    @Test
+    void stringFilterOnAParsedKey_rowsWithoutItsTokenRejectedWithoutAWalk() {
+        String query = "count_over_time({app=\"api\"} | json | logfmt | drop __error__, __error_details__"
+                + " | status!=\"\" [1m])";
+        RangeAggregation agg = (RangeAggregation) LogQL.parse(query);
+        ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("app"), 0);
+        List<String> lines = List.of("level=info msg=ok", "status=200 level=info", "{\"status\":500}", "{\"level\":1}",
+                "DEBUG job done in 33ms", "statuses=1 status_code=2", "msg=\"status\" x=1", "status=", "xstatus=5",
+                "a.status=5", "", "[1,2]", "status=\"\" level=x");
+        int r = ColumnarPipeline.REJECT;
+        int p = ColumnarPipeline.PASS;
+        int[] verdicts = {r, p, p, r, r, r, r, r, r, r, r, r, r};
+        boolean[] skipped = {true, false, false, false, true, true, false, false, true, false, true, true, false};
+        ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(PLAIN);
+        TokenizedLines tokens = encode(lines);
+        RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
+        for (int row = 0; row < lines.size(); row++) {
+            long before = evaluator.skippedRows();
+            int verdict = evaluator.evaluate(row, tokens);
+            assertThat(verdict).as(lines.get(row)).isEqualTo(verdicts[row]);
+            assertThat(sampler.sample(row, lines.get(row), PLAIN, Map.of())).as(lines.get(row)).isEqualTo(verdict == p);
+            assertThat(evaluator.skippedRows() - before).as("skipped: %s", lines.get(row)).isEqualTo(skipped[row] ? 1 : 0);
+        }
+        assertThat(rowsAnsweredWithoutAWalk(pipeline, Map.of("app", "api", "status", "200"), lines))
+                .as("status is a stream label there").isZero();
+        ColumnarPipeline.Evaluator metadata = pipeline.evaluator(PLAIN);
+        assertThat(metadata.metadataSlot("status")).isNotNegative();
+        tokens = encode(lines);
+        for (int row = 0; row < lines.size(); row++) {
+            metadata.metadata(metadata.metadataSlot("status"), row % 2 == 0 ? "404" : null);
+            metadata.evaluate(row, tokens);
+        }
+        assertThat(metadata.skippedRows()).as("status read from metadata").isZero();
+        for (String other : List.of("status=\"\"", "status=~\".*\"", "status_code!=\"\"", "status!=\"\" or level=\"x\"")) {
+            RangeAggregation q = (RangeAggregation) LogQL.parse(
+                    "count_over_time({app=\"api\"} | logfmt | " + other + " [1m])");
+            assertThat(rowsAnsweredWithoutAWalk(ColumnarPipeline.compile(q.range(), q.op(), Set.of("app"), 0), PLAIN,
+                    lines)).as(other).isZero();
+        }
+        RangeAggregation and = (RangeAggregation) LogQL.parse(
+                "count_over_time({app=\"api\"} | level!=\"x\" | logfmt | status=~\"2..\", level=\"info\" [1m])");
+        assertThat(rowsAnsweredWithoutAWalk(ColumnarPipeline.compile(and.range(), and.op(), Set.of("app"), 0), PLAIN,
+                lines)).as("the left side of an and, after another filter").isPositive();
+    }
+
     @Test
     void logfmtUnwrap_numberTakenFromTokensOnlyWhereAWalkSurelyReportsIt() {
         RangeAggregation agg = (RangeAggregation) LogQL.parse("sum_over_time({app=\"api\"} | logfmt | unwrap bytes [1m])");
