@@ -74,6 +74,13 @@ public final class ColumnarPipeline {
     /** Slots a key's mask can name: bits 62 and 63 are {@link #KNOWN_BIT} and {@link #ERROR_BIT}. */
     private static final int MAX_TOKEN_SLOTS = 62;
 
+    /**
+     * Rows of a kind (rows that open no JSON, rows that may) {@link AbsentKeySkip} is tried on before it may stop (an
+     * evaluator serves one block of a few thousand rows); a JSON row it keeps is then rebuilt, which costs more than
+     * the walk of a row that opens none.
+     */
+    private static final int[] ABSENT_TRIALS = {512, 128};
+
     /** Per-row answers of a label filter on bytes ({@link LabelTest}). */
     static final int FALSE = 0;
     static final int TRUE = 1;
@@ -477,12 +484,20 @@ public final class ColumnarPipeline {
         private int skipKeyId;
         /** Whether {@link #absentSkip} applies to this stream (only the line's pair of its key sets the label). */
         private boolean absentSkipping;
+        /**
+         * And to rows that open JSON: {@code json} without parameters sets the key only from a top-level member of
+         * that name, with parameters only where one names the key's label.
+         */
+        private boolean absentInJson;
         /** In {@link #maskedTokens}' dictionary: the id of {@link #absentSkip}'s key, or -1. */
         private int absentKeyId;
-        /** Rows {@link #absentSkip} was tried on and rejected; it stops being tried when it rejects too few. */
-        private long absentTries;
-        private long absentRejected;
-        private boolean absentWorthIt = true;
+        /**
+         * Per kind of row ({@link #absent}): rows {@link #absentSkip} was tried on and rejected; it stops being tried
+         * when it rejects too few.
+         */
+        private final long[] absentTries = new long[2];
+        private final long[] absentRejected = new long[2];
+        private final boolean[] absentWorthIt = {true, true};
         private int skipEqualsId;
         /** Rows answered without a walk: rejected by {@link #skip} or unwrapped by {@link TokenizedLines#keyNumber}. */
         private long skippedRows;
@@ -537,6 +552,8 @@ public final class ColumnarPipeline {
             absentSkipping = absentSkip != null && constant[absentSkip.slot()] == null
                     && keys[absentSkip.slot()] != null && keys[absentSkip.slot()].length == 1
                     && Arrays.equals(keys[absentSkip.slot()][0], absentSkip.key());
+            absentInJson = absentSkipping && (jsonPaths == null
+                    || Arrays.stream(paramSlots).noneMatch(slot -> slot == absentSkip.slot()));
             // the other slots are group slots (no label filter): fine while the parser sets none of them here
             unwrapping = unwrapKey != null && rowGroupSlots.length == 0 && constant[unwrapSlot] == null
                     && keys[unwrapSlot] != null && keys[unwrapSlot].length == 1
@@ -561,6 +578,7 @@ public final class ColumnarPipeline {
                     // the token shortcuts assume the line alone sets the label
                     skipping = skipping && skip.slot() != s;
                     absentSkipping = absentSkipping && absentSkip.slot() != s;
+                    absentInJson = absentInJson && absentSkipping;
                     unwrapping = unwrapping && unwrapSlot != s;
                     return s;
                 }
@@ -809,26 +827,18 @@ public final class ColumnarPipeline {
                 int first = rows.firstByte();
                 if (jsonPaths != null ? JsonPathBytes.byFirstByte(first) == JsonPathBytes.UNSURE
                         : !JsonFlattenBytes.opensNoObject(first)) {
-                    // json may read this line: rebuild it and run it on its bytes
+                    // json may read this line: rebuild it and run it on its bytes, unless no parser can set the
+                    // filtered key (json's member names may spell it with escapes)
+                    if (absentInJson && absentWorthIt[1] && absent(rows, 1, jsonPaths == null)) {
+                        return REJECT;
+                    }
                     int length = rows.readRowBytes();
                     return evaluate(ts, rows.scratch(), 0, length);
                 }
                 emptyRow = first == -1;
             }
-            if (absentSkipping && absentWorthIt) {
-                absentTries++;
-                if (rows.skipRowWithout(absentKeyId)) {
-                    rowDecoded = false;
-                    tokenRows++;
-                    skippedRows++;
-                    absentRejected++;
-                    return REJECT;
-                }
-                // a row holding the key's token is read twice: when the test rejects under a quarter of the rows,
-                // trying costs more than it saves
-                if (absentTries >= 512 && absentRejected * 4 < absentTries) {
-                    absentWorthIt = false;
-                }
+            if (absentSkipping && absentWorthIt[0] && absent(rows, 0, false)) {
+                return REJECT;
             }
             lazyTokens = rows;
             tokens = rows;
@@ -846,6 +856,27 @@ public final class ColumnarPipeline {
             }
             decodedRows++;
             return onRow(ts, rows.line());
+        }
+
+        /**
+         * Whether {@link #absentSkip} rejects the row {@code rows} reads next (then read): it holds no token of the key
+         * (nor, with {@code escapes}, a backslash), or it opens no JSON and no logfmt stage could read the key ({@code
+         * kind} 0: rows that open no JSON, 1: rows that may). A row it keeps is read twice: when it rejects under a
+         * quarter of the rows of its kind, trying costs more than it saves, and it stops for that kind.
+         */
+        private boolean absent(TokenizedLines rows, int kind, boolean escapes) {
+            absentTries[kind]++;
+            if (rows.skipRowWithout(kind == 0 && logfmt == null ? -1 : absentKeyId, escapes)) {
+                rowDecoded = false;
+                tokenRows++;
+                skippedRows++;
+                absentRejected[kind]++;
+                return true;
+            }
+            if (absentTries[kind] >= ABSENT_TRIALS[kind] && absentRejected[kind] * 4 < absentTries[kind]) {
+                absentWorthIt[kind] = false;
+            }
+            return false;
         }
 
         /**

@@ -77,6 +77,8 @@ public final class TokenizedLines {
     private final int rows;
     /** Per token id: {@link #UNKNOWN}, {@link #PLAIN} (maybe with {@link #ERRORISH}) or {@link #COPIED}, on first sight. */
     private final byte[] plain;
+    /** Per token id, on first need: {@link #UNKNOWN}, {@link #PLAIN} (no backslash) or {@link #COPIED} (one). */
+    private byte[] backslash;
     private int codeAt;
     private int numberAt;
     /** The row {@link #readRow} reads next. */
@@ -164,9 +166,10 @@ public final class TokenizedLines {
 
     /**
      * Reads the next row and returns true when it holds no token {@code id} (-1: the block's dictionary lacks the
-     * token, so no row holds it); otherwise leaves the row unread and returns false.
+     * token, so no row holds it) and, with {@code orBackslash}, no token holding a backslash (a JSON escape may spell
+     * the token's bytes); otherwise leaves the row unread and returns false.
      */
-    boolean skipRowWithout(int id) {
+    boolean skipRowWithout(int id, boolean orBackslash) {
         checkRow();
         int rowCodeAt = codeAt;
         int rowNumberAt = numberAt;
@@ -176,7 +179,7 @@ public final class TokenizedLines {
             if (c == 1) {
                 break;
             }
-            if (c == code) {
+            if (c == code || orBackslash && c >= 2 && holdsBackslash(c - 2)) {
                 codeAt = rowCodeAt;
                 numberAt = rowNumberAt;
                 return false;
@@ -187,6 +190,24 @@ public final class TokenizedLines {
         }
         row++;
         return true;
+    }
+
+    /** Whether dictionary token {@code id} holds a backslash (classified once per block). */
+    private boolean holdsBackslash(int id) {
+        if (backslash == null) {
+            backslash = new byte[starts.length];
+        }
+        if (backslash[id] == UNKNOWN) {
+            byte found = PLAIN;
+            for (int i = starts[id], end = i + lengths[id]; i < end; i++) {
+                if (dictionary[i] == '\\') {
+                    found = COPIED;
+                    break;
+                }
+            }
+            backslash[id] = found;
+        }
+        return backslash[id] == COPIED;
     }
 
     /** Reads the next row: its tokens and their skeleton positions (numbers are decoded only where a range is read). */

@@ -299,11 +299,14 @@ final class TokenizedLinesTest {
         ColumnarPipeline pipeline = ColumnarPipeline.compile(agg.range(), agg.op(), Set.of("app"), 0);
         List<String> lines = List.of("level=info msg=ok", "status=200 level=info", "{\"status\":500}", "{\"level\":1}",
                 "DEBUG job done in 33ms", "statuses=1 status_code=2", "msg=\"status\" x=1", "status=", "xstatus=5",
-                "a.status=5", "", "[1,2]", "status=\"\" level=x");
+                "a.status=5", "", "[1,2]", "status=\"\" level=x", "{\"st\\u0061tus\":5}", "{\"a\":{\"status\":1}}",
+                "{\"msg\":\"a\\\"b\"}", " {\"level\":2}");
         int r = ColumnarPipeline.REJECT;
         int p = ColumnarPipeline.PASS;
-        int[] verdicts = {r, p, p, r, r, r, r, r, r, r, r, r, r};
-        boolean[] skipped = {true, false, false, false, true, true, false, false, true, false, true, true, false};
+        int[] verdicts = {r, p, p, r, r, r, r, r, r, r, r, r, r, p, r, r, r};
+        // a JSON line is skipped when it holds neither the key's token nor a backslash (an escape may spell the key)
+        boolean[] skipped = {true, false, false, true, true, true, false, false, true, false, true, true, false, false,
+            false, false, true};
         ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(PLAIN);
         TokenizedLines tokens = encode(lines);
         RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
@@ -330,6 +333,15 @@ final class TokenizedLinesTest {
             assertThat(rowsAnsweredWithoutAWalk(ColumnarPipeline.compile(q.range(), q.op(), Set.of("app"), 0), PLAIN,
                     lines)).as(other).isZero();
         }
+        List<String> json = List.of("{\"level\":1}", "{\"a\":{\"b\":2}}", "{\"level\":3}");
+        RangeAggregation param = (RangeAggregation) LogQL.parse(
+                "count_over_time({app=\"api\"} | json status=\"a.b\" | drop __error__ | status!=\"\" [1m])");
+        assertThat(rowsAnsweredWithoutAWalk(ColumnarPipeline.compile(param.range(), param.op(), Set.of("app"), 0), PLAIN,
+                json)).as("a json parameter names the key").isZero();
+        RangeAggregation otherParam = (RangeAggregation) LogQL.parse(
+                "count_over_time({app=\"api\"} | json lvl=\"level\" | drop __error__ | status!=\"\" [1m])");
+        assertThat(rowsAnsweredWithoutAWalk(ColumnarPipeline.compile(otherParam.range(), otherParam.op(),
+                Set.of("app"), 0), PLAIN, json)).as("json's parameters name other labels").isEqualTo(3);
         RangeAggregation and = (RangeAggregation) LogQL.parse(
                 "count_over_time({app=\"api\"} | level!=\"x\" | logfmt | status=~\"2..\", level=\"info\" [1m])");
         assertThat(rowsAnsweredWithoutAWalk(ColumnarPipeline.compile(and.range(), and.op(), Set.of("app"), 0), PLAIN,
