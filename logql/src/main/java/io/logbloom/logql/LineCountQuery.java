@@ -25,9 +25,16 @@ import java.util.Set;
  * @param pipeline what runs on a row after {@code filter} (parsers, label filters, unwrap), or null when
  *     {@code filter} is the whole pipeline; when it is {@link ColumnarPipeline#perRow()}, every row passing is
  *     its own sample (never summed) and the weight is the pipeline's value
+ * @param maxSamples how much the source may hold while it counts, in samples of the engine's budget (a series
+ *     produced holds its samples and the labels of a group, see {@link #GROUP_SAMPLES}); over it the source declines,
+ *     and the engine reads entries within the query's budget (a count grouped by a label with a value per row holds
+ *     a series per row and block before the groups of blocks are merged)
  */
 public record LineCountQuery(List<Matcher> selector, LineFilterBytes filter, boolean lineBytes, long fromNanos,
-        long throughNanos, long[] boundaries, Set<String> groupedLabels, ColumnarPipeline pipeline) {
+        long throughNanos, long[] boundaries, Set<String> groupedLabels, ColumnarPipeline pipeline, long maxSamples) {
+    /** What a group of parsed labels holds beside its samples (its label map and sums), in samples. */
+    public static final int GROUP_SAMPLES = 12;
+
     /** Copies and validates. */
     public LineCountQuery {
         selector = List.copyOf(selector);
@@ -39,12 +46,6 @@ public record LineCountQuery(List<Matcher> selector, LineFilterBytes filter, boo
             }
         }
         groupedLabels = groupedLabels == null ? null : Set.copyOf(groupedLabels);
-    }
-
-    /** A query whose line filters are the whole pipeline. */
-    public LineCountQuery(List<Matcher> selector, LineFilterBytes filter, boolean lineBytes, long fromNanos,
-            long throughNanos, long[] boundaries, Set<String> groupedLabels) {
-        this(selector, filter, lineBytes, fromNanos, throughNanos, boundaries, groupedLabels, null);
     }
 
     /** The region of {@code ts}: how many boundaries lie strictly below it. Equal regions, equal windows. */

@@ -265,7 +265,7 @@ final class RangeAggregator {
         }
         Arrays.sort(boundaries);
         Optional<List<StreamSamples>> answer = source.countLines(new LineCountQuery(lr.log().selector(), filter,
-                lineBytes, from, through, boundaries, grouped, pipeline));
+                lineBytes, from, through, boundaries, grouped, pipeline, budget.remaining()));
         if (answer.isEmpty()) {
             return null;
         }

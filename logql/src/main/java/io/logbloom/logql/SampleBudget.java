@@ -13,6 +13,11 @@ final class SampleBudget {
         this.max = max;
     }
 
+    /** The samples the query may still buffer. */
+    long remaining() {
+        return Math.max(0, max - used);
+    }
+
     void take(long samples) {
         used += samples;
         if (used > max) {

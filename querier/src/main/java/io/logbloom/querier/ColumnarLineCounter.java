@@ -159,6 +159,18 @@ final class ColumnarLineCounter {
         List<Map<String, String>> groupLabels;
         List<Sums> groupSums;
 
+        /**
+         * What these sums hold until the blocks' sums are merged, in samples of the query's budget: the samples'
+         * arrays and each group's own ({@link LineCountQuery#GROUP_SAMPLES} beside them).
+         */
+        long heldSamples() {
+            long held = timestamps.length;
+            for (int g = 0; groupSums != null && g < groupSums.size(); g++) {
+                held += LineCountQuery.GROUP_SAMPLES + groupSums.get(g).timestamps.length;
+            }
+            return held;
+        }
+
         void add(long ts, double value) {
             if (size == timestamps.length) {
                 timestamps = Arrays.copyOf(timestamps, size * 2);
@@ -421,12 +433,19 @@ final class ColumnarLineCounter {
             }
         }
         long scanned = pending.size();
+        long held = 0;
         while (!pending.isEmpty() || !inFlight.isEmpty()) {
             while (!pending.isEmpty() && inFlight.size() < maxBlocksInFlight) {
                 pending.poll().run();
             }
             Sums done = ctx.await(inFlight.poll());
             if (done == Sums.DECLINED) {
+                return null;
+            }
+            held += done.heldSamples();
+            if (held > query.maxSamples()) {
+                // the blocks' sums are kept until they are merged: a count grouped by a value of nearly every row
+                // would hold a series per row and block; the engine reads the entries within the query's budget
                 return null;
             }
         }

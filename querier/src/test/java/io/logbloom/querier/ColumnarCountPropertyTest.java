@@ -7,6 +7,7 @@ import io.logbloom.chunks.Label;
 import io.logbloom.chunks.Labels;
 import io.logbloom.chunks.LogEntry;
 import io.logbloom.logql.Engine;
+import io.logbloom.logql.MetricResult;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -490,6 +491,45 @@ final class ColumnarCountPropertyTest {
         assertThat(errors).as("queries failing with a pipeline error").isPositive();
         assertThat(answered).as("parser aggregations answered from columns").isGreaterThan(150);
         assertThat(onBytes).as("rows whose parser and label filters ran on bytes").isGreaterThan(1000);
+    }
+
+    /**
+     * A count grouped by a parsed label with a value per row holds a series per row and block until the blocks' sums
+     * are merged (a server ran out of memory on {@code sum by (bytes, level)} over 3 M lines): past the query's sample
+     * budget the count declines, and the entries read one at a time give the same answer within that budget.
+     */
+    @Test
+    void groupedByAValuePerRow_overTheSampleBudget_declinesAndAnswersAsRowAtATime() throws Exception {
+        Random r = new Random(7); // data the columns count (no shadowing metadata, no overlap)
+        QuerierFakes.Storage s = data(r, Files.createDirectories(dir.resolve("unique-parts")),
+                random -> "level=info id=" + Long.toHexString(random.nextLong()) + " bytes=" + random.nextInt(9), 1200,
+                40);
+        String perRow = "sum by (id) (count_over_time({env=~\".+\"} | logfmt | id!=\"\" [2h]))";
+        String few = "sum by (bytes) (count_over_time({env=~\".+\"} | logfmt | id!=\"\" [2h]))";
+        QuerierConfig manySeries = new QuerierConfig(true, 8, 256L << 20, 128L << 20, 5000, 100_000,
+                java.time.Duration.ofMinutes(1), 0);
+        try (Querier querier = new Querier(manySeries, s.store, s, s, QuerierFakes.SCHEME,
+                QuerierFakes.DECODER, s, Clock.systemUTC(), new PrometheusRegistry())) {
+            QueryRunner unbounded = new QueryRunner(querier, new Engine(), LogqlBloomQueries::extract);
+            // enough for the entries' samples (one per row at most), not for a group per row and block
+            QueryRunner bounded = new QueryRunner(querier, new Engine(true, true, 20_000), LogqlBloomQueries::extract);
+            QueryRunner reference = new QueryRunner(querier, Engine.rowAtATime(), LogqlBloomQueries::extract);
+            for (String q : List.of(perRow, few)) {
+                QueryRequest request = new QueryRequest(TENANT, q, BASE + 4000 * SEC, BASE + 4000 * SEC, 0, 100, false,
+                        true, false);
+                Object expected = ((QueryOutcome.Metrics) reference.run(request)).result();
+                long declined = querier.metrics().columnarCountsDeclined();
+                assertThat(((QueryOutcome.Metrics) unbounded.run(request)).result()).as(q).isEqualTo(expected);
+                assertThat(querier.metrics().columnarCountsDeclined()).as("counted from columns: " + q)
+                        .isEqualTo(declined);
+                assertThat(((QueryOutcome.Metrics) bounded.run(request)).result()).as(q).isEqualTo(expected);
+                assertThat(querier.metrics().columnarCountsDeclined() - declined).as("declined within the budget: " + q)
+                        .isEqualTo(q.equals(perRow) ? 1 : 0);
+            }
+            assertThat(((MetricResult.Vector) ((QueryOutcome.Metrics) reference.run(new QueryRequest(TENANT, perRow,
+                    BASE + 4000 * SEC, BASE + 4000 * SEC, 0, 100, false, true, false))).result()).samples())
+                    .hasSizeGreaterThan(1500);
+        }
     }
 
     @Test
