@@ -184,6 +184,16 @@ final class ColumnarPipelineTest {
         assertThat(passed).isPositive();
     }
 
+    /** The {@code by} names a parser sets for {@code stream}: not its labels, not the unwrapped one. */
+    private static Set<String> parsedGroups(Set<String> grouped, Map<String, String> stream, RangeAggregation agg) {
+        Set<String> out = new java.util.HashSet<>(grouped);
+        out.removeAll(stream.keySet());
+        if (agg.range().unwrap() != null) {
+            out.remove(agg.range().unwrap().label());
+        }
+        return out;
+    }
+
     /** A line of a stream mixing JSON and logfmt records (and text that is neither), as Logs Drilldown's parsers expect. */
     private static String randomMixedLine(Random r) {
         return r.nextBoolean() ? randomJson(r) : randomLine(r);
@@ -235,11 +245,7 @@ final class ColumnarPipelineTest {
         int passed = 0;
         for (Map<String, String> stream : List.of(PLAIN, SHADOWING)) {
             assertThat(pipeline.groupsSafely(stream)).isTrue();
-            Set<String> parsedGroups = new java.util.HashSet<>(grouped);
-            parsedGroups.removeAll(stream.keySet());
-            if (agg.range().unwrap() != null) {
-                parsedGroups.remove(agg.range().unwrap().label());
-            }
+            Set<String> parsedGroups = parsedGroups(grouped, stream, agg);
             ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(stream);
             RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
             long notJson = 0;
@@ -275,11 +281,7 @@ final class ColumnarPipelineTest {
         Random r = new Random(query.hashCode() + 1);
         int passed = 0;
         for (Map<String, String> stream : List.of(PLAIN, SHADOWING)) {
-            Set<String> parsedGroups = new java.util.HashSet<>(grouped);
-            parsedGroups.removeAll(stream.keySet());
-            if (agg.range().unwrap() != null) {
-                parsedGroups.remove(agg.range().unwrap().label());
-            }
+            Set<String> parsedGroups = parsedGroups(grouped, stream, agg);
             ColumnarPipeline.Evaluator evaluator = pipeline.evaluator(stream);
             RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
             for (int block = 0; block < 20; block++) {
@@ -342,11 +344,7 @@ final class ColumnarPipelineTest {
             for (int k = 0; k < keys.length; k++) {
                 slots[k] = evaluator.metadataSlot(keys[k]);
             }
-            Set<String> parsedGroups = new java.util.HashSet<>(grouped);
-            parsedGroups.removeAll(stream.keySet());
-            if (agg.range().unwrap() != null) {
-                parsedGroups.remove(agg.range().unwrap().label());
-            }
+            Set<String> parsedGroups = parsedGroups(grouped, stream, agg);
             RowSampler sampler = new RowSampler(agg.range(), agg.op(), true);
             for (int i = 0; i < 6000; i++) {
                 String line = randomMixedLine(r);
