@@ -275,7 +275,12 @@ final class RangeAggregator {
                 continue;
             }
             LabelSet key = grouping == null ? LabelSet.of(s.labels()) : grouping.key(s.labels());
-            SeriesBuffer b = series.computeIfAbsent(key, k -> new SeriesBuffer());
+            SeriesBuffer b = series.get(key);
+            if (b == null) {
+                budget.take(SampleBudget.SERIES_SAMPLES);
+                b = new SeriesBuffer();
+                series.put(key, b);
+            }
             budget.take(s.size());
             for (int i = 0; i < s.size(); i++) {
                 b.add(s.timestamps()[i], s.values()[i]);
@@ -310,6 +315,7 @@ final class RangeAggregator {
                 LabelSet key = grouping == null ? LabelSet.of(labels.view()) : grouping.key(labels);
                 SeriesBuffer b = series.get(key);
                 if (b == null) {
+                    budget.take(SampleBudget.SERIES_SAMPLES);
                     b = new SeriesBuffer();
                     series.put(key, b);
                 }

@@ -6,6 +6,12 @@ package io.logbloom.logql;
  * one thread.
  */
 final class SampleBudget {
+    /**
+     * What a new series weighs beside its samples, in samples: its buffer's two arrays of 16, its label set and map
+     * entry (a grouping by a label with a value per row makes a series per row).
+     */
+    static final int SERIES_SAMPLES = 20;
+
     private final long max;
     private long used;
 

@@ -131,10 +131,33 @@ final class SourceCountsTest {
             rows.add(Map.of("app", "gen"), i * S, "line " + i);
         }
         SampleExpr expr = (SampleExpr) LogQL.parse("sum(count_over_time({app=\"gen\"}[1h]))");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Engine(true, false, 999).evalInstant(expr, rows,
-                2000 * S)).isInstanceOf(QueryMemoryBudgetException.class)
-                .hasMessageContaining("needs more memory than its budget: over 999 samples");
-        assertThat(new Engine(true, false, 1000).evalInstant(expr, rows, 2000 * S))
+        // a sample per row and what the series weighs beside them
+        long needed = 1000 + SampleBudget.SERIES_SAMPLES;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Engine(true, false, needed - 1).evalInstant(expr,
+                rows, 2000 * S)).isInstanceOf(QueryMemoryBudgetException.class)
+                .hasMessageContaining("needs more memory than its budget: over " + (needed - 1) + " samples");
+        assertThat(new Engine(true, false, needed).evalInstant(expr, rows, 2000 * S))
                 .isEqualTo(new MetricResult.Vector(List.of(new MetricResult.Sample(Map.of(), 2000 * S, 1000))));
+    }
+
+    /**
+     * A grouping by a label with a value per row makes a series per row, each weighing more than its one sample (a
+     * server ran out of memory on {@code sum by (path)} over 3 M lines with a path per row): the budget counts them.
+     */
+    @Test
+    void sampleBudget_countsEachSeries_aGroupingByAValuePerRow() throws IOException {
+        MemorySource rows = new MemorySource();
+        for (int i = 0; i < 1000; i++) {
+            rows.add(Map.of("app", "gen"), i * S, "id=" + i + " level=" + (i % 3));
+        }
+        SampleExpr perRow = (SampleExpr) LogQL.parse("sum by (id) (count_over_time({app=\"gen\"} | logfmt [1h]))");
+        SampleExpr few = (SampleExpr) LogQL.parse("sum by (level) (count_over_time({app=\"gen\"} | logfmt [1h]))");
+        long budget = 1000 * (1 + SampleBudget.SERIES_SAMPLES) - 1;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Engine(true, false, budget).evalInstant(perRow,
+                rows, 2000 * S)).isInstanceOf(QueryMemoryBudgetException.class);
+        assertThat(((MetricResult.Vector) new Engine(true, false, budget + 1).evalInstant(perRow, rows, 2000 * S))
+                .samples()).hasSize(1000);
+        assertThat(((MetricResult.Vector) new Engine(true, false, budget).evalInstant(few, rows, 2000 * S))
+                .samples()).hasSize(3);
     }
 }
