@@ -123,22 +123,8 @@ public final class TokenizedLines {
     /** Skips rows until {@link #row()} is {@code target}. */
     public void skipTo(int target) {
         while (row < target) {
-            skipRow();
+            skipRowWithout(-1, false);
         }
-    }
-
-    private void skipRow() {
-        checkRow();
-        while (true) {
-            int c = nextCode();
-            if (c == 1) {
-                break;
-            }
-            if (c == 0) {
-                numberAt = skipVarint(numbers, numberAt);
-            }
-        }
-        row++;
     }
 
     /**
@@ -157,11 +143,7 @@ public final class TokenizedLines {
         if (c >= 2) {
             return lengths[c - 2] == 0 ? -2 : dictionary[starts[c - 2]] & 0xFF;
         }
-        long value = varint(numbers, numberAt);
-        while (value >= 10) {
-            value /= 10;
-        }
-        return (int) ('0' + value);
+        return digits[digits.length - printNumberAt(numberAt)];
     }
 
     /**
@@ -782,17 +764,9 @@ public final class TokenizedLines {
             int length;
             byte[] source;
             if (c == 0) {
-                long value = varint(numbers, numberAt);
-                if (value < 0) {
-                    throw malformed("a number exceeds 18 digits");
-                }
+                length = printNumberAt(numberAt);
                 numberAt = skipVarint(numbers, numberAt);
-                from = digits.length;
-                do {
-                    digits[--from] = (byte) ('0' + value % 10);
-                    value /= 10;
-                } while (value != 0);
-                length = digits.length - from;
+                from = digits.length - length;
                 source = digits;
             } else {
                 from = starts[c - 2];
@@ -864,7 +838,12 @@ public final class TokenizedLines {
 
     /** Prints row token {@code t}, a number, into the end of {@link #digits}; returns its digit count. */
     private int printNumber(int t) {
-        long value = varint(numbers, -1 - tokenIds[t]);
+        return printNumberAt(-1 - tokenIds[t]);
+    }
+
+    /** Prints the number whose varint starts at {@code at} of the numbers section into the end of {@link #digits}. */
+    private int printNumberAt(int at) {
+        long value = varint(numbers, at);
         if (value < 0) {
             throw malformed("a number exceeds 18 digits");
         }
